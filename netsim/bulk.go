@@ -1,0 +1,22 @@
+package netsim
+
+// BulkOpts qualifies a bulk transfer.
+type BulkOpts struct {
+	// Class labels the transfer for statistics (background, gradient, ...).
+	Class uint8
+	// Tag is an opaque caller value, echoed in traces.
+	Tag int64
+	// StartLatency delays the first byte, modelling a per-message software
+	// overhead (the alpha term of collective cost models).
+	StartLatency Time
+}
+
+// Bulk moves whole messages between hosts. It is the seam between
+// collectives and engines: the packet engine implements it with transport
+// flows (DCTCP by default) and the flow engine with fluid flows, so a
+// collective written against Bulk runs unchanged at either fidelity.
+//
+// done is called once, at the virtual time the last byte arrives at dst.
+type Bulk interface {
+	Send(src, dst NodeID, size Bytes, opts BulkOpts, done func())
+}
