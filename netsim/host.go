@@ -1,0 +1,90 @@
+package netsim
+
+// Endpoint is a transport endpoint on a host: it receives the packets
+// addressed to its endpoint number. Receive owns p: it must free it
+// (Sim.Packets().Put), or reuse it for a packet it sends.
+type Endpoint interface {
+	Receive(p *Packet)
+}
+
+// Host is an end system with one or more NIC ports and a table of
+// endpoints. Packets are demultiplexed by Packet.DstEP.
+type Host struct {
+	NodeBase
+	eps  []Endpoint
+	free []int32
+
+	// Unclaimed counts packets that arrived for an unregistered endpoint
+	// (for example after a flow closed); they are consumed and freed.
+	Unclaimed uint64
+}
+
+// NewHost returns a host; add it with Network.AddNode(h, KindHost, name) or
+// use Network.AddHost.
+func NewHost() *Host { return &Host{} }
+
+// AddHost creates a host and adds it to the network.
+func (net *Network) AddHost(name string) *Host {
+	h := NewHost()
+	net.AddNode(h, KindHost, name)
+	return h
+}
+
+// Register attaches ep and returns its endpoint number. Numbers of
+// unregistered endpoints are reused, so transports must check a flow
+// identifier on arrival.
+func (h *Host) Register(ep Endpoint) int32 {
+	if n := len(h.free); n > 0 {
+		id := h.free[n-1]
+		h.free = h.free[:n-1]
+		h.eps[id] = ep
+		return id
+	}
+	h.eps = append(h.eps, ep)
+	return int32(len(h.eps) - 1)
+}
+
+// Unregister detaches endpoint id.
+func (h *Host) Unregister(id int32) {
+	if id < 0 || int(id) >= len(h.eps) || h.eps[id] == nil {
+		return
+	}
+	h.eps[id] = nil
+	h.free = append(h.free, id)
+}
+
+// Send puts p onto the network from this host: it sets p.Src, accounts the
+// injection and queues p at the NIC port towards p.Dst.
+func (h *Host) Send(p *Packet) {
+	p.Src = h.id
+	h.net.stats.Injected++
+	pt := h.Ports[0]
+	if len(h.Ports) > 1 {
+		if pt = h.net.OutPort(h.id, p.Dst, p.Flow); pt == nil {
+			h.net.drop(p)
+			return
+		}
+	}
+	pt.Send(p)
+}
+
+// Receive implements Node: it accounts delivery and hands p to its endpoint.
+func (h *Host) Receive(p *Packet, _ *Link) {
+	h.net.stats.Delivered++
+	if p.Dst != h.id {
+		// Misrouted packets do not happen with BuildRoutes; treat as unclaimed.
+		h.Unclaimed++
+		h.net.Sim.pool.Put(p)
+		return
+	}
+	id := p.DstEP
+	if id < 0 || int(id) >= len(h.eps) || h.eps[id] == nil {
+		h.Unclaimed++
+		h.net.Sim.pool.Put(p)
+		return
+	}
+	h.eps[id].Receive(p)
+}
+
+// NIC is the host's first port.
+func (h *Host) NIC() *Port { return h.Ports[0] }

@@ -1,0 +1,87 @@
+package netsim
+
+// LinkID identifies a directed link in a Network.
+type LinkID int32
+
+// Link is one direction of a cable: packets leave the sending Port after
+// serialisation and arrive at the far node Delay later. Packets in flight
+// wait in a FIFO and the link keeps at most one event queued (for the head),
+// as htsim's pipes do, so the scheduler's heap stays as small as the number
+// of busy links.
+type Link struct {
+	ID    LinkID
+	From  NodeID // sending node
+	To    NodeID // receiving node
+	Rate  Rate   // serialisation rate at the sending port
+	Delay Time   // propagation delay
+
+	net     *Network
+	to      Node
+	fifo    []inflight // ring buffer
+	head    int
+	count   int
+	pending bool
+
+	// Delivered counts packets and bytes that reached the far end.
+	Delivered      uint64
+	DeliveredBytes uint64
+}
+
+type inflight struct {
+	p  *Packet
+	at Time
+}
+
+// InFlight is the number of packets propagating on the link.
+func (l *Link) InFlight() int { return l.count }
+
+// Peer is the node at the far end.
+func (l *Link) Peer() Node { return l.to }
+
+// carry starts propagating p, which finished serialisation now.
+func (l *Link) carry(p *Packet, now Time) {
+	if l.count == len(l.fifo) {
+		l.grow()
+	}
+	at := now + l.Delay
+	l.fifo[(l.head+l.count)%len(l.fifo)] = inflight{p, at}
+	l.count++
+	if !l.pending {
+		l.pending = true
+		l.net.Sim.Schedule(at, l, 0, nil, 0)
+	}
+}
+
+func (l *Link) grow() {
+	n := 2 * len(l.fifo)
+	if n == 0 {
+		n = 16
+	}
+	f := make([]inflight, n)
+	for i := 0; i < l.count; i++ {
+		f[i] = l.fifo[(l.head+i)%len(l.fifo)]
+	}
+	l.fifo, l.head = f, 0
+}
+
+// HandleEvent delivers every packet whose propagation has ended.
+func (l *Link) HandleEvent(ev Event) {
+	now := ev.At
+	for l.count > 0 {
+		e := l.fifo[l.head]
+		if e.at > now {
+			break
+		}
+		l.fifo[l.head] = inflight{}
+		l.head = (l.head + 1) % len(l.fifo)
+		l.count--
+		l.Delivered++
+		l.DeliveredBytes += uint64(e.p.Size)
+		l.to.Receive(e.p, l)
+	}
+	if l.count > 0 {
+		l.net.Sim.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
+	} else {
+		l.pending = false
+	}
+}

@@ -1,0 +1,144 @@
+package netsim
+
+import "fmt"
+
+// Stats are the network-wide packet books. At any instant
+// Injected = Delivered + Dropped + InFlight(), which CheckConservation
+// verifies.
+type Stats struct {
+	Injected  uint64 // packets put onto the network by hosts or switches
+	Delivered uint64 // packets consumed by their final receiver (host endpoint or switch program)
+	Dropped   uint64 // packets discarded by queues or nodes
+}
+
+// Network is a graph of nodes joined by directed links, with the routing
+// tables derived from it. Build it, call BuildRoutes, then run the Sim.
+type Network struct {
+	Sim   *Sim
+	nodes []Node
+	links []*Link
+	hosts []NodeID
+	stats Stats
+
+	routes    *Routes
+	ecmpSalt  uint64
+	dropHooks []func(p *Packet)
+}
+
+// NewNetwork returns an empty network on sim.
+func NewNetwork(sim *Sim) *Network {
+	return &Network{Sim: sim, ecmpSalt: Hash64(sim.Seed(), 0x6563_6d70)}
+}
+
+// AddNode registers n with the given kind and name and returns its ID.
+func (net *Network) AddNode(n Node, kind NodeKind, name string) NodeID {
+	id := NodeID(len(net.nodes))
+	b := n.Base()
+	b.id, b.kind, b.name, b.net = id, kind, name, net
+	net.nodes = append(net.nodes, n)
+	if kind == KindHost {
+		net.hosts = append(net.hosts, id)
+	}
+	net.routes = nil
+	return id
+}
+
+// Connect joins nodes a and b with a full-duplex cable of the given rate and
+// propagation delay. qa and qb are the output queues of a's and b's new
+// ports (nil: an unlimited FIFO). It returns a's port (towards b) and b's
+// port (towards a).
+func (net *Network) Connect(a, b NodeID, rate Rate, delay Time, qa, qb Queue) (*Port, *Port) {
+	if rate <= 0 || delay < 0 {
+		panic(fmt.Sprintf("netsim: Connect(%d, %d) with rate %v and delay %v", a, b, rate, delay))
+	}
+	pa := net.addPort(a, b, rate, delay, qa)
+	pb := net.addPort(b, a, rate, delay, qb)
+	net.routes = nil
+	return pa, pb
+}
+
+func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Port {
+	if q == nil {
+		q = NewFIFO(0)
+	}
+	l := &Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, to: net.nodes[to]}
+	net.links = append(net.links, l)
+	b := net.nodes[from].Base()
+	pt := &Port{Node: from, Index: len(b.Ports), Link: l, Queue: q, net: net}
+	b.Ports = append(b.Ports, pt)
+	return pt
+}
+
+// Node returns the node with the given ID.
+func (net *Network) Node(id NodeID) Node { return net.nodes[id] }
+
+// NumNodes is the number of nodes.
+func (net *Network) NumNodes() int { return len(net.nodes) }
+
+// Hosts lists host IDs in creation order.
+func (net *Network) Hosts() []NodeID { return net.hosts }
+
+// Links lists every directed link, indexed by LinkID.
+func (net *Network) Links() []*Link { return net.links }
+
+// Link returns the link with the given ID.
+func (net *Network) Link(id LinkID) *Link { return net.links[id] }
+
+// Stats returns the packet books.
+func (net *Network) Stats() Stats { return net.stats }
+
+// Inject records that a node put a new packet onto the network. Host.Send
+// and switch-originated packets call it.
+func (net *Network) Inject() { net.stats.Injected++ }
+
+// Consume records that p reached its final receiver and frees it.
+func (net *Network) Consume(p *Packet) {
+	net.stats.Delivered++
+	net.Sim.pool.Put(p)
+}
+
+// Deliver records that p reached its final receiver without freeing it: the
+// receiver keeps the packet to reuse it (for example as an acknowledgement it
+// will Inject again) or frees it itself with Sim.Packets().Put.
+func (net *Network) Deliver(p *Packet) { net.stats.Delivered++ }
+
+// Drop records that a node discarded p and frees it.
+func (net *Network) Drop(p *Packet) { net.drop(p) }
+
+// OnDrop registers a hook called for every dropped packet, before it is freed.
+func (net *Network) OnDrop(f func(p *Packet)) { net.dropHooks = append(net.dropHooks, f) }
+
+func (net *Network) drop(p *Packet) {
+	net.stats.Dropped++
+	for _, f := range net.dropHooks {
+		f(p)
+	}
+	net.Sim.pool.Put(p)
+}
+
+// InFlight counts packets inside the network: queued at or being
+// serialised by a port, or propagating on a link.
+func (net *Network) InFlight() uint64 {
+	var n uint64
+	for _, nd := range net.nodes {
+		for _, pt := range nd.Base().Ports {
+			n += uint64(pt.Backlog())
+		}
+	}
+	for _, l := range net.links {
+		n += uint64(l.count)
+	}
+	return n
+}
+
+// CheckConservation verifies Injected = Delivered + Dropped + InFlight and
+// returns a descriptive error if the books do not balance.
+func (net *Network) CheckConservation() error {
+	s := net.stats
+	f := net.InFlight()
+	if s.Injected != s.Delivered+s.Dropped+f {
+		return fmt.Errorf("packet conservation violated: injected %d != delivered %d + dropped %d + in flight %d",
+			s.Injected, s.Delivered, s.Dropped, f)
+	}
+	return nil
+}

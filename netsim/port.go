@@ -1,0 +1,145 @@
+package netsim
+
+// Queue is an output-queue discipline. Enqueue either accepts the packet or
+// refuses it (a drop, which the Port accounts and frees); it may mark the
+// packet (ECN) on the way in. Dequeue returns the next packet to serialise,
+// or nil when empty.
+type Queue interface {
+	Enqueue(p *Packet, now Time) bool
+	Dequeue(now Time) *Packet
+	Len() int
+	Bytes() Bytes
+}
+
+// FIFO is a plain drop-tail queue limited in bytes (Limit <= 0: unlimited).
+// Host NICs use it; switches use the disciplines of package switchmodel.
+type FIFO struct {
+	Limit Bytes
+	ring  []*Packet
+	head  int
+	n     int
+	bytes Bytes
+}
+
+// NewFIFO returns a drop-tail FIFO holding at most limit bytes
+// (limit <= 0: unlimited).
+func NewFIFO(limit Bytes) *FIFO { return &FIFO{Limit: limit} }
+
+// Enqueue implements Queue.
+func (q *FIFO) Enqueue(p *Packet, _ Time) bool {
+	if q.Limit > 0 && q.bytes+p.Size > q.Limit {
+		return false
+	}
+	q.Push(p)
+	return true
+}
+
+// Push appends p unconditionally.
+func (q *FIFO) Push(p *Packet) {
+	if q.n == len(q.ring) {
+		n := 2 * len(q.ring)
+		if n == 0 {
+			n = 16
+		}
+		r := make([]*Packet, n)
+		for i := 0; i < q.n; i++ {
+			r[i] = q.ring[(q.head+i)%len(q.ring)]
+		}
+		q.ring, q.head = r, 0
+	}
+	q.ring[(q.head+q.n)%len(q.ring)] = p
+	q.n++
+	q.bytes += p.Size
+}
+
+// Dequeue implements Queue.
+func (q *FIFO) Dequeue(_ Time) *Packet {
+	if q.n == 0 {
+		return nil
+	}
+	p := q.ring[q.head]
+	q.ring[q.head] = nil
+	q.head = (q.head + 1) % len(q.ring)
+	q.n--
+	q.bytes -= p.Size
+	return p
+}
+
+// Len implements Queue.
+func (q *FIFO) Len() int { return q.n }
+
+// Bytes implements Queue.
+func (q *FIFO) Bytes() Bytes { return q.bytes }
+
+// Port is a node's output port: a queue feeding a serialiser that puts one
+// packet at a time onto its Link.
+type Port struct {
+	Node  NodeID // owner
+	Index int    // position among the owner's ports
+	Link  *Link  // outgoing link
+	Queue Queue
+
+	net  *Network
+	busy *Packet // being serialised
+
+	// Counters.
+	TxPackets uint64
+	TxBytes   uint64
+	Drops     uint64
+	DropBytes uint64
+	// busyTime accumulates serialisation time, for utilisation.
+	busyTime Time
+}
+
+// Send offers p to the port's queue and starts serialising if the port is
+// idle. It reports false if the queue dropped p (p is then freed).
+func (pt *Port) Send(p *Packet) bool {
+	now := pt.net.Sim.now
+	if !pt.Queue.Enqueue(p, now) {
+		pt.Drops++
+		pt.DropBytes += uint64(p.Size)
+		pt.net.drop(p)
+		return false
+	}
+	if pt.busy == nil {
+		pt.startNext(now)
+	}
+	return true
+}
+
+func (pt *Port) startNext(now Time) {
+	p := pt.Queue.Dequeue(now)
+	if p == nil {
+		return
+	}
+	pt.busy = p
+	d := TxTime(p.Size, pt.Link.Rate)
+	pt.busyTime += d
+	pt.net.Sim.Schedule(now+d, pt, 0, nil, 0)
+}
+
+// HandleEvent completes the serialisation of the packet in service.
+func (pt *Port) HandleEvent(ev Event) {
+	p := pt.busy
+	pt.busy = nil
+	pt.TxPackets++
+	pt.TxBytes += uint64(p.Size)
+	pt.Link.carry(p, ev.At)
+	pt.startNext(ev.At)
+}
+
+// Busy reports whether a packet is being serialised.
+func (pt *Port) Busy() bool { return pt.busy != nil }
+
+// BusyTime is the total serialisation time scheduled so far (including the
+// remainder of the packet in service).
+func (pt *Port) BusyTime() Time { return pt.busyTime }
+
+// Backlog is the number of packets held by the port: queued plus in service.
+func (pt *Port) Backlog() int {
+	n := pt.Queue.Len()
+	if pt.busy != nil {
+		n++
+	}
+	return n
+}
