@@ -8,14 +8,14 @@ type Flags uint16
 
 // Header bits used by transports and switches.
 const (
-	FlagECT Flags = 1 << iota // ECN-capable transport
-	FlagCE                    // congestion experienced (set by a switch)
-	FlagECE                   // ECN echo (receiver to sender)
-	FlagACK                   // acknowledgement
-	FlagSYN                   // first packet of a flow
-	FlagFIN                   // last packet of a flow
-	FlagRetx                  // retransmission
-	FlagAECN                  // aggregator congestion (in-network aggregation)
+	FlagECT  Flags = 1 << iota // ECN-capable transport
+	FlagCE                     // congestion experienced (set by a switch)
+	FlagECE                    // ECN echo (receiver to sender)
+	FlagACK                    // acknowledgement
+	FlagSYN                    // first packet of a flow
+	FlagFIN                    // last packet of a flow
+	FlagRetx                   // retransmission
+	FlagAECN                   // aggregator congestion (in-network aggregation)
 )
 
 // Has reports whether all bits of g are set.
@@ -41,9 +41,9 @@ type Packet struct {
 	SentAt  Time   // when the sender sent it (for RTT samples)
 	Echo    Time   // timestamp echoed by the receiver
 	Flags   Flags
-	Kind    uint8  // protocol-defined packet type
-	Hops    uint8  // switches traversed
-	Class   uint8  // traffic class label for statistics
+	Kind    uint8 // protocol-defined packet type
+	Hops    uint8 // switches traversed
+	Class   uint8 // traffic class label for statistics
 	Ext     [ExtWords]int64
 	next    *Packet // free list and link FIFO chaining
 }
