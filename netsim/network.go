@@ -57,6 +57,19 @@ func (net *Network) Connect(a, b NodeID, rate Rate, delay Time, qa, qb Queue) (*
 	return pa, pb
 }
 
+// ConnectAsym joins a and b with a cable whose two directions have
+// different rates (a WAN path, an ADSL-like edge): rateAB from a to b and
+// rateBA from b to a. It returns a's port and b's port as Connect does.
+func (net *Network) ConnectAsym(a, b NodeID, rateAB, rateBA Rate, delay Time, qa, qb Queue) (*Port, *Port) {
+	if rateAB <= 0 || rateBA <= 0 || delay < 0 {
+		panic(fmt.Sprintf("netsim: ConnectAsym(%d, %d) with rates %v/%v and delay %v", a, b, rateAB, rateBA, delay))
+	}
+	pa := net.addPort(a, b, rateAB, delay, qa)
+	pb := net.addPort(b, a, rateBA, delay, qb)
+	net.routes = nil
+	return pa, pb
+}
+
 func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Port {
 	if q == nil {
 		q = NewFIFO(0)
