@@ -1,0 +1,75 @@
+// Package experiments is the composition root of syncsim: a registry of
+// named experiments, each with a typed parameter schema, a set of declared
+// metrics and a builder that composes topology, workloads and protocols for
+// one parameter point and seed.
+package experiments
+
+import "math"
+
+// Metric declares one number an experiment reports.
+type Metric struct {
+	Name string // snake_case, unit in the name where not obvious
+	Unit string // printed by describe ("ms", "Gbps", "packets", "")
+	Help string
+}
+
+// Run is one (point, trial) of an experiment: a single seeded simulation.
+type Run struct {
+	Exp    *Experiment
+	Params Params
+	Seed   uint64 // base seed + trial
+	Trial  int
+	// Check asks the run to verify its books (packet and byte
+	// conservation, no leaked aggregators) and fail if they do not balance.
+	Check bool
+	// Series asks the run to collect time series into Result.Series.
+	Series bool
+}
+
+// Result holds the metrics of one run.
+type Result struct {
+	// Metrics has one value per declared Metric; NaN marks a value that is
+	// undefined for this run (for example a percentile of no flows).
+	Metrics map[string]float64
+	// Events is the number of simulator events processed.
+	Events uint64
+	// Series are optional time series, written only when asked for.
+	Series []Series
+}
+
+// Series is a table of numbers over time, written as its own CSV file.
+type Series struct {
+	Name    string // file stem, e.g. "queue"
+	Columns []string
+	Rows    [][]float64
+}
+
+// Experiment is a named, parameterised scenario.
+type Experiment struct {
+	Name    string // kebab-case
+	Summary string // one line for `list`
+	Doc     string // paragraph for `describe`: definitions and the paper it reproduces
+	Params  []Param
+	Metrics []Metric
+	Run     func(r *Run) (*Result, error)
+}
+
+// NewResult returns a Result whose declared metrics are all NaN, so a run
+// that forgets one reports it as undefined rather than as zero.
+func (e *Experiment) NewResult() *Result {
+	m := make(map[string]float64, len(e.Metrics))
+	for _, x := range e.Metrics {
+		m[x.Name] = math.NaN()
+	}
+	return &Result{Metrics: m}
+}
+
+// Param returns the declaration of the named parameter.
+func (e *Experiment) Param(name string) (Param, bool) {
+	for _, p := range e.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
