@@ -1,0 +1,258 @@
+package background
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"syncsim/netsim"
+)
+
+// Random stream names. Arrivals, sizes and host pairs draw from separate
+// streams, so changing the workload does not move arrival times or pairs,
+// and changing the load does not change which sizes are drawn.
+const (
+	StreamArrivals = "background/arrivals"
+	StreamSizes    = "background/sizes"
+	StreamPairs    = "background/pairs"
+)
+
+// Config describes one background-traffic source.
+type Config struct {
+	// CDF is the flow-size distribution.
+	CDF *CDF
+	// Load is the offered load in (0, 1], as defined by LoadDefinition:
+	// offered bytes/s over the aggregate NIC capacity of Hosts,
+	// len(Hosts) * HostRate / 8. Loads above 1 are rejected: the offered
+	// bytes would exceed what the senders' NICs can carry, queues would
+	// grow without bound and FCT statistics would depend on the horizon.
+	Load float64
+	// Hosts are the senders; they are also the receivers unless Dsts is
+	// set. Their NIC capacity is the denominator of the load.
+	Hosts []netsim.NodeID
+	// Dsts optionally restricts the receivers (for example to the hosts on
+	// the far side of a bottleneck, or to hosts without training jobs).
+	// nil means all-to-all among Hosts.
+	Dsts []netsim.NodeID
+	// HostRate is each sender's NIC rate.
+	HostRate netsim.Rate
+	// Start and Stop bound the arrival process: flows start in
+	// [Start, Stop). Stop == 0 means no end (use MaxFlows or Sim.Run's
+	// horizon to bound the run).
+	Start, Stop netsim.Time
+	// Class labels the flows in netsim.BulkOpts.
+	Class uint8
+	// MaxFlows caps the number of flows started; 0 means unlimited.
+	MaxFlows int
+}
+
+// Flow is the record of one background flow.
+type Flow struct {
+	ID       int
+	Src, Dst netsim.NodeID
+	Size     netsim.Bytes
+	Start    netsim.Time // when Bulk.Send was called
+	End      netsim.Time // when done was called; meaningful only if Done
+	Done     bool
+}
+
+// FCT is the flow-completion time End - Start (0 if not done).
+func (f *Flow) FCT() netsim.Time {
+	if !f.Done {
+		return 0
+	}
+	return f.End - f.Start
+}
+
+// Generator starts background flows with Poisson arrivals at a target load
+// between random host pairs, through a netsim.Bulk, and keeps a record of
+// every flow.
+//
+// The arrival rate follows LoadDefinition:
+//
+//	lambda = Load * len(Hosts) * HostRate/8 / CDF.Mean()   flows per second,
+//
+// with exponential inter-arrival times of mean 1/lambda (drawn in float64
+// seconds and rounded to the picosecond). The source is uniform over Hosts;
+// the destination is uniform over Dsts (or Hosts) minus the source, so in
+// the all-to-all case every ordered pair with src != dst is equally likely.
+type Generator struct {
+	sim    *netsim.Sim
+	bulk   netsim.Bulk
+	cfg    Config
+	lambda float64
+
+	arrivals, sizes, pairs *rand.Rand
+
+	dsts   []netsim.NodeID
+	srcDst []int // for each source index, its index in dsts, or -1
+	flows  []Flow
+	on     bool
+}
+
+// New validates cfg and returns a generator that will send on bulk. It is an
+// error if the CDF is missing, Load is not in (0, 1], HostRate is not
+// positive, there is no (src, dst) pair with src != dst (for example fewer
+// than 2 hosts), a host is listed twice, Start is negative, Stop is not after
+// Start, or MaxFlows is negative.
+func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
+	switch {
+	case sim == nil:
+		return nil, fmt.Errorf("background: nil simulation")
+	case bulk == nil:
+		return nil, fmt.Errorf("background: nil bulk-transfer engine")
+	case cfg.CDF == nil:
+		return nil, fmt.Errorf("background: no flow-size CDF")
+	case math.IsNaN(cfg.Load) || cfg.Load <= 0 || cfg.Load > 1:
+		return nil, fmt.Errorf("background: load %v is outside (0, 1]", cfg.Load)
+	case cfg.HostRate <= 0:
+		return nil, fmt.Errorf("background: host NIC rate %v is not positive", cfg.HostRate)
+	case cfg.Start < 0:
+		return nil, fmt.Errorf("background: start %v is negative", cfg.Start)
+	case cfg.Stop != 0 && cfg.Stop <= cfg.Start:
+		return nil, fmt.Errorf("background: stop %v is not after start %v", cfg.Stop, cfg.Start)
+	case cfg.MaxFlows < 0:
+		return nil, fmt.Errorf("background: max flows %d is negative", cfg.MaxFlows)
+	case len(cfg.Hosts) == 0:
+		return nil, fmt.Errorf("background: no hosts")
+	}
+	if cfg.CDF.Mean() <= 0 {
+		return nil, fmt.Errorf("background: flow-size CDF %q has mean %v; want a positive mean", cfg.CDF.Name(), cfg.CDF.Mean())
+	}
+	if err := checkDistinct("host", cfg.Hosts); err != nil {
+		return nil, err
+	}
+	dsts := cfg.Hosts
+	if cfg.Dsts != nil {
+		if err := checkDistinct("destination", cfg.Dsts); err != nil {
+			return nil, err
+		}
+		dsts = cfg.Dsts
+	}
+	g := &Generator{
+		sim:      sim,
+		bulk:     bulk,
+		cfg:      cfg,
+		arrivals: sim.Rand(StreamArrivals),
+		sizes:    sim.Rand(StreamSizes),
+		pairs:    sim.Rand(StreamPairs),
+		dsts:     dsts,
+		srcDst:   make([]int, len(cfg.Hosts)),
+	}
+	for i, s := range cfg.Hosts {
+		g.srcDst[i] = -1
+		for j, d := range dsts {
+			if d == s {
+				g.srcDst[i] = j
+				break
+			}
+		}
+		if g.srcDst[i] >= 0 && len(dsts) == 1 {
+			return nil, fmt.Errorf("background: host %d has no destination other than itself; need at least two distinct hosts", s)
+		}
+	}
+	capacity := float64(len(cfg.Hosts)) * float64(cfg.HostRate) / 8 // bytes/s
+	g.lambda = cfg.Load * capacity / cfg.CDF.Mean()
+	return g, nil
+}
+
+// checkDistinct rejects a host list with repeats (it would skew the pair
+// distribution and the capacity).
+func checkDistinct(what string, ids []netsim.NodeID) error {
+	seen := make(map[netsim.NodeID]struct{}, len(ids))
+	for _, id := range ids {
+		if _, ok := seen[id]; ok {
+			return fmt.Errorf("background: %s %d is listed twice", what, id)
+		}
+		seen[id] = struct{}{}
+	}
+	return nil
+}
+
+// Lambda is the flow arrival rate in flows per second.
+func (g *Generator) Lambda() float64 { return g.lambda }
+
+// Capacity is the aggregate NIC capacity of the senders in bytes per second,
+// the denominator of the load.
+func (g *Generator) Capacity() float64 {
+	return float64(len(g.cfg.Hosts)) * float64(g.cfg.HostRate) / 8
+}
+
+// Config returns the configuration the generator was built with.
+func (g *Generator) Config() Config { return g.cfg }
+
+// Start schedules the first arrival at Start plus an exponential gap (or
+// now plus the gap, if the simulation is already past Start). Calling Start
+// twice is a programming error and panics.
+func (g *Generator) Start() {
+	if g.on {
+		panic("background: Generator.Start called twice")
+	}
+	g.on = true
+	t := g.cfg.Start
+	if now := g.sim.Now(); now > t {
+		t = now
+	}
+	g.schedule(t)
+}
+
+// schedule arranges the next arrival one exponential gap after t, unless it
+// would fall at or after Stop.
+func (g *Generator) schedule(t netsim.Time) {
+	gap := netsim.FromSeconds(g.arrivals.ExpFloat64() / g.lambda)
+	next := t + gap
+	if next < t || (g.cfg.Stop != 0 && next >= g.cfg.Stop) {
+		return // past Stop (or overflowed): the process ends
+	}
+	g.sim.Schedule(next, g, 0, nil, 0)
+}
+
+// HandleEvent starts the flow whose arrival is due and schedules the next
+// arrival. It implements netsim.Handler.
+func (g *Generator) HandleEvent(ev netsim.Event) {
+	if g.cfg.MaxFlows > 0 && len(g.flows) >= g.cfg.MaxFlows {
+		return
+	}
+	src, dst := g.pickPair()
+	size := g.cfg.CDF.Sample(g.sizes)
+	id := len(g.flows)
+	now := g.sim.Now()
+	g.flows = append(g.flows, Flow{ID: id, Src: src, Dst: dst, Size: size, Start: now})
+	// Schedule the next arrival before sending, so an engine that calls
+	// done synchronously sees a consistent generator.
+	if g.cfg.MaxFlows == 0 || len(g.flows) < g.cfg.MaxFlows {
+		g.schedule(now)
+	}
+	g.bulk.Send(src, dst, size, netsim.BulkOpts{Class: g.cfg.Class, Tag: int64(id)}, func() {
+		f := &g.flows[id]
+		if f.Done {
+			panic("background: bulk engine called done twice for one flow")
+		}
+		f.End, f.Done = g.sim.Now(), true
+	})
+}
+
+// pickPair draws a source uniformly from Hosts and a destination uniformly
+// from the receivers other than the source. The destination index is drawn
+// from one fewer slot and shifted past the source, so each flow takes
+// exactly two draws and no rejection loop is needed.
+func (g *Generator) pickPair() (src, dst netsim.NodeID) {
+	i := g.pairs.IntN(len(g.cfg.Hosts))
+	src = g.cfg.Hosts[i]
+	self := g.srcDst[i]
+	if self < 0 {
+		return src, g.dsts[g.pairs.IntN(len(g.dsts))]
+	}
+	j := g.pairs.IntN(len(g.dsts) - 1)
+	if j >= self {
+		j++
+	}
+	return src, g.dsts[j]
+}
+
+// Flows returns the flows started so far, in start order. The slice is the
+// generator's own; do not modify it.
+func (g *Generator) Flows() []Flow { return g.flows }
+
+// Started is the number of flows started so far.
+func (g *Generator) Started() int { return len(g.flows) }
