@@ -127,6 +127,18 @@ func (c *CDF) Points() []Point { return append([]Point(nil), c.pts...) }
 // embedded workloads that shifts the sampled mean by well under one byte.
 func (c *CDF) Mean() float64 { return c.mean }
 
+// Variance is the variance of the flow size in bytes squared. On each
+// segment the size is uniform on [a, b], whose second moment is
+// (a^2 + ab + b^2)/3, so E[X^2] = sum (a^2 + ab + b^2)/3 * (p_i - p_{i-1}).
+func (c *CDF) Variance() float64 {
+	m2 := 0.0
+	for i := 1; i < len(c.pts); i++ {
+		a, b := c.pts[i-1].Size, c.pts[i].Size
+		m2 += (a*a + a*b + b*b) / 3 * (c.pts[i].P - c.pts[i-1].P)
+	}
+	return m2 - c.mean*c.mean
+}
+
 // HeaderMean is the mean stated in the file's header line (Homa format),
 // which is the mean of the step reading of the same points; 0 when the file
 // had no header.
