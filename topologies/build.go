@@ -1,0 +1,141 @@
+package topologies
+
+import (
+	"errors"
+	"fmt"
+
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+)
+
+// MaxNodes bounds the size of a built topology. Routing tables hold one
+// small entry per (switch, node) pair, so this keeps memory within a few
+// hundred megabytes even for fabrics with thousands of switches.
+const MaxNodes = 1 << 20
+
+// builder wires one topology into a Network and assembles its Fabric.
+type builder struct {
+	net    *netsim.Network
+	q      switchmodel.QueueConfig
+	shared map[netsim.NodeID]*switchmodel.SharedBuffer
+	f      *Fabric
+}
+
+func newBuilder(net *netsim.Network, kind string, q switchmodel.QueueConfig) (*builder, error) {
+	if net == nil {
+		return nil, errors.New(kind + ": nil network")
+	}
+	if err := q.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
+	}
+	return &builder{
+		net:    net,
+		q:      q,
+		shared: map[netsim.NodeID]*switchmodel.SharedBuffer{},
+		f:      &Fabric{Net: net, Kind: kind, groupStart: []int{0}},
+	}, nil
+}
+
+// checkCount validates a size parameter.
+func checkCount(kind, what string, n, min int) error {
+	if n < min {
+		return fmt.Errorf("%s: %s = %d, need at least %d", kind, what, n, min)
+	}
+	if n > MaxNodes {
+		return fmt.Errorf("%s: %s = %d exceeds the limit of %d", kind, what, n, MaxNodes)
+	}
+	return nil
+}
+
+func checkRate(kind, what string, r netsim.Rate) error {
+	if r <= 0 {
+		return fmt.Errorf("%s: %s %v must be positive", kind, what, r)
+	}
+	return nil
+}
+
+func checkDelay(kind, what string, d netsim.Time) error {
+	if d < 0 || d == netsim.Never {
+		return fmt.Errorf("%s: %s %v must be non-negative and finite", kind, what, d)
+	}
+	return nil
+}
+
+// checkTotal bounds the number of nodes the builder will add.
+func (b *builder) checkTotal(nodes int) error {
+	if nodes < 0 || nodes > MaxNodes-b.net.NumNodes() {
+		return fmt.Errorf("%s: %d nodes exceed the limit of %d", b.f.Kind, nodes, MaxNodes)
+	}
+	return nil
+}
+
+// queue makes the output queue of from's port towards to: the configured
+// discipline, named "from->to" (which seeds its RED stream), with the
+// switch's own shared buffer when one is configured. Host NICs get the same
+// configuration without the shared buffer.
+func (b *builder) queue(from, to netsim.NodeID) netsim.Queue {
+	cfg := b.q
+	if cfg.Shared != nil {
+		if b.net.Node(from).Base().Kind() == netsim.KindSwitch {
+			sb := b.shared[from]
+			if sb == nil {
+				sb = cfg.Shared.Clone()
+				b.shared[from] = sb
+			}
+			cfg.Shared = sb
+		} else {
+			cfg.Shared = nil
+		}
+	}
+	name := b.net.Node(from).Base().Name() + "->" + b.net.Node(to).Base().Name()
+	return switchmodel.NewNamedQueue(b.net.Sim, cfg, name)
+}
+
+func (b *builder) connect(x, y netsim.NodeID, rate netsim.Rate, delay netsim.Time) {
+	b.net.Connect(x, y, rate, delay, b.queue(x, y), b.queue(y, x))
+}
+
+func (b *builder) connectAsym(x, y netsim.NodeID, rxy, ryx netsim.Rate, delay netsim.Time) {
+	b.net.ConnectAsym(x, y, rxy, ryx, delay, b.queue(x, y), b.queue(y, x))
+}
+
+func (b *builder) edge(name string) *switchmodel.Switch {
+	sw := switchmodel.Add(b.net, name)
+	b.f.Edge = append(b.f.Edge, sw)
+	return sw
+}
+
+func (b *builder) core(name string) *switchmodel.Switch {
+	sw := switchmodel.Add(b.net, name)
+	b.f.Core = append(b.f.Core, sw)
+	return sw
+}
+
+// host adds a host to the current group.
+func (b *builder) host(name string) *netsim.Host {
+	h := b.net.AddHost(name)
+	b.f.Hosts = append(b.f.Hosts, h)
+	return h
+}
+
+// endGroup closes the current host group.
+func (b *builder) endGroup() { b.f.groupStart = append(b.f.groupStart, len(b.f.Hosts)) }
+
+// finish indexes the hosts, lists the switches and builds the routes.
+func (b *builder) finish() *Fabric {
+	f := b.f
+	f.Switches = append(append([]*switchmodel.Switch{}, f.Edge...), f.Core...)
+	f.hostIndex = make([]int32, b.net.NumNodes())
+	for i := range f.hostIndex {
+		f.hostIndex[i] = -1
+	}
+	for i, h := range f.Hosts {
+		f.hostIndex[h.ID()] = int32(i)
+	}
+	b.net.BuildRoutes()
+	return f
+}
+
+func errorf(kind, format string, args ...any) error {
+	return fmt.Errorf(kind+": "+format, args...)
+}

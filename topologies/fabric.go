@@ -1,0 +1,154 @@
+// Package topologies builds the networks syncsim experiments run on: a
+// star (one switch), a dumbbell with k parallel paths (the PA-ATP testbed),
+// a leaf-spine fabric (the PA-ATP NS3 setup), racks behind an
+// oversubscribed core (DS-Sync) and a full-mesh WAN with asymmetric
+// per-pair bandwidth (CREW). Every builder wires hosts and
+// switchmodel.Switch nodes with switchmodel.PortQueue output queues, calls
+// Network.BuildRoutes and returns a Fabric describing what it built.
+package topologies
+
+import (
+	"fmt"
+
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+)
+
+// Fabric is a built topology. Hosts are grouped by the edge switch they
+// attach to (a leaf, a rack's ToR, a dumbbell side, a WAN site); groups are
+// numbered in the order the builder documents and hosts are listed
+// group-major.
+type Fabric struct {
+	Net *netsim.Network
+	// Kind names the builder ("star", "dumbbell", "leaf-spine", "racks",
+	// "wan").
+	Kind string
+	// Hosts in group-major order (leaf-major for leaf-spine).
+	Hosts []*netsim.Host
+	// Switches lists every switch built: Edge switches first, then Core.
+	Switches []*switchmodel.Switch
+	// Edge[g] is the switch host group g attaches to.
+	Edge []*switchmodel.Switch
+	// Core are the switches between edge switches: the dumbbell's path
+	// switches (Core[i] carries path i), the leaf-spine's spines, the
+	// racks' core switch; empty for a star and a WAN.
+	Core []*switchmodel.Switch
+
+	groupStart []int   // hosts of group g are Hosts[groupStart[g]:groupStart[g+1]]
+	hostIndex  []int32 // NodeID -> position in Hosts, -1 otherwise
+}
+
+// Groups is the number of host groups (edge switches).
+func (f *Fabric) Groups() int { return len(f.groupStart) - 1 }
+
+// HostsOf returns the hosts of group g (nil if g is out of range).
+func (f *Fabric) HostsOf(g int) []*netsim.Host {
+	if g < 0 || g >= f.Groups() {
+		return nil
+	}
+	return f.Hosts[f.groupStart[g]:f.groupStart[g+1]]
+}
+
+// HostIDs returns the node IDs of Hosts, in the same order.
+func (f *Fabric) HostIDs() []netsim.NodeID {
+	ids := make([]netsim.NodeID, len(f.Hosts))
+	for i, h := range f.Hosts {
+		ids[i] = h.ID()
+	}
+	return ids
+}
+
+// HostIndex is the position of host id in Hosts, or -1 if id is not one of
+// the fabric's hosts.
+func (f *Fabric) HostIndex(id netsim.NodeID) int {
+	if id < 0 || int(id) >= len(f.hostIndex) {
+		return -1
+	}
+	return int(f.hostIndex[id])
+}
+
+// GroupOf is the group of host id, or -1 if id is not one of the fabric's
+// hosts.
+func (f *Fabric) GroupOf(id netsim.NodeID) int {
+	i := f.HostIndex(id)
+	if i < 0 {
+		return -1
+	}
+	g := 0
+	for f.groupStart[g+1] <= i {
+		g++
+	}
+	return g
+}
+
+// EdgeOf is the switch host id attaches to, or nil.
+func (f *Fabric) EdgeOf(id netsim.NodeID) *switchmodel.Switch {
+	g := f.GroupOf(id)
+	if g < 0 {
+		return nil
+	}
+	return f.Edge[g]
+}
+
+// LinkBetween returns the directed link from node a to node b (the first,
+// if several), or nil.
+func (f *Fabric) LinkBetween(a, b netsim.NodeID) *netsim.Link {
+	if a < 0 || int(a) >= f.Net.NumNodes() {
+		return nil
+	}
+	for _, pt := range f.Net.Node(a).Base().Ports {
+		if pt.Link.To == b {
+			return pt.Link
+		}
+	}
+	return nil
+}
+
+// PortBetween returns node a's output port towards node b, or nil.
+func (f *Fabric) PortBetween(a, b netsim.NodeID) *netsim.Port {
+	if a < 0 || int(a) >= f.Net.NumNodes() {
+		return nil
+	}
+	for _, pt := range f.Net.Node(a).Base().Ports {
+		if pt.Link.To == b {
+			return pt
+		}
+	}
+	return nil
+}
+
+// QueueBetween returns the output queue of node a towards node b, or nil.
+func (f *Fabric) QueueBetween(a, b netsim.NodeID) *switchmodel.PortQueue {
+	pt := f.PortBetween(a, b)
+	if pt == nil {
+		return nil
+	}
+	q, _ := pt.Queue.(*switchmodel.PortQueue)
+	return q
+}
+
+// SwitchQueues lists every switch output queue, switch by switch (in
+// Switches order) and port by port.
+func (f *Fabric) SwitchQueues() []*switchmodel.PortQueue {
+	var qs []*switchmodel.PortQueue
+	for _, sw := range f.Switches {
+		for i := range sw.Ports {
+			if q := sw.PortQueue(i); q != nil {
+				qs = append(qs, q)
+			}
+		}
+	}
+	return qs
+}
+
+// ResetQueueStats restarts every switch queue's counters and time averages
+// at now (warm-up exclusion).
+func (f *Fabric) ResetQueueStats(now netsim.Time) {
+	for _, q := range f.SwitchQueues() {
+		q.ResetStats(now)
+	}
+}
+
+func (f *Fabric) String() string {
+	return fmt.Sprintf("%s: %d hosts in %d groups, %d switches", f.Kind, len(f.Hosts), f.Groups(), len(f.Switches))
+}
