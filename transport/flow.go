@@ -1,0 +1,199 @@
+package transport
+
+import (
+	"math"
+
+	"syncsim/netsim"
+)
+
+// Event kinds a Flow handles.
+const (
+	kindStart int32 = iota + 1
+	kindRTO
+)
+
+// flowState is the sender's life cycle.
+type flowState uint8
+
+const (
+	statePending  flowState = iota // waiting for StartLatency
+	stateRunning                   // sending
+	stateFinished                  // every byte acknowledged; endpoints closed
+	stateStopped                   // Stop was called
+)
+
+// Flow is one transport connection: a sender endpoint on Src and a receiver
+// endpoint on Dst. Exported fields are read-only for callers.
+type Flow struct {
+	ID       uint64
+	Src, Dst netsim.NodeID
+	// Size is the payload to move (0: long-lived).
+	Size  netsim.Bytes
+	Class uint8
+	Tag   int64
+	// Start is when Start was called; End is when the receiver held every
+	// byte (0 until then). FCT = End - Start.
+	Start, End netsim.Time
+
+	// Retransmits counts retransmitted segments (fast retransmit, partial
+	// ACKs and go-back-N after a timeout); FastRecoveries counts entries
+	// into fast recovery; Timeouts counts RTO expiries.
+	Retransmits, FastRecoveries, Timeouts uint64
+	// Cuts counts DCTCP window reductions on ECN echoes.
+	Cuts uint64
+
+	st               *Stack
+	cc               CC
+	srcHost, dstHost *netsim.Host
+	srcEP            int32
+	startLatency     netsim.Time
+	local            bool
+	completed        bool
+	state            flowState
+	limit            int64 // Size, or MaxInt64 for long-lived flows
+	rcv              receiver
+	done             func(*Flow)
+	bulkDone         func()
+
+	// Sender sequence space, in payload bytes.
+	sndUna, sndNxt, sndMax int64
+	// Windows.
+	cwnd, ssthresh, caAcc, maxCwnd netsim.Bytes
+	// Loss recovery (RFC 6582).
+	dupacks     int
+	inRecovery  bool
+	partialSeen bool
+	recover     int64
+	// DCTCP state (DCTCP paper, Sec. 3.1).
+	alpha             float64
+	winEnd            int64
+	winAcked, winMark netsim.Bytes
+	cwrEnd            int64
+
+	rto   RTOEstimator
+	timer netsim.Timer
+}
+
+func (f *Flow) init() {
+	cfg := &f.st.cfg
+	f.limit = int64(f.Size)
+	if f.Size == 0 {
+		f.limit = math.MaxInt64
+	}
+	f.cwnd = netsim.Bytes(cfg.InitCwndPkts) * cfg.MSS
+	f.ssthresh = netsim.Bytes(math.MaxInt64)
+	if cfg.MaxCwndPkts > 0 {
+		f.maxCwnd = netsim.Bytes(cfg.MaxCwndPkts) * cfg.MSS
+	}
+	f.recover = -1
+	f.alpha = cfg.InitAlpha
+	f.rto = NewRTOEstimator(cfg.InitRTO, cfg.MinRTO, cfg.MaxRTO)
+	f.timer.Init(f.st.net.Sim, f, kindRTO)
+	f.rcv.f = f
+}
+
+// HandleEvent implements netsim.Handler for the start and RTO events.
+func (f *Flow) HandleEvent(ev netsim.Event) {
+	switch ev.Kind {
+	case kindStart:
+		f.begin()
+	case kindRTO:
+		f.onTimeout()
+	}
+}
+
+// begin registers the endpoints and sends the first window.
+func (f *Flow) begin() {
+	if f.state != statePending {
+		return // stopped before it began
+	}
+	if f.local {
+		f.state = stateFinished
+		f.complete()
+		return
+	}
+	f.state = stateRunning
+	f.srcEP = f.srcHost.Register(f)
+	f.rcv.ep = f.dstHost.Register(&f.rcv)
+	f.trySend()
+	f.winEnd = f.sndNxt
+}
+
+// complete records that the receiver holds every byte and notifies.
+func (f *Flow) complete() {
+	f.End = f.st.net.Sim.Now()
+	f.completed = true
+	f.st.Completed++
+	f.st.active--
+	if f.done != nil {
+		f.done(f)
+	}
+	if f.bulkDone != nil {
+		f.bulkDone()
+	}
+}
+
+// close stops the timer and releases both endpoints.
+func (f *Flow) close() {
+	f.timer.Stop()
+	f.srcHost.Unregister(f.srcEP)
+	f.dstHost.Unregister(f.rcv.ep)
+}
+
+// Stop ends a flow (normally a long-lived one): no more segments are sent,
+// both endpoints close, and packets still in flight are discarded on
+// arrival. A flow that already completed is unaffected.
+func (f *Flow) Stop() {
+	switch f.state {
+	case stateFinished, stateStopped:
+		return
+	case stateRunning:
+		f.close()
+	}
+	f.state = stateStopped
+	if !f.completed {
+		f.st.active--
+		f.st.Stopped++
+	}
+}
+
+// Done reports whether the receiver holds every byte.
+func (f *Flow) Done() bool { return f.completed }
+
+// FCT is the flow completion time End - Start (0 until done).
+func (f *Flow) FCT() netsim.Time {
+	if !f.Done() {
+		return 0
+	}
+	return f.End - f.Start
+}
+
+// BytesAcked is the payload the sender has seen acknowledged.
+func (f *Flow) BytesAcked() netsim.Bytes { return netsim.Bytes(f.sndUna) }
+
+// Delivered is the payload the receiver holds in order.
+func (f *Flow) Delivered() netsim.Bytes {
+	if f.local && f.completed {
+		return f.Size
+	}
+	return netsim.Bytes(f.rcv.nxt)
+}
+
+// Cwnd is the congestion window in bytes.
+func (f *Flow) Cwnd() netsim.Bytes { return f.cwnd }
+
+// Ssthresh is the slow-start threshold in bytes (MaxInt64 before the first
+// congestion event).
+func (f *Flow) Ssthresh() netsim.Bytes { return f.ssthresh }
+
+// Alpha is DCTCP's congestion estimate (meaningless for NewReno).
+func (f *Flow) Alpha() float64 { return f.alpha }
+
+// SRTT is the smoothed round-trip time (0 before the first sample).
+func (f *Flow) SRTT() netsim.Time { return f.rto.SRTT() }
+
+// RTO is the current retransmission timeout, backoff included.
+func (f *Flow) RTO() netsim.Time { return f.rto.RTO() }
+
+// CC is the flow's congestion control.
+func (f *Flow) CC() CC { return f.cc }

@@ -1,0 +1,197 @@
+package transport
+
+import "syncsim/netsim"
+
+// trySend sends new segments while the window allows (RFC 5681: at most
+// cwnd bytes outstanding) and arms the retransmission timer if data is
+// outstanding and it is not running (RFC 6298 Sec. 5.1).
+func (f *Flow) trySend() {
+	mss := f.st.cfg.MSS
+	for f.sndNxt < f.limit {
+		seg := mss
+		if rem := f.limit - f.sndNxt; rem < int64(seg) {
+			seg = netsim.Bytes(rem)
+		}
+		if netsim.Bytes(f.sndNxt-f.sndUna)+seg > f.cwnd {
+			break
+		}
+		f.sendSegment(f.sndNxt, seg)
+		f.sndNxt += int64(seg)
+		if f.sndNxt > f.sndMax {
+			f.sndMax = f.sndNxt
+		}
+	}
+	if f.sndMax > f.sndUna && !f.timer.Armed() {
+		f.timer.SetAfter(f.rto.RTO())
+	}
+}
+
+// retransmitHead resends the first unacknowledged segment.
+func (f *Flow) retransmitHead() {
+	seg := f.st.cfg.MSS
+	if rem := f.limit - f.sndUna; rem < int64(seg) {
+		seg = netsim.Bytes(rem)
+	}
+	f.sendSegment(f.sndUna, seg)
+}
+
+// sendSegment puts one data segment on the wire. A segment below sndMax is
+// a retransmission.
+func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
+	sim := f.st.net.Sim
+	p := sim.Packets().Get()
+	p.Flow = f.ID
+	p.Dst = f.Dst
+	p.SrcEP = f.srcEP
+	p.DstEP = f.rcv.ep
+	p.Payload = payload
+	p.Size = payload + f.st.cfg.HeaderBytes
+	p.Seq = seq
+	p.SentAt = sim.Now()
+	p.Class = f.Class
+	if f.cc == DCTCP {
+		p.Flags = netsim.FlagECT
+	}
+	if seq < f.sndMax {
+		p.Flags |= netsim.FlagRetx
+		f.Retransmits++
+		f.st.Retransmits++
+	}
+	f.srcHost.Send(p)
+}
+
+// Receive implements netsim.Endpoint for the sender: it processes one ACK.
+func (f *Flow) Receive(p *netsim.Packet) {
+	sim := f.st.net.Sim
+	if p.Flow != f.ID || f.state != stateRunning || p.Flags&netsim.FlagACK == 0 {
+		sim.Packets().Put(p) // stale packet for a reused endpoint number
+		return
+	}
+	ack, echo := p.Ack, p.Echo
+	ece := f.cc == DCTCP && p.Flags&netsim.FlagECE != 0
+	sim.Packets().Put(p)
+	if ack > f.sndMax {
+		return // acknowledges data never sent: ignore
+	}
+	now := sim.Now()
+	mss := f.st.cfg.MSS
+
+	switch {
+	case ack > f.sndUna:
+		acked := netsim.Bytes(ack - f.sndUna)
+		f.sndUna = ack
+		if ack > f.sndNxt {
+			f.sndNxt = ack // originals overtook a go-back-N restart
+		}
+		f.rto.Sample(now - echo) // timestamps make every sample unambiguous
+		if f.cc == DCTCP {
+			f.winAcked += acked
+			if ece {
+				f.winMark += acked
+			}
+		}
+		restart := true
+		if f.inRecovery {
+			if ack >= f.recover { // full ACK: leave fast recovery (RFC 6582 Sec. 3.2 step 3)
+				f.inRecovery = false
+				f.cwnd = FullAckWindow(f.ssthresh, netsim.Bytes(f.sndMax-ack), mss)
+				f.caAcc = 0
+			} else { // partial ACK (RFC 6582 Sec. 3.2 step 5, "impatient" timer)
+				f.retransmitHead()
+				f.cwnd = PartialAckDeflate(f.cwnd, acked, mss)
+				restart = !f.partialSeen
+				f.partialSeen = true
+			}
+		} else {
+			f.grow(acked)
+		}
+		f.dupacks = 0
+		if f.cc == DCTCP && ack >= f.winEnd {
+			// One observation window of data has been acknowledged
+			// (DCTCP paper, Sec. 3.1).
+			f.alpha = DCTCPAlpha(f.alpha, f.st.cfg.G, MarkedFraction(f.winMark, f.winAcked))
+			f.winAcked, f.winMark = 0, 0
+			f.winEnd = f.sndNxt
+		}
+		if ack >= f.limit {
+			f.state = stateFinished
+			f.close()
+			return
+		}
+		if f.sndUna >= f.sndMax {
+			f.timer.Stop() // RFC 6298 Sec. 5.2
+		} else if restart {
+			f.timer.SetAfter(f.rto.RTO()) // RFC 6298 Sec. 5.3
+		}
+	case ack == f.sndUna && f.sndMax > f.sndUna:
+		f.dupacks++
+		if f.cc == DCTCP {
+			// A duplicate ACK reports one more segment received.
+			f.winAcked += mss
+			if ece {
+				f.winMark += mss
+			}
+		}
+		if f.inRecovery {
+			f.cwnd += mss // window inflation (RFC 5681 Sec. 3.2 step 5)
+		} else if f.dupacks == 3 && ack > f.recover {
+			// Fast retransmit (RFC 6582 Sec. 3.2 steps 1-2).
+			f.inRecovery, f.partialSeen = true, false
+			f.FastRecoveries++
+			f.cwnd, f.ssthresh = FastRecoveryEntry(netsim.Bytes(f.sndMax-f.sndUna), mss)
+			f.caAcc = 0
+			f.recover = f.sndMax
+			f.cwrEnd = f.sndMax // the loss response is this window's reduction
+			f.retransmitHead()
+		}
+	}
+
+	if ece && !f.inRecovery && f.sndUna >= f.cwrEnd {
+		// At most one cut per window of data (DCTCP paper, Sec. 3.1).
+		f.cwnd = DCTCPCut(f.cwnd, f.alpha, mss)
+		f.ssthresh = f.cwnd
+		f.caAcc = 0
+		f.cwrEnd = f.sndNxt
+		f.Cuts++
+	}
+	f.trySend()
+}
+
+// grow applies slow start below ssthresh and congestion avoidance above
+// (RFC 5681 Sec. 3.1), capped at MaxCwndPkts.
+func (f *Flow) grow(acked netsim.Bytes) {
+	mss := f.st.cfg.MSS
+	if f.cwnd < f.ssthresh {
+		f.cwnd = SlowStart(f.cwnd, acked, mss)
+	} else {
+		f.cwnd, f.caAcc = CongestionAvoidance(f.cwnd, f.caAcc, acked, mss)
+	}
+	if f.maxCwnd > 0 && f.cwnd > f.maxCwnd {
+		f.cwnd = f.maxCwnd
+	}
+}
+
+// onTimeout is the RTO expiry (RFC 6298 Sec. 5.4-5.6, RFC 5681 Sec. 3.1):
+// back the timer off, collapse cwnd to one segment and go back to the
+// first unacknowledged byte; NewReno's recover moves to the highest
+// sequence sent (RFC 6582 Sec. 3.2 step 6).
+func (f *Flow) onTimeout() {
+	if f.state != stateRunning || f.sndUna >= f.sndMax {
+		return
+	}
+	f.Timeouts++
+	f.st.Timeouts++
+	mss := f.st.cfg.MSS
+	if f.rto.Backoffs() == 0 {
+		// A repeated timeout of the same data keeps ssthresh (RFC 5681 Eq. 4 note).
+		f.ssthresh = LossSsthresh(netsim.Bytes(f.sndMax-f.sndUna), mss)
+	}
+	f.cwnd = mss
+	f.caAcc = 0
+	f.inRecovery, f.partialSeen, f.dupacks = false, false, 0
+	f.recover = f.sndMax
+	f.cwrEnd = f.sndMax
+	f.rto.Backoff()
+	f.sndNxt = f.sndUna
+	f.trySend()
+}

@@ -1,0 +1,130 @@
+package transport
+
+import (
+	"fmt"
+
+	"syncsim/netsim"
+)
+
+// Stack runs the transport flows of one Network. Flow identifiers come from
+// a per-stack counter starting at 1, so runs are deterministic.
+type Stack struct {
+	net *netsim.Network
+	cfg Config
+
+	nextID uint64
+	active int
+
+	// Started counts flows started; Completed counts flows whose receiver
+	// has every byte; Stopped counts flows ended by Stop before completion.
+	Started, Completed, Stopped uint64
+	// Retransmits and Timeouts total the per-flow counters.
+	Retransmits, Timeouts uint64
+}
+
+// NewStack returns a stack for net. cfg must be valid (see Config.Validate,
+// which callers use to turn user input into errors); an invalid cfg is a
+// programming error and panics.
+func NewStack(net *netsim.Network, cfg Config) *Stack {
+	if err := cfg.Validate(); err != nil {
+		panic("transport: NewStack with invalid config: " + err.Error())
+	}
+	return &Stack{net: net, cfg: cfg}
+}
+
+// Config is the stack's configuration.
+func (st *Stack) Config() Config { return st.cfg }
+
+// Network is the network the stack runs on.
+func (st *Stack) Network() *netsim.Network { return st.net }
+
+// Active is the number of started flows that have neither completed nor
+// been stopped.
+func (st *Stack) Active() int { return st.active }
+
+// FlowOpts qualifies a flow.
+type FlowOpts struct {
+	// Class labels the flow's packets for statistics.
+	Class uint8
+	// Tag is an opaque caller value kept on the Flow.
+	Tag int64
+	// StartLatency delays the first segment after Start (a per-message
+	// software overhead); it counts towards the flow completion time.
+	StartLatency netsim.Time
+	// Size is the number of payload bytes; 0 makes a long-lived flow that
+	// sends until Stop.
+	Size netsim.Bytes
+}
+
+func (st *Stack) host(id netsim.NodeID) *netsim.Host {
+	if int(id) < 0 || int(id) >= st.net.NumNodes() {
+		panic(fmt.Sprintf("transport: node %d does not exist", id))
+	}
+	h, ok := st.net.Node(id).(*netsim.Host)
+	if !ok {
+		panic(fmt.Sprintf("transport: node %d (%s) is not a host", id, st.net.Node(id).Base().Name()))
+	}
+	return h
+}
+
+// Start opens a flow from host src to host dst now and returns it. done, if
+// not nil, is called once, at the virtual time the receiver holds every
+// byte: the flow completion time is End - Start, from the call to the
+// arrival of the last byte (the Bulk contract; the sender's last ACK
+// arrives one half round trip later and only closes the endpoints).
+// Long-lived flows (opts.Size == 0) never call done.
+//
+// src and dst must be hosts (a programming error otherwise). A flow from a
+// host to itself moves no packets and completes after StartLatency.
+func (st *Stack) Start(src, dst netsim.NodeID, opts FlowOpts, done func(f *Flow)) *Flow {
+	f := st.newFlow(src, dst, opts)
+	f.done = done
+	st.launch(f)
+	return f
+}
+
+// Send implements netsim.Bulk with a flow of the stack's congestion
+// control: done is called when dst holds all size bytes. A size of zero or
+// less, or src == dst, completes after opts.StartLatency without packets.
+func (st *Stack) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	if size <= 0 {
+		size = 0
+		src = dst // nothing to move: complete locally
+	}
+	f := st.newFlow(src, dst, FlowOpts{Class: opts.Class, Tag: opts.Tag, StartLatency: opts.StartLatency, Size: size})
+	f.bulkDone = done
+	st.launch(f)
+}
+
+var _ netsim.Bulk = (*Stack)(nil)
+
+func (st *Stack) newFlow(src, dst netsim.NodeID, opts FlowOpts) *Flow {
+	if opts.Size < 0 {
+		panic(fmt.Sprintf("transport: flow with negative size %d", opts.Size))
+	}
+	if opts.StartLatency < 0 {
+		panic(fmt.Sprintf("transport: flow with negative start latency %v", opts.StartLatency))
+	}
+	st.nextID++
+	sim := st.net.Sim
+	f := &Flow{
+		ID: st.nextID, Src: src, Dst: dst, Size: opts.Size, Class: opts.Class, Tag: opts.Tag,
+		Start: sim.Now(), st: st, cc: st.cfg.CC, startLatency: opts.StartLatency,
+		srcHost: st.host(src), dstHost: st.host(dst),
+	}
+	f.init()
+	return f
+}
+
+func (st *Stack) launch(f *Flow) {
+	st.Started++
+	st.active++
+	if f.Src == f.Dst {
+		f.local = true
+	}
+	if d := f.startLatency; d > 0 || f.local {
+		st.net.Sim.After(d, f, kindStart, nil, 0)
+		return
+	}
+	f.begin()
+}
