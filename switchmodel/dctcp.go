@@ -1,10 +1,6 @@
 package switchmodel
 
-import (
-	"math"
-
-	"syncsim/netsim"
-)
+import "syncsim/netsim"
 
 // DCTCPK is the smallest step-marking threshold, in packets of mtu bytes,
 // that satisfies DCTCP's guideline K > C x RTT / 7 for a bottleneck of rate
@@ -14,7 +10,6 @@ func DCTCPK(c netsim.Rate, rtt netsim.Time, mtu netsim.Bytes) int {
 	if c <= 0 || rtt <= 0 || mtu <= 0 {
 		return 1
 	}
-	bdp := float64(c) / 8 * rtt.Seconds()        // bytes
-	k := int(math.Floor(bdp/7/float64(mtu))) + 1 // strictly greater
-	return max(k, 1)
+	bdp := netsim.BytesIn(c, rtt) // exact, in integers
+	return int(bdp/(7*mtu)) + 1   // the smallest integer strictly greater
 }

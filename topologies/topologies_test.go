@@ -81,7 +81,9 @@ var builds = []struct {
 		return Racks(n, 3, 4, 20*netsim.Gbps, 20*netsim.Gbps, us, q0)
 	}, 16, 30, 12, 4, 3},
 	// 6 site pairs + 4 access cables
-	{"wan", func(n *netsim.Network) (*Fabric, error) { return WAN(n, uniformRates(4, netsim.Gbps), uniformDelays(4, ms10), q0) },
+	{"wan", func(n *netsim.Network) (*Fabric, error) {
+		return WAN(n, uniformRates(4, netsim.Gbps), uniformDelays(4, ms10), q0)
+	},
 		8, 20, 4, 4, 4},
 }
 
