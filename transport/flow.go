@@ -84,6 +84,7 @@ func (f *Flow) init() {
 	f.ssthresh = netsim.Bytes(math.MaxInt64)
 	if cfg.MaxCwndPkts > 0 {
 		f.maxCwnd = netsim.Bytes(cfg.MaxCwndPkts) * cfg.MSS
+		f.cwnd = min(f.cwnd, f.maxCwnd)
 	}
 	f.recover = -1
 	f.alpha = cfg.InitAlpha

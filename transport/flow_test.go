@@ -21,16 +21,20 @@ func TestShortFlowFCT(t *testing.T) {
 		name    string
 		size    netsim.Bytes
 		latency netsim.Time
+		maxCwnd int
 		want    netsim.Time
 	}{
-		{"one segment", 1460, 0, T + d},
-		{"one small segment", 100, 0, netsim.TxTime(140, rate) + d},
-		{"initial window", 10 * 1460, 0, 10*T + d},
+		{"one segment", 1460, 0, 0, T + d},
+		{"one small segment", 100, 0, 0, netsim.TxTime(140, rate) + d},
+		{"initial window", 10 * 1460, 0, 0, 10*T + d},
 		// Segment 10 (100 B) leaves when the first ACK returns.
-		{"window plus a small tail", 10*1460 + 100, 0, T + 2*d + Ta + netsim.TxTime(140, rate) + d},
+		{"window plus a small tail", 10*1460 + 100, 0, 0, T + 2*d + Ta + netsim.TxTime(140, rate) + d},
 		// Round 2 holds 20 segments sent back to back from the first ACK.
-		{"two rounds", 30 * 1460, 0, T + 2*d + Ta + 20*T + d},
-		{"start latency counts", 1460, 7 * netsim.Microsecond, 7*netsim.Microsecond + T + d},
+		{"two rounds", 30 * 1460, 0, 0, T + 2*d + Ta + 20*T + d},
+		{"start latency counts", 1460, 7 * netsim.Microsecond, 0, 7*netsim.Microsecond + T + d},
+		// A 4-segment cap: each ACK of round 1 releases exactly one
+		// segment, so the last leaves one T after the fourth ACK.
+		{"window cap", 8 * 1460, 0, 4, 4*T + 2*d + Ta + T + d},
 	}
 	for _, cc := range []CC{DCTCP, NewReno} {
 		for _, tc := range tests {
@@ -38,6 +42,7 @@ func TestShortFlowFCT(t *testing.T) {
 				net, a, b := pair(rate, d, nil)
 				cfg := DefaultConfig()
 				cfg.CC = cc
+				cfg.MaxCwndPkts = tc.maxCwnd
 				st := NewStack(net, cfg)
 				var got *Flow
 				net.Sim.Run(5 * netsim.Microsecond) // flows need not start at zero

@@ -36,15 +36,19 @@ type ecnQueue struct {
 	k            int
 	from         netsim.Time
 	maxPkts      int
+	minPkts      int // smallest occupancy found by an arrival (-1: none yet)
 	maxBytes     netsim.Bytes
 	marks, drops uint64
 }
 
 func newECNQueue(limit netsim.Bytes, k int) *ecnQueue {
-	return &ecnQueue{FIFO: netsim.FIFO{Limit: limit}, k: k}
+	return &ecnQueue{FIFO: netsim.FIFO{Limit: limit}, k: k, minPkts: -1}
 }
 
 func (q *ecnQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
+	if now >= q.from && (q.minPkts < 0 || q.Len() < q.minPkts) {
+		q.minPkts = q.Len()
+	}
 	if q.k > 0 && q.Len() >= q.k && p.Flags&netsim.FlagECT != 0 {
 		p.Flags |= netsim.FlagCE
 		q.marks++
