@@ -199,10 +199,13 @@ func (g *Generator) Start() {
 // schedule arranges the next arrival one exponential gap after t, unless it
 // would fall at or after Stop.
 func (g *Generator) schedule(t netsim.Time) {
-	gap := netsim.FromSeconds(g.arrivals.ExpFloat64() / g.lambda)
-	next := t + gap
-	if next < t || (g.cfg.Stop != 0 && next >= g.cfg.Stop) {
-		return // past Stop (or overflowed): the process ends
+	secs := g.arrivals.ExpFloat64() / g.lambda
+	if secs >= (netsim.Never - t).Seconds() {
+		return // beyond the end of virtual time: the process ends
+	}
+	next := t + netsim.FromSeconds(secs)
+	if g.cfg.Stop != 0 && next >= g.cfg.Stop {
+		return // past Stop: the process ends
 	}
 	g.sim.Schedule(next, g, 0, nil, 0)
 }

@@ -168,6 +168,11 @@ func Summarize(flows []Flow, cfg StatsConfig) (*Summary, error) {
 	return s, nil
 }
 
+// ConstLatency returns a Latency function that gives d for every pair.
+func ConstLatency(d netsim.Time) func(src, dst netsim.NodeID) netsim.Time {
+	return func(netsim.NodeID, netsim.NodeID) netsim.Time { return d }
+}
+
 // idealFCT is the flow's completion time on an empty network: its wire
 // bytes serialised at the host NIC rate plus the unloaded path latency.
 func idealFCT(f *Flow, cfg *StatsConfig) netsim.Time {

@@ -71,7 +71,7 @@ func handConfig() StatsConfig {
 	return StatsConfig{
 		Warmup: 10 * netsim.Microsecond, Stop: 110 * netsim.Microsecond,
 		HostRate: 8 * netsim.Gbps, Capacity: 2e9,
-		Latency: func(src, dst netsim.NodeID) netsim.Time { return netsim.Microsecond },
+		Latency: ConstLatency(netsim.Microsecond),
 	}
 }
 
