@@ -10,7 +10,9 @@ import (
 
 // Random stream names. Arrivals, sizes and host pairs draw from separate
 // streams, so changing the workload does not move arrival times or pairs,
-// and changing the load does not change which sizes are drawn.
+// and changing the load does not change which sizes are drawn. A generator
+// with a Config.Name uses "background/<name>/arrivals" and so on instead, so
+// two generators in one Sim draw independently.
 const (
 	StreamArrivals = "background/arrivals"
 	StreamSizes    = "background/sizes"
@@ -44,6 +46,9 @@ type Config struct {
 	Class uint8
 	// MaxFlows caps the number of flows started; 0 means unlimited.
 	MaxFlows int
+	// Name distinguishes the random streams of several generators in one
+	// Sim; "" uses the plain stream names (StreamArrivals, ...).
+	Name string
 }
 
 // Flow is the record of one background flow.
@@ -133,9 +138,9 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 		sim:      sim,
 		bulk:     bulk,
 		cfg:      cfg,
-		arrivals: sim.Rand(StreamArrivals),
-		sizes:    sim.Rand(StreamSizes),
-		pairs:    sim.Rand(StreamPairs),
+		arrivals: sim.Rand(streamName(StreamArrivals, cfg.Name)),
+		sizes:    sim.Rand(streamName(StreamSizes, cfg.Name)),
+		pairs:    sim.Rand(streamName(StreamPairs, cfg.Name)),
 		dsts:     dsts,
 		srcDst:   make([]int, len(cfg.Hosts)),
 	}
@@ -154,6 +159,15 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 	capacity := float64(len(cfg.Hosts)) * float64(cfg.HostRate) / 8 // bytes/s
 	g.lambda = cfg.Load * capacity / cfg.CDF.Mean()
 	return g, nil
+}
+
+// streamName puts a generator's name into a stream name:
+// "background/arrivals" becomes "background/<name>/arrivals".
+func streamName(base, name string) string {
+	if name == "" {
+		return base
+	}
+	return "background/" + name + base[len("background"):]
 }
 
 // checkDistinct rejects a host list with repeats (it would skew the pair

@@ -290,6 +290,15 @@ func TestDeterminismAndStreams(t *testing.T) {
 	if slices.Equal(a, c) {
 		t.Fatal("different seeds gave the same flows")
 	}
+	// A named generator draws from its own streams, not the default ones.
+	named := base
+	named.Name = "rack2"
+	if n := run(t, 11, named).Flows(); slices.Equal(n, a) {
+		t.Fatal("a named generator repeats the unnamed one's flows")
+	}
+	if got := streamName(StreamPairs, "rack2"); got != "background/rack2/pairs" {
+		t.Errorf("stream name %q", got)
+	}
 	// Changing the workload keeps the arrival gaps (scaled by lambda) and
 	// the pairs: they come from their own streams.
 	other := base
