@@ -24,8 +24,10 @@ type QueueConfig struct {
 	// Sec. 3.1: "mark arriving packets if the queue occupancy is greater
 	// than K upon its arrival"). 0 turns it off.
 	ECNPackets int
-	// RED, if set, replaces the step thresholds with Random Early Detection
-	// (Floyd and Jacobson 1993): ECT packets are marked, others dropped.
+	// RED, if set, adds Random Early Detection (Floyd and Jacobson 1993):
+	// picked ECT packets are marked, others dropped. It applies on top of
+	// the step thresholds; leave ECNBytes and ECNPackets at 0 to use RED
+	// alone.
 	RED *REDConfig
 	// Shared, if set, makes the queue draw from a switch-wide shared buffer
 	// with a dynamic threshold (Choudhury and Hahne 1998). Queues of one

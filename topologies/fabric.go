@@ -152,3 +152,11 @@ func (f *Fabric) ResetQueueStats(now netsim.Time) {
 func (f *Fabric) String() string {
 	return fmt.Sprintf("%s: %d hosts in %d groups, %d switches", f.Kind, len(f.Hosts), f.Groups(), len(f.Switches))
 }
+
+// SetSpray turns per-packet spraying on or off at every switch of the
+// fabric (see switchmodel.Switch.Spray).
+func (f *Fabric) SetSpray(on bool) {
+	for _, sw := range f.Switches {
+		sw.Spray = on
+	}
+}
