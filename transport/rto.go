@@ -10,13 +10,16 @@ type RTOEstimator struct {
 	backoff      uint // number of doublings since the last valid sample
 	min, max     netsim.Time
 	init         netsim.Time
+	cur          netsim.Time // RTO(), recomputed on every change
 }
 
 // NewRTOEstimator returns an estimator with no samples: its RTO is init
 // (RFC 6298 Sec. 2.1), bounded below by min (Sec. 2.4) and above by max
 // (Sec. 2.5).
 func NewRTOEstimator(init, min, max netsim.Time) RTOEstimator {
-	return RTOEstimator{init: init, min: min, max: max}
+	e := RTOEstimator{init: init, min: min, max: max}
+	e.cur = e.compute()
+	return e
 }
 
 // Sample feeds one round-trip time measurement r (RFC 6298 Sec. 2.2-2.3):
@@ -41,6 +44,7 @@ func (e *RTOEstimator) Sample(r netsim.Time) {
 		e.srtt = (7*e.srtt + r) / 8
 	}
 	e.backoff = 0
+	e.cur = e.compute()
 }
 
 // Backoff doubles the timeout after an expiry (RFC 6298 Sec. 5.5), up to
@@ -49,6 +53,7 @@ func (e *RTOEstimator) Backoff() {
 	if e.backoff < 62 {
 		e.backoff++
 	}
+	e.cur = e.compute()
 }
 
 // Backoffs is the number of doublings in force.
@@ -79,7 +84,9 @@ func (e *RTOEstimator) Base() netsim.Time {
 
 // RTO is the current timeout: Base doubled once per backoff, at most max
 // (RFC 6298 Sec. 5.5 and 2.5).
-func (e *RTOEstimator) RTO() netsim.Time {
+func (e *RTOEstimator) RTO() netsim.Time { return e.cur }
+
+func (e *RTOEstimator) compute() netsim.Time {
 	r := e.Base()
 	for i := uint(0); i < e.backoff; i++ {
 		if e.max > 0 && r >= e.max/2 {

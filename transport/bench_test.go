@@ -1,0 +1,56 @@
+package transport
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+)
+
+// incast8 builds 8 long-lived DCTCP senders into one receiver through a
+// switch port with K = 65 and a 1 MB buffer; 10 Gbps, 10 us links.
+func incast8() (*star, []*Flow) {
+	s := newStar(8, 10*netsim.Gbps, 10*netsim.Microsecond, newECNQueue(netsim.Megabyte, 65))
+	st := NewStack(s.net, DefaultConfig())
+	flows := make([]*Flow, 8)
+	for i, h := range s.senders {
+		flows[i] = st.Start(h.ID(), s.recv.ID(), FlowOpts{}, nil)
+	}
+	return s, flows
+}
+
+// BenchmarkIncast8 simulates one second of the incast scenario per
+// iteration (run with -benchtime 1x) and reports the process CPU seconds
+// per simulated second (the target is <= 1), and events and data packets
+// per wall-clock second.
+func BenchmarkIncast8(b *testing.B) {
+	b.ReportAllocs()
+	var events, pkts uint64
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		s, _ := incast8()
+		s.sim.Run(netsim.Second)
+		events += s.sim.Events()
+		pkts += s.bottle.TxPackets
+	}
+	sec := b.Elapsed().Seconds()
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/sim-s")
+	b.ReportMetric(cpu*1e9/float64(events), "cpu-ns/event")
+	b.ReportMetric(float64(events)/sec, "events/s")
+	b.ReportMetric(float64(pkts)/sec, "datapkts/s")
+	b.ReportMetric(sec*1e9/float64(pkts), "ns/datapkt")
+	b.ReportMetric(sec*1e9/float64(events), "ns/event")
+}
+
+// BenchmarkIncast8Steady measures the steady state after a warm-up: one
+// op is one data packet through the bottleneck. allocs/op must be 0.
+func BenchmarkIncast8Steady(b *testing.B) {
+	s, _ := incast8()
+	s.sim.Run(20 * netsim.Millisecond) // rings and reorder buffers reach size
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := s.bottle.TxPackets
+	for s.bottle.TxPackets-start < uint64(b.N) {
+		s.sim.Run(s.sim.Now() + 10*netsim.Microsecond)
+	}
+}
