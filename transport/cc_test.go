@@ -236,3 +236,32 @@ func TestRTOEstimator(t *testing.T) {
 		})
 	}
 }
+
+// TestDCTCPEstimator walks one estimator through windows by hand: alpha
+// changes only when the window's last byte is acknowledged, with F the
+// marked share of the bytes counted in that window.
+func TestDCTCPEstimator(t *testing.T) {
+	d := dctcpEstimator{alpha: 1, g: 0.5, end: 4 * int64(mss)}
+	steps := []struct {
+		bytes   netsim.Bytes
+		ece     bool
+		ack     int64
+		sndNxt  int64
+		alpha   float64
+		nextEnd int64
+	}{
+		{mss, true, 1 * int64(mss), 6 * int64(mss), 1, 4 * int64(mss)},
+		{mss, false, 2 * int64(mss), 7 * int64(mss), 1, 4 * int64(mss)},
+		{2 * mss, false, 4 * int64(mss), 8 * int64(mss), 0.5*1 + 0.5*0.25, 8 * int64(mss)}, // F = 1/4
+		{4 * mss, false, 8 * int64(mss), 12 * int64(mss), 0.3125, 12 * int64(mss)},         // F = 0
+		{mss, true, 8 * int64(mss), 12 * int64(mss), 0.3125, 12 * int64(mss)},              // dupack: counted, window open
+		{3 * mss, true, 12 * int64(mss), 13 * int64(mss), 0.5*0.3125 + 0.5, 13 * int64(mss)},
+	}
+	for i, s := range steps {
+		d.account(s.bytes, s.ece)
+		d.closeWindow(s.ack, s.sndNxt)
+		if math.Abs(d.alpha-s.alpha) > 1e-15 || d.end != s.nextEnd {
+			t.Fatalf("step %d: alpha %v end %d, want %v %d", i, d.alpha, d.end, s.alpha, s.nextEnd)
+		}
+	}
+}

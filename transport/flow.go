@@ -64,11 +64,10 @@ type Flow struct {
 	inRecovery  bool
 	partialSeen bool
 	recover     int64
-	// DCTCP state (DCTCP paper, Sec. 3.1).
-	alpha             float64
-	winEnd            int64
-	winAcked, winMark netsim.Bytes
-	cwrEnd            int64
+	// cwrEnd: no ECN window cut until this byte is acknowledged, so at
+	// most one cut per window of data (DCTCP paper, Sec. 3.1).
+	cwrEnd int64
+	dctcp  dctcpEstimator
 
 	rto   RTOEstimator
 	timer netsim.Timer
@@ -87,7 +86,7 @@ func (f *Flow) init() {
 		f.cwnd = min(f.cwnd, f.maxCwnd)
 	}
 	f.recover = -1
-	f.alpha = cfg.InitAlpha
+	f.dctcp = dctcpEstimator{alpha: cfg.InitAlpha, g: cfg.G}
 	f.rto = NewRTOEstimator(cfg.InitRTO, cfg.MinRTO, cfg.MaxRTO)
 	f.timer.Init(f.st.net.Sim, f, kindRTO)
 	f.rcv.f = f
@@ -117,7 +116,7 @@ func (f *Flow) begin() {
 	f.srcEP = f.srcHost.Register(f)
 	f.rcv.ep = f.dstHost.Register(&f.rcv)
 	f.trySend()
-	f.winEnd = f.sndNxt
+	f.dctcp.end = f.sndNxt
 }
 
 // complete records that the receiver holds every byte and notifies.
@@ -188,7 +187,7 @@ func (f *Flow) Cwnd() netsim.Bytes { return f.cwnd }
 func (f *Flow) Ssthresh() netsim.Bytes { return f.ssthresh }
 
 // Alpha is DCTCP's congestion estimate (meaningless for NewReno).
-func (f *Flow) Alpha() float64 { return f.alpha }
+func (f *Flow) Alpha() float64 { return f.dctcp.alpha }
 
 // SRTT is the smoothed round-trip time (0 before the first sample).
 func (f *Flow) SRTT() netsim.Time { return f.rto.SRTT() }

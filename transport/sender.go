@@ -85,10 +85,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 		}
 		f.rto.Sample(now - echo) // timestamps make every sample unambiguous
 		if f.cc == DCTCP {
-			f.winAcked += acked
-			if ece {
-				f.winMark += acked
-			}
+			f.dctcp.account(acked, ece)
 		}
 		restart := true
 		if f.inRecovery {
@@ -106,12 +103,8 @@ func (f *Flow) Receive(p *netsim.Packet) {
 			f.grow(acked)
 		}
 		f.dupacks = 0
-		if f.cc == DCTCP && ack >= f.winEnd {
-			// One observation window of data has been acknowledged
-			// (DCTCP paper, Sec. 3.1).
-			f.alpha = DCTCPAlpha(f.alpha, f.st.cfg.G, MarkedFraction(f.winMark, f.winAcked))
-			f.winAcked, f.winMark = 0, 0
-			f.winEnd = f.sndNxt
+		if f.cc == DCTCP {
+			f.dctcp.closeWindow(ack, f.sndNxt)
 		}
 		if ack >= f.limit {
 			f.state = stateFinished
@@ -126,11 +119,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 	case ack == f.sndUna && f.sndMax > f.sndUna:
 		f.dupacks++
 		if f.cc == DCTCP {
-			// A duplicate ACK reports one more segment received.
-			f.winAcked += mss
-			if ece {
-				f.winMark += mss
-			}
+			f.dctcp.account(mss, ece) // one more segment has arrived
 		}
 		if f.inRecovery {
 			f.cwnd += mss // window inflation (RFC 5681 Sec. 3.2 step 5)
@@ -148,7 +137,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 
 	if ece && !f.inRecovery && f.sndUna >= f.cwrEnd {
 		// At most one cut per window of data (DCTCP paper, Sec. 3.1).
-		f.cwnd = DCTCPCut(f.cwnd, f.alpha, mss)
+		f.cwnd = DCTCPCut(f.cwnd, f.dctcp.alpha, mss)
 		f.ssthresh = f.cwnd
 		f.caAcc = 0
 		f.cwrEnd = f.sndNxt
