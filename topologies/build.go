@@ -71,24 +71,32 @@ func (b *builder) checkTotal(nodes int) error {
 
 // queue makes the output queue of from's port towards to: the configured
 // discipline, named "from->to" (which seeds its RED stream), with the
-// switch's own shared buffer when one is configured. Host NICs get the same
-// configuration without the shared buffer.
+// switch's own shared buffer when one is configured. Host NICs get
+// HostQueue(q): drop-tail with the same per-port buffer and no marking.
 func (b *builder) queue(from, to netsim.NodeID) netsim.Queue {
 	cfg := b.q
-	if cfg.Shared != nil {
-		if b.net.Node(from).Base().Kind() == netsim.KindSwitch {
-			sb := b.shared[from]
-			if sb == nil {
-				sb = cfg.Shared.Clone()
-				b.shared[from] = sb
-			}
-			cfg.Shared = sb
-		} else {
-			cfg.Shared = nil
+	if b.net.Node(from).Base().Kind() != netsim.KindSwitch {
+		cfg = HostQueue(cfg)
+	} else if cfg.Shared != nil {
+		sb := b.shared[from]
+		if sb == nil {
+			sb = cfg.Shared.Clone()
+			b.shared[from] = sb
 		}
+		cfg.Shared = sb
 	}
 	name := b.net.Node(from).Base().Name() + "->" + b.net.Node(to).Base().Name()
 	return switchmodel.NewNamedQueue(b.net.Sim, cfg, name)
+}
+
+// HostQueue is the NIC queue configuration builders derive from a switch
+// queue configuration: drop-tail with the same per-port Buffer, without ECN
+// marking, RED or a shared buffer. Marking belongs to switches (DCTCP,
+// Alizadeh et al. 2010, Sec. 3.1); a NIC that marked would make a sender
+// react to the burst it queued itself, which neither ns-3's DCTCP setups
+// nor htsim model.
+func HostQueue(q switchmodel.QueueConfig) switchmodel.QueueConfig {
+	return switchmodel.QueueConfig{Buffer: q.Buffer}
 }
 
 func (b *builder) connect(x, y netsim.NodeID, rate netsim.Rate, delay netsim.Time) {

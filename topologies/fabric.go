@@ -160,3 +160,30 @@ func (f *Fabric) SetSpray(on bool) {
 		sw.Spray = on
 	}
 }
+
+// SetHostQueues replaces every host's NIC queues with fresh queues of
+// configuration q (for example an unlimited buffer, Buffer 0, for
+// transports that burst a whole window). It must be called before any
+// traffic: it fails if a NIC port holds or serialises a packet.
+func (f *Fabric) SetHostQueues(q switchmodel.QueueConfig) error {
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("host queues: %w", err)
+	}
+	if q.Shared != nil {
+		return fmt.Errorf("host queues cannot draw on a switch's shared buffer")
+	}
+	for _, h := range f.Hosts {
+		for _, pt := range h.Ports {
+			if pt.Backlog() > 0 {
+				return fmt.Errorf("host queues: %s's NIC is busy; replace queues before traffic starts", h.Name())
+			}
+		}
+	}
+	for _, h := range f.Hosts {
+		for _, pt := range h.Ports {
+			name := h.Name() + "->" + f.Net.Node(pt.Link.To).Base().Name()
+			pt.Queue = switchmodel.NewNamedQueue(f.Net.Sim, q, name)
+		}
+	}
+	return nil
+}
