@@ -88,8 +88,8 @@ type PortQueue struct {
 	series *Series
 }
 
-// NewQueue returns an empty queue with configuration cfg on sim. The RED
-// random stream, if RED is used, is named after the queue; use
+// NewQueue returns an empty, unnamed queue with configuration cfg on sim.
+// Unnamed RED queues of one Sim draw identical random sequences; use
 // NewNamedQueue to give each queue its own stream.
 func NewQueue(sim *netsim.Sim, cfg QueueConfig) *PortQueue {
 	return NewNamedQueue(sim, cfg, "")
