@@ -125,3 +125,48 @@ func TestNewRenoFillsBuffer(t *testing.T) {
 		t.Errorf("utilisation %.4f, want > 0.95", r.util)
 	}
 }
+
+// markAll marks CE on every ECN-capable packet it queues.
+type markAll struct{ netsim.FIFO }
+
+func (q *markAll) Enqueue(p *netsim.Packet, now netsim.Time) bool {
+	if p.Flags&netsim.FlagECT != 0 {
+		p.Flags |= netsim.FlagCE
+	}
+	return q.FIFO.Enqueue(p, now)
+}
+
+// TestDCTCPOneCutPerWindow marks every segment. A sender that cut on every
+// ECE would cut two or more times per round trip; DCTCP cuts once per
+// window of data, i.e. about once per RTT, and alpha converges to 1 so the
+// window sits at the 2-MSS floor.
+func TestDCTCPOneCutPerWindow(t *testing.T) {
+	const d = 10 * netsim.Microsecond
+	net, a, b := pair(10*netsim.Gbps, d, &markAll{})
+	st := NewStack(net, DefaultConfig())
+	f := st.Start(a.ID(), b.ID(), FlowOpts{}, nil)
+	const dur = 2 * netsim.Millisecond
+	minCwnd := netsim.Bytes(1 << 62)
+	for net.Sim.Now() < dur {
+		net.Sim.Run(net.Sim.Now() + netsim.Microsecond)
+		minCwnd = min(minCwnd, f.Cwnd())
+	}
+	// Base RTT: 2d plus one data and one ACK serialisation; at a window of
+	// 2-3 segments the queue adds at most two more data serialisations.
+	rtt := 2*d + netsim.TxTime(1500, 10*netsim.Gbps) + netsim.TxTime(40, 10*netsim.Gbps)
+	lo := int(dur / (rtt + 2*netsim.TxTime(1500, 10*netsim.Gbps)))
+	hi := int(dur/rtt) + 1
+	t.Logf("cuts %d, rounds %d-%d, alpha %.4f, cwnd %d", f.Cuts, lo, hi, f.Alpha(), f.Cwnd())
+	if int(f.Cuts) < lo-2 || int(f.Cuts) > hi {
+		t.Fatalf("%d cuts in %v, want one per round trip: %d-%d", f.Cuts, dur, lo-2, hi)
+	}
+	if f.Alpha() < 0.99 {
+		t.Fatalf("alpha %.4f with every byte marked, want -> 1", f.Alpha())
+	}
+	if minCwnd != 2*1460 {
+		t.Fatalf("smallest cwnd %d, want the 2-MSS floor %d", minCwnd, 2*1460)
+	}
+	f.Stop()
+	net.Sim.Run(netsim.Never)
+	checkBooks(t, net)
+}

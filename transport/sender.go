@@ -135,15 +135,22 @@ func (f *Flow) Receive(p *netsim.Packet) {
 		}
 	}
 
-	if ece && !f.inRecovery && f.sndUna >= f.cwrEnd {
-		// At most one cut per window of data (DCTCP paper, Sec. 3.1).
+	cut := ece && !f.inRecovery && f.sndUna >= f.cwrEnd
+	if cut {
 		f.cwnd = DCTCPCut(f.cwnd, f.dctcp.alpha, mss)
 		f.ssthresh = f.cwnd
 		f.caAcc = 0
-		f.cwrEnd = f.sndNxt
 		f.Cuts++
 	}
 	f.trySend()
+	if cut {
+		// At most one cut per window of data (DCTCP paper, Sec. 3.1):
+		// the next cut waits until the data sent under the reduced
+		// window is acknowledged, one round trip later. (Setting the
+		// mark before sending, as Linux's CWR entry does, lets a small
+		// window cut again within a fraction of a round trip.)
+		f.cwrEnd = f.sndNxt
+	}
 }
 
 // grow applies slow start below ssthresh and congestion avoidance above
