@@ -51,21 +51,26 @@ func OpenResume(path string, e *Experiment, timing bool) (f *os.File, rs *Resume
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if cut := bytes.LastIndexByte(data, '\n') + 1; cut < len(data) {
-		data = data[:cut] // drop a partial last row
-		if err := f.Truncate(int64(cut)); err != nil {
-			return nil, nil, false, err
-		}
-	}
-	if _, err := f.Seek(int64(len(data)), io.SeekStart); err != nil {
-		return nil, nil, false, err
-	}
 	rs = &Resume{done: map[string]bool{}}
 	if len(data) == 0 {
 		return f, rs, true, nil
 	}
-	if err := rs.read(data, e, timing); err != nil {
+	// Check the complete lines before touching the file; then drop a
+	// last row cut short by an interruption.
+	cut := bytes.LastIndexByte(data, '\n') + 1
+	if cut == 0 {
+		return nil, nil, false, fmt.Errorf("cannot resume %s: it has no complete header line", path)
+	}
+	if err := rs.read(data[:cut], e, timing); err != nil {
 		return nil, nil, false, fmt.Errorf("cannot resume %s: %w", path, err)
+	}
+	if cut < len(data) {
+		if err := f.Truncate(int64(cut)); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	if _, err := f.Seek(int64(cut), io.SeekStart); err != nil {
+		return nil, nil, false, err
 	}
 	return f, rs, false, nil
 }

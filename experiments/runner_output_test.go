@@ -194,6 +194,15 @@ func TestResumeNewFileAndMismatch(t *testing.T) {
 	if _, _, _, err := OpenResume(path, e, false); err == nil || !strings.Contains(err.Error(), "header differs") {
 		t.Errorf("mismatched header: err = %v", err)
 	}
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := OpenResume(path, e, false); err == nil || !strings.Contains(err.Error(), "no complete header") {
+		t.Errorf("headerless file: err = %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "x" {
+		t.Errorf("refused file was modified: %q", data)
+	}
 	h := strings.Join(CSVHeader(e, false), ",")
 	if err := os.WriteFile(path, []byte(h+"\nother,1,0.5,fast,0,0,0,1,1,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestRunTableShowsMedianAndRange(t *testing.T) {
+	csvPath := filepath.Join(t.TempDir(), "run.csv")
+	out, stderr, code := runCLI(t, "run", "toy-cli", "--set", "mode=undef", "--trials", "5", "--seed", "7", "--csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Logf("\n%s", out)
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table must agree with the CSV: median and [min-max] of end_us.
+	var vals []float64
+	for _, v := range column(t, string(data), "end_us") {
+		f, _ := strconv.ParseFloat(v, 64)
+		vals = append(vals, f)
+	}
+	if len(vals) != 5 {
+		t.Fatalf("CSV has %d rows, want 5", len(vals))
+	}
+	sorted := append([]float64(nil), vals...)
+	for i := range sorted { // insertion sort, to avoid re-using the code under test
+		for j := i; j > 0 && sorted[j] < sorted[j-1]; j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	row := regexp.MustCompile(`end_us\s*│\s*(\S+)\s*│\s*\[(\S+), (\S+)\]\s*│\s*us\s*│\s*5/5`).FindStringSubmatch(out)
+	if row == nil {
+		t.Fatalf("no end_us row with median [min, max] us 5/5 in\n%s", out)
+	}
+	for i, want := range []float64{sorted[2], sorted[0], sorted[4]} {
+		if row[i+1] != num(want) {
+			t.Errorf("column %d = %s, want %s (from CSV %v)", i, row[i+1], num(want), vals)
+		}
+	}
+	if !regexp.MustCompile(`maybe\s*│\s*NaN\s*│\s*-\s*│\s*│\s*0/5`).MatchString(out) {
+		t.Errorf("undefined metric not shown as NaN, 0/5:\n%s", out)
+	}
+	for _, w := range []string{"toy-cli  n=4 load=0.5 mode=undef fail_n=0 panic_n=0", "seeds 7..11, 5 trials", "median", "[min, max]"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+}
+
+func TestRunTimingRows(t *testing.T) {
+	out, _, code := runCLI(t, "run", "--timing", "toy-cli")
+	if code != 0 || !strings.Contains(out, "wall_s") || !strings.Contains(out, "events_per_s") || !strings.Contains(out, "seed 1, 1 trial") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestListAndDescribe(t *testing.T) {
+	out, _, code := runCLI(t, "list")
+	if code != 0 || !regexp.MustCompile(`(?m)^toy-cli\s+a tiny deterministic test experiment$`).MatchString(out) {
+		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "describe", "toy-cli")
+	t.Logf("\n%s", out)
+	if code != 0 {
+		t.Fatalf("describe: exit %d", code)
+	}
+	for _, re := range []string{
+		`Schedules 8n events`,
+		`load\s*│\s*float\s*│\s*0.5\s*│\s*number in \[0, 1\]\s*│\s*scales the gaps`,
+		`mode\s*│\s*enum\s*│\s*fast\s*│\s*one of fast\|slow\|undef`,
+		`n\s*│\s*int\s*│\s*4\s*│\s*integer in \[1, 64\]`,
+		`end_us\s*│\s*us\s*│\s*time of the last event`,
+		`fail_n`, // snake_case names are printed as written
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("describe output lacks %s", re)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	out, _, code := runCLI(t)
+	if code != 0 || !strings.Contains(out, "sweep") || !strings.Contains(out, "describe") {
+		t.Errorf("no-argument help: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "--version")
+	if code != 0 || !strings.Contains(out, version) {
+		t.Errorf("--version: exit %d %q", code, out)
+	}
+	out, _, code = runCLI(t, "sweep", "--help")
+	if code != 0 || !strings.Contains(out, "--vary") || !strings.Contains(out, "--resume") {
+		t.Errorf("sweep --help: exit %d\n%s", code, out)
+	}
+}
+
+func TestHoistFlags(t *testing.T) {
+	app := newApp(nil, nil)
+	for _, tc := range []struct{ in, want string }{
+		{"syncsim run toy --seed 9 --timing --set a=1", "syncsim run --seed 9 --timing --set a=1 toy"},
+		{"syncsim run --seed=9 toy --check", "syncsim run --seed=9 --check toy"},
+		{"syncsim sweep toy --vary n=1,2 --resume --csv f.csv", "syncsim sweep --vary n=1,2 --resume --csv f.csv toy"},
+		{"syncsim run --set x=-1 toy", "syncsim run --set x=-1 toy"},
+		{"syncsim run toy -- -odd", "syncsim run -- toy -odd"},
+		{"syncsim --help", "syncsim --help"},
+		{"syncsim nosuch toy --x", "syncsim nosuch toy --x"},
+		{"syncsim run toy --trials 2 --set", "syncsim run --trials 2 --set"},
+	} {
+		got := strings.Join(hoistFlags(app, strings.Fields(tc.in)), " ")
+		if got != tc.want {
+			t.Errorf("hoistFlags(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

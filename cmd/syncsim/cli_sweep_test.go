@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sweepFile runs a sweep into a fresh CSV and returns its contents.
+func sweepFile(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out.csv")
+	_, stderr, code := runCLI(t, append([]string{"sweep", "--csv", path}, args...)...)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading CSV: %v (stderr %s)", err, stderr)
+	}
+	return string(data), stderr, code
+}
+
+func TestSweepCSVIdenticalForAnyParallel(t *testing.T) {
+	args := []string{"--vary", "n=1,3,2", "--vary", "mode=fast,slow,undef", "--set", "load=0.2", "--trials", "3", "--seed", "11", "toy-cli"}
+	want, stderr, code := sweepFile(t, append([]string{"--parallel", "1"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(want)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.Join(recs[0], ","); h != "experiment,n,load,mode,fail_n,panic_n,trial,seed,end_us,maybe" {
+		t.Errorf("header %s", h)
+	}
+	if len(recs)-1 != 3*3*3 {
+		t.Fatalf("%d rows, want points*trials = 27", len(recs)-1)
+	}
+	for i, rec := range recs[1:] {
+		point, trial := i/3, i%3
+		wantN := []string{"1", "3", "2"}[point/3]
+		wantMode := []string{"fast", "slow", "undef"}[point%3]
+		if rec[0] != "toy-cli" || rec[1] != wantN || rec[2] != "0.2" || rec[3] != wantMode ||
+			rec[6] != strconv.Itoa(trial) || rec[7] != strconv.Itoa(11+trial) {
+			t.Errorf("row %d = %v, want n=%s mode=%s trial %d seed %d", i, rec, wantN, wantMode, trial, 11+trial)
+		}
+		if (rec[9] == "NaN") != (wantMode == "undef") {
+			t.Errorf("row %d: maybe = %s in mode %s", i, rec[9], wantMode)
+		}
+	}
+	if !strings.Contains(stderr, "wrote 27 rows (9 points x 3 trials)") {
+		t.Errorf("stderr lacks the summary line:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "27/27 runs (100%)") {
+		t.Errorf("stderr lacks the final progress line:\n%s", stderr)
+	}
+	for _, p := range []string{"2", "4"} {
+		got, _, code := sweepFile(t, append([]string{"--parallel", p}, args...)...)
+		if code != 0 || got != want {
+			t.Errorf("--parallel %s: exit %d, CSV differs:\n%s\nwant\n%s", p, code, got, want)
+		}
+	}
+}
+
+func TestSweepSeeds(t *testing.T) {
+	base := []string{"--vary", "n=2,5", "--trials", "2", "--parallel", "2", "toy-cli"}
+	a, _, _ := sweepFile(t, append([]string{"--seed", "3"}, base...)...)
+	b, _, _ := sweepFile(t, append([]string{"--seed", "3"}, base...)...)
+	c, _, _ := sweepFile(t, append([]string{"--seed", "4"}, base...)...)
+	if a != b {
+		t.Error("same seed, different CSV")
+	}
+	endA := column(t, a, "end_us")
+	endC := column(t, c, "end_us")
+	if endA[0] == endC[0] || endA[2] == endC[2] {
+		t.Errorf("seeds 3 and 4 gave equal end_us: %v vs %v", endA, endC)
+	}
+	// Seed 4 is trial 1 of base 3 and trial 0 of base 4.
+	if endA[1] != endC[0] {
+		t.Errorf("seed 4 gave %s and %s", endA[1], endC[0])
+	}
+}
+
+// column returns the named column of a CSV text.
+func column(t *testing.T, text, name string) []string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := -1
+	for i, h := range recs[0] {
+		if h == name {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		t.Fatalf("no column %s in %v", name, recs[0])
+	}
+	var out []string
+	for _, r := range recs[1:] {
+		out = append(out, r[idx])
+	}
+	return out
+}
+
+func TestSweepFlagsAfterExperimentName(t *testing.T) {
+	a, _, c1 := sweepFile(t, "--vary", "n=1,2", "--trials", "2", "--check", "toy-cli")
+	b, _, c2 := sweepFile(t, "toy-cli", "--vary", "n=1,2", "--check", "--trials", "2")
+	if c1 != 0 || c2 != 0 || a != b {
+		t.Errorf("exit %d/%d; flags before and after EXP gave different CSV:\n%s\n%s", c1, c2, a, b)
+	}
+}
+
+func TestSweepFailureKeepsEarlierRows(t *testing.T) {
+	ref, _, code := sweepFile(t, "--vary", "n=1,2,3", "--set", "fail_n=4", "--trials", "2", "toy-cli")
+	if code != 0 {
+		t.Fatal("reference sweep failed")
+	}
+	for _, p := range []string{"1", "3"} {
+		got, stderr, code := sweepFile(t, "--vary", "n=1,2,3,4,5,6", "--set", "fail_n=4", "--trials", "2", "--parallel", p, "toy-cli")
+		if code == 0 {
+			t.Fatalf("--parallel %s: failing sweep exited 0", p)
+		}
+		if got != ref {
+			t.Errorf("--parallel %s: CSV after failure\n%s\nwant the rows before it\n%s", p, got, ref)
+		}
+		for _, w := range []string{"syncsim: toy-cli point 3 (n=4) trial 0 seed 1 failed: toy failure", "keeps the 6 rows"} {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("--parallel %s: stderr lacks %q:\n%s", p, w, stderr)
+			}
+		}
+	}
+}
+
+func TestSweepPanicIsReportedWithoutCrashing(t *testing.T) {
+	_, stderr, code := sweepFile(t, "--vary", "n=1,2", "--set", "panic_n=2", "toy-cli")
+	if code != 1 || !strings.Contains(stderr, "panicked: toy invariant broken") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+func TestSweepResume(t *testing.T) {
+	args := []string{"--vary", "n=1,2,3", "--trials", "2", "toy-cli"}
+	full, _, _ := sweepFile(t, args...)
+	path := filepath.Join(t.TempDir(), "part.csv")
+	lines := strings.SplitAfter(full, "\n")
+	// Header, two rows, and a row cut short by an interruption.
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:3], "")+"toy-cli,2,0."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCLI(t, append([]string{"sweep", "--resume", "--csv", path}, args...)...)
+	got, _ := os.ReadFile(path)
+	if code != 0 || string(got) != full {
+		t.Errorf("exit %d (%s); resumed CSV\n%s\nwant\n%s", code, stderr, got, full)
+	}
+	if !strings.Contains(stderr, "wrote 4 rows") || !strings.Contains(stderr, "after the 2 rows already there") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	// A file of another shape is refused, not overwritten.
+	_, stderr, code = runCLI(t, "sweep", "--resume", "--timing", "--csv", path, "--vary", "n=1,2", "toy-cli")
+	again, _ := os.ReadFile(path)
+	if code == 0 || !strings.Contains(stderr, "header differs") || string(again) != full {
+		t.Errorf("resume with a different header: exit %d, stderr %s", code, stderr)
+	}
+}
+
+func TestSweepSeriesAndTiming(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "series")
+	out, stderr, code := sweepFile(t, "--vary", "n=1,2", "--series-dir", dir, "--timing", "toy-cli")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasSuffix(strings.SplitN(out, "\n", 2)[0], ",end_us,maybe,wall_s,events_per_s") {
+		t.Errorf("timing header: %s", strings.SplitN(out, "\n", 2)[0])
+	}
+	for _, v := range column(t, out, "events_per_s") {
+		if f, err := strconv.ParseFloat(v, 64); err != nil || !(f > 0) {
+			t.Errorf("events_per_s = %q", v)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "toy-cli_1_0_events.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n != 1+16 || !strings.HasPrefix(string(data), "index,time_us\n") {
+		t.Errorf("series file has %d lines:\n%s", n, data)
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+)
+
+// The CLI tests drive a toy experiment registered only in tests: a tiny
+// netsim simulation whose event times come from the run's seed, so every
+// metric depends on the seed and the parameters. It fails for n >= fail_n
+// (when fail_n > 0) and panics for n == panic_n (when panic_n > 0).
+func init() {
+	experiments.Register(&experiments.Experiment{
+		Name:    "toy-cli",
+		Summary: "a tiny deterministic test experiment",
+		Doc:     "Schedules 8n events with exponential gaps scaled by (1+load) and reports when the last fires.",
+		Params: []experiments.Param{
+			experiments.IntParam("n", 4, 1, 64, "events per unit"),
+			experiments.FloatParam("load", 0.5, 0, 1, "scales the gaps"),
+			experiments.EnumParam("mode", "fast", []string{"fast", "slow", "undef"}, "gap scale; undef leaves a metric undefined"),
+			experiments.IntParam("fail_n", 0, 0, 64, "fail when n >= fail_n > 0"),
+			experiments.IntParam("panic_n", 0, 0, 64, "panic when n == panic_n > 0"),
+		},
+		Metrics: []experiments.Metric{
+			{Name: "end_us", Unit: "us", Help: "time of the last event"},
+			{Name: "maybe", Unit: "", Help: "NaN in undef mode"},
+		},
+		Run: toyRun,
+	})
+}
+
+func toyRun(r *experiments.Run) (*experiments.Result, error) {
+	n := r.Params.Int("n")
+	if f := r.Params.Int("fail_n"); f > 0 && n >= f {
+		return nil, errors.New("toy failure")
+	}
+	if p := r.Params.Int("panic_n"); p > 0 && n == p {
+		panic("toy invariant broken")
+	}
+	scale := 1 + r.Params.Float("load")
+	if r.Params.String("mode") == "slow" {
+		scale *= 3
+	}
+	sim := netsim.New(r.Seed)
+	rng := sim.Rand("arrivals")
+	var rows [][]float64
+	at := netsim.Time(0)
+	for i := 0; i < 8*n; i++ {
+		at += netsim.FromMicros(rng.ExpFloat64() * scale)
+		sim.At(at, func() {
+			if r.Series {
+				rows = append(rows, []float64{float64(i), sim.Now().Microseconds()})
+			}
+		})
+	}
+	sim.Run(netsim.Never)
+	res := r.Exp.NewResult()
+	res.Events = sim.Events()
+	res.Metrics["end_us"] = sim.Now().Microseconds()
+	if r.Params.String("mode") != "undef" {
+		res.Metrics["maybe"] = float64(n) + r.Params.Float("load")
+	}
+	if r.Series {
+		res.Series = []experiments.Series{{Name: "events", Columns: []string{"index", "time_us"}, Rows: rows}}
+	}
+	return res, nil
+}
+
+// runCLI runs the application in-process and returns stdout, stderr and the
+// exit code; a panic escaping the app fails the test.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	defer func() {
+		if v := recover(); v != nil {
+			t.Fatalf("syncsim %s panicked: %v", strings.Join(args, " "), v)
+		}
+	}()
+	code = run(context.Background(), append([]string{"syncsim"}, args...), &out, &errb)
+	return out.String(), errb.String(), code
+}
