@@ -9,6 +9,7 @@ package topologies
 
 import (
 	"fmt"
+	"sort"
 
 	"syncsim/netsim"
 	"syncsim/switchmodel"
@@ -74,11 +75,8 @@ func (f *Fabric) GroupOf(id netsim.NodeID) int {
 	if i < 0 {
 		return -1
 	}
-	g := 0
-	for f.groupStart[g+1] <= i {
-		g++
-	}
-	return g
+	// The last group whose start is <= i (groups are never empty).
+	return sort.SearchInts(f.groupStart[1:], i+1)
 }
 
 // EdgeOf is the switch host id attaches to, or nil.
