@@ -28,7 +28,7 @@ func init() {
 		Name:    "background",
 		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
 		Doc: "Flows with sizes drawn from the workload's flow-size CDF arrive as a Poisson process between uniformly random " +
-			"host pairs of a leaf-spine fabric and run over DCTCP (or NewReno). " + background.LoadDefinition + " " +
+			"host pairs of a leaf-spine fabric and run over DCTCP (or NewReno). " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
 			"Slowdown is FCT over the ideal FCT: the flow's wire bytes at the host rate plus the unloaded path latency " +
 			"(propagation and per-switch store-and-forward of one full segment). Only flows that start in [warmup, duration) " +
 			"count; flows still running at the end count as started, not done. Defaults are the PA-ATP NS3 fabric " +

@@ -29,6 +29,7 @@ func init() {
 			warmupParam(),
 			EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the senders"),
 			FloatParam("flow_kb", 0, 0, 1e9, "size of each sender's flow, KB (0: long-lived)"),
+			FloatParam("start_jitter_us", 10, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			FloatParam("min_rto_us", 1000, 1, 1e7, "retransmission-timeout floor, us"),
 			FloatParam("sample_us", 10, 0, 1e6, "queue sampling period for queue_min_pkts and the queue series, us (0: off)"),
 		},
@@ -107,8 +108,17 @@ func buildIncast(r *Run) (*incastRig, error) {
 	rtt := 4*delay + 2*netsim.TxTime(seg, rate) + 2*netsim.TxTime(cfg.HeaderBytes, rate)
 	rig.bdp = float64(rate) * rtt.Seconds() / float64(8*seg)
 	size := netsim.Bytes(math.Round(ps.Float("flow_kb") * 1000))
+	jitter := netsim.FromMicros(ps.Float("start_jitter_us"))
+	rng := sim.Rand("incast/starts")
 	for i := 0; i < n; i++ {
-		f := rig.stack.Start(fab.Hosts[i].ID(), recv, transport.FlowOpts{Size: size}, nil)
+		src := fab.Hosts[i].ID()
+		var at netsim.Time
+		if jitter > 0 {
+			at = netsim.Time(rng.Int64N(int64(jitter)))
+		}
+		// Flows open at time zero and send their first segment at their
+		// start time, so the flow list is complete before the run.
+		f := rig.stack.Start(src, recv, transport.FlowOpts{Size: size, StartLatency: at}, nil)
 		rig.flows = append(rig.flows, f)
 	}
 	return rig, nil

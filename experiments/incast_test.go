@@ -102,4 +102,8 @@ func TestIncastDeterminism(t *testing.T) {
 			t.Fatalf("%s differs between identical runs: %v vs %v", k, v, b[k])
 		}
 	}
+	c := runExp(t, "incast", 8, "senders=4", "duration_ms=20").Metrics
+	if c["jain"] == a["jain"] && c["queue_mean_pkts"] == a["queue_mean_pkts"] {
+		t.Fatal("seeds 7 and 8 gave identical runs: start times are not drawn from the seed")
+	}
 }

@@ -68,7 +68,7 @@ func BoolParam(name string, def bool, help string) Param {
 func (p Param) Allowed() string {
 	switch p.Kind {
 	case Int:
-		return fmt.Sprintf("integer in [%s, %s]", formatFloat(p.Min), formatFloat(p.Max))
+		return fmt.Sprintf("integer in [%d, %d]", int64(p.Min), int64(p.Max))
 	case Float:
 		return fmt.Sprintf("number in [%s, %s]", formatFloat(p.Min), formatFloat(p.Max))
 	case Enum:
