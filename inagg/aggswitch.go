@@ -1,0 +1,458 @@
+package inagg
+
+import (
+	"fmt"
+	"math/bits"
+
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+)
+
+// AggregatorConfig describes a switch's aggregation memory and PA-ATP's
+// AECN marking.
+type AggregatorConfig struct {
+	// Memory is the switch memory given to aggregators (default 10 MiB,
+	// the ~10 MB of a Wedge 100BF-32X; PA-ATP Sec. I). M = Memory /
+	// AggregatorBytes.
+	Memory netsim.Bytes
+	// Eta is the AECN threshold factor: AACKs passing the switch are
+	// marked while used aggregators + overflowed gradients exceed
+	// eta (M + BDP) (Sec. III-B3). The paper leaves it open; Eq. 9 bounds
+	// it by 1 - (C_A + N)/(M + BDP), about 0.99 in every setting of the
+	// paper; the default 0.9 stays below that bound with margin.
+	Eta float64
+	// BDPPackets is the bandwidth-delay product in packets, in the AECN
+	// threshold and as SwitchML's default pool size (default 416: 100 Gbps
+	// and a 10 us RTT in 300 B packets, Fig. 6).
+	BDPPackets int
+}
+
+// DefaultAggregatorConfig returns the defaults documented on
+// AggregatorConfig.
+func DefaultAggregatorConfig() AggregatorConfig {
+	return AggregatorConfig{Memory: 10 * netsim.MiB, Eta: 0.9, BDPPackets: 416}
+}
+
+// Validate reports the first invalid field.
+func (c AggregatorConfig) Validate() error {
+	switch {
+	case c.Memory < AggregatorBytes:
+		return fmt.Errorf("inagg: aggregator memory %d B holds no %d B aggregator", c.Memory, AggregatorBytes)
+	case c.Memory/AggregatorBytes > 1<<26:
+		return fmt.Errorf("inagg: aggregator memory %d B is implausibly large", c.Memory)
+	case !(c.Eta > 0 && c.Eta <= 1):
+		return fmt.Errorf("inagg: AECN threshold eta must be in (0, 1], got %v", c.Eta)
+	case c.BDPPackets < 1:
+		return fmt.Errorf("inagg: BDP must be at least 1 packet, got %d", c.BDPPackets)
+	}
+	return nil
+}
+
+// AggregatorStats are a switch's aggregation counters.
+type AggregatorStats struct {
+	Gradients       uint64 // gradient packets of registered jobs seen
+	Absorbed        uint64 // gradients added into an aggregator (hits)
+	Allocations     uint64 // hashed aggregators allocated
+	Collisions      uint64 // gradients whose aggregator was busy: overflowed to the PS
+	Completions     uint64 // aggregations completed at the switch
+	Flushes         uint64 // partial aggregates released by a retransmission and sent to the PS
+	RetxForwarded   uint64 // retransmitted gradients forwarded to the PS
+	Late            uint64 // gradients for an already completed sequence (sent on to the PS, or dropped by SwitchML)
+	StaleReleases   uint64 // aggregators released when their sequence's result passed (completed elsewhere)
+	Leaked          uint64 // aggregators still held by a job when it finished
+	GACKs           uint64 // GACKs the switch generated
+	AECNMarked      uint64 // AACKs marked with AECN
+	Results         uint64 // results (AACKs) seen passing, or multicast by SwitchML slots
+	AggregatedBytes uint64 // gradient payload bytes added into aggregators
+}
+
+// Aggregator is the aggregation program of one switch: a Memory of M
+// aggregators, the jobs registered with it, and the per-job registers of
+// PA-ATP (s_n, s_sum) and of AECN. It implements switchmodel.Program.
+type Aggregator struct {
+	sw    *switchmodel.Switch
+	net   *netsim.Network
+	cfg   AggregatorConfig
+	mem   *Memory
+	jobs  []*swJob
+	njobs int
+
+	ovfTotal int64   // overflowed gradients outstanding (AECN input)
+	aecnThr  float64 // eta (M + BDP)
+
+	// Stats are the counters since creation.
+	Stats AggregatorStats
+}
+
+var _ switchmodel.Program = (*Aggregator)(nil)
+
+// NewAggregator makes sw an aggregating switch with configuration cfg and
+// installs the program on it.
+func NewAggregator(sw *switchmodel.Switch, cfg AggregatorConfig) (*Aggregator, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := int(cfg.Memory / AggregatorBytes)
+	a := &Aggregator{sw: sw, net: sw.Net(), cfg: cfg, mem: newMemory(sw.Net().Sim, m)}
+	a.aecnThr = AECNThreshold(cfg.Eta, m, cfg.BDPPackets)
+	sw.SetProgram(a)
+	return a, nil
+}
+
+// Switch is the switch the program runs on.
+func (a *Aggregator) Switch() *switchmodel.Switch { return a.sw }
+
+// Config returns the configuration.
+func (a *Aggregator) Config() AggregatorConfig { return a.cfg }
+
+// Memory is the aggregator array.
+func (a *Aggregator) Memory() *Memory { return a.mem }
+
+// Jobs is the number of jobs registered now.
+func (a *Aggregator) Jobs() int { return a.njobs }
+
+// Overflowed is the number of overflowed gradients outstanding: sent on to
+// the PS and whose result has not yet passed the switch.
+func (a *Aggregator) Overflowed() int64 { return a.ovfTotal }
+
+// Occupancy is used aggregators + overflowed gradients, the quantity AECN
+// compares with eta (M + BDP).
+func (a *Aggregator) Occupancy() float64 { return float64(a.mem.used) + float64(a.ovfTotal) }
+
+// CheckLeaks reports aggregators that outlived their job, and, once no
+// job is registered, any aggregator, pool or overflow count still held.
+func (a *Aggregator) CheckLeaks() error {
+	if a.Stats.Leaked > 0 {
+		return fmt.Errorf("inagg: %d aggregators at switch %s were still held when their jobs finished", a.Stats.Leaked, a.sw.Name())
+	}
+	if a.njobs == 0 && (a.mem.used != 0 || a.mem.reserved != 0 || a.ovfTotal != 0) {
+		return fmt.Errorf("inagg: switch %s has no jobs but %d aggregators used, %d reserved, %d overflow counts",
+			a.sw.Name(), a.mem.used, a.mem.reserved, a.ovfTotal)
+	}
+	return nil
+}
+
+// seqMark is the switch's per-sequence record for hashed jobs: overflowed
+// gradients counted towards AECN, and whether the result has passed.
+type seqMark struct {
+	tag  int64
+	ovf  int32
+	done bool
+}
+
+// swJob is a job's state at its aggregating switch.
+type swJob struct {
+	job   *Job
+	id    int32
+	proto Protocol
+	n     int
+	full  uint64
+	ps    netsim.NodeID
+	psEP  int32
+
+	// PA-ATP progress registers (Sec. IV, Fig. 7): s_n per worker, s_sum.
+	sn         []int64
+	ssum, smax int64
+
+	ring []seqMark // indexed by seq & mask
+	mask int64
+
+	poolBase, poolSize int // SwitchML
+}
+
+// register attaches j to the switch.
+func (a *Aggregator) register(j *Job) error {
+	id := int(j.cfg.ID)
+	if id < len(a.jobs) && a.jobs[id] != nil {
+		return fmt.Errorf("inagg: job %d is already registered at switch %s", id, a.sw.Name())
+	}
+	n := len(j.workers)
+	s := &swJob{job: j, id: int32(id), proto: j.cfg.Protocol, n: n, full: fullMask(n), ps: j.ps.host.ID(), psEP: j.ps.ep}
+	if s.proto == SwitchML {
+		pool := j.params.SwitchMLPool
+		if pool == 0 {
+			pool = a.cfg.BDPPackets
+		}
+		if int64(pool) > j.packets {
+			pool = int(j.packets)
+		}
+		base, err := a.mem.reserve(s.id, 2*pool)
+		if err != nil {
+			return err
+		}
+		s.poolBase, s.poolSize = base, pool
+	}
+	if s.proto.Hashed() {
+		s.sn = make([]int64, n)
+		for i := range s.sn {
+			s.sn[i] = -1
+		}
+		s.ssum, s.smax = -int64(n), -1
+		size := ringSize(j.psRing)
+		s.ring, s.mask = make([]seqMark, size), int64(size-1)
+		for i := range s.ring {
+			s.ring[i].tag = -1
+		}
+	}
+	for id >= len(a.jobs) {
+		a.jobs = append(a.jobs, nil)
+	}
+	a.jobs[id] = s
+	a.njobs++
+	return nil
+}
+
+// unregister detaches a finished job, counting the aggregators it still
+// holds as leaked and releasing them.
+func (a *Aggregator) unregister(j *Job) {
+	id := int(j.cfg.ID)
+	if id >= len(a.jobs) || a.jobs[id] == nil || a.jobs[id].job != j {
+		return
+	}
+	s := a.jobs[id]
+	if s.proto.Hashed() {
+		for i := range a.mem.a {
+			ag := &a.mem.a[i]
+			if ag.state == aggHashed && ag.job == s.id {
+				a.Stats.Leaked++
+				a.mem.release(i)
+			}
+		}
+		for i := range s.ring {
+			a.ovfTotal -= int64(s.ring[i].ovf)
+		}
+	}
+	if s.proto == SwitchML {
+		a.mem.unreserve(s.poolBase, 2*s.poolSize)
+	}
+	a.jobs[id] = nil
+	a.njobs--
+}
+
+// lookup finds the job of an INA packet whose PS is ps.
+func (a *Aggregator) lookup(p *netsim.Packet, ps netsim.NodeID) *swJob {
+	id := p.Ext[extJob]
+	if id < 0 || id >= int64(len(a.jobs)) {
+		return nil
+	}
+	s := a.jobs[id]
+	if s == nil || s.ps != ps {
+		return nil
+	}
+	return s
+}
+
+// Ingress implements switchmodel.Program.
+func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim.Link) switchmodel.Verdict {
+	switch p.Kind {
+	case KindGradient:
+		s := a.lookup(p, p.Dst)
+		if s == nil || !s.proto.INA() {
+			return switchmodel.Forward
+		}
+		a.Stats.Gradients++
+		if s.proto == SwitchML {
+			return a.slotIngress(s, p)
+		}
+		return a.hashedIngress(s, p)
+	case KindResult:
+		if s := a.lookup(p, p.Src); s != nil && s.proto.Hashed() {
+			a.resultPassing(s, p)
+			if p.Ext[extWorker] < 0 {
+				a.multicast(s, p)
+			}
+		}
+	}
+	return switchmodel.Forward
+}
+
+// multicast replicates a result the PS sent once for all workers (ATP's
+// switch multicasts the PS's result to the job's workers): copies go to
+// workers 1..n-1 and p itself to worker 0.
+func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
+	j := s.job
+	for i := 1; i < s.n; i++ {
+		q := a.net.Sim.Packets().Clone(p)
+		j.addressResult(q, i)
+		a.sw.Emit(q)
+	}
+	j.addressResult(p, 0)
+}
+
+// hashedIngress is ATP's aggregation (and PA-ATP's, Sec. III-B1/IV):
+// index = hash(job, seq) mod M; a free aggregator is allocated, a matching
+// one accumulates, a busy one sends the gradient on to the PS. The
+// asynchronous protocols reflect the gradient's header as a GACK carrying
+// s_sum.
+func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdict {
+	seq := p.Seq
+	w := int(p.Ext[extWorker])
+	retx := p.Flags&netsim.FlagRetx != 0
+	if s.proto.Async() {
+		if !retx {
+			// Sec. IV: md.delta = pkt.seq - S_n; S_n = pkt.seq; S_sum += delta.
+			s.ssum += seq - s.sn[w]
+			s.sn[w] = seq
+			if seq > s.smax {
+				s.smax = seq
+			}
+		}
+		p.Ext[extSSum], p.Ext[extSMax] = s.ssum, s.smax
+	}
+	idx := hashIndex(s.id, seq, a.mem.Size())
+	ag := &a.mem.a[idx]
+	if retx {
+		// A resend releases the partial aggregate (ATP's memory-leak
+		// avoidance) and goes to the PS (Sec. III-B1).
+		if ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
+			a.flush(s, idx, p)
+		}
+		a.Stats.RetxForwarded++
+		a.countOverflow(s, seq)
+		return switchmodel.Forward
+	}
+	m := &s.ring[seq&s.mask]
+	if m.tag > seq || m.tag == seq && m.done {
+		a.Stats.Late++ // the PS deduplicates and answers with the result
+		return switchmodel.Forward
+	}
+	switch {
+	case ag.state == aggFree && m.tag == seq && m.ovf > 0:
+		// Once a contribution of this sequence overflowed to the PS, the
+		// rest follow it there, so that the PS completes the sequence
+		// instead of a partial aggregate waiting for a contribution that
+		// went elsewhere (recovered only by a resend).
+		a.Stats.Collisions++
+		a.countOverflow(s, seq)
+		return switchmodel.Forward
+	case ag.state == aggFree:
+		ag = a.mem.allocate(idx, s.id, seq)
+		a.Stats.Allocations++
+	case ag.state == aggHashed && ag.job == s.id && ag.seq == seq:
+	default:
+		a.Stats.Collisions++
+		a.countOverflow(s, seq)
+		return switchmodel.Forward
+	}
+	bit := uint64(1) << uint(w)
+	if ag.bitmap&bit == 0 {
+		ag.bitmap |= bit
+		ag.value += p.Ext[extValue]
+		ag.ce = ag.ce || p.Flags&netsim.FlagCE != 0
+		a.Stats.Absorbed++
+		a.Stats.AggregatedBytes += uint64(p.Payload)
+	}
+	if ag.bitmap == s.full {
+		a.Stats.Completions++
+		out := p
+		if s.proto.Async() {
+			out = a.net.Sim.Packets().Get()
+		}
+		a.fillAggregate(s, out, ag, seq, p.Payload, KindAggregate)
+		a.mem.release(idx)
+		if out != p {
+			a.sw.Emit(out)
+			a.reflectGACK(s, p)
+		}
+		return switchmodel.Forward
+	}
+	if s.proto.Async() {
+		a.reflectGACK(s, p)
+		return switchmodel.Forward
+	}
+	a.sw.Consume(p)
+	return switchmodel.Consumed
+}
+
+// fillAggregate writes aggregator ag's contents into q, addressed to the PS.
+func (a *Aggregator) fillAggregate(s *swJob, q *netsim.Packet, ag *aggregator, seq int64, payload netsim.Bytes, kind uint8) {
+	q.Kind = kind
+	q.Seq = seq
+	q.Src, q.SrcEP = a.sw.ID(), -1
+	q.Dst, q.DstEP = s.ps, s.psEP
+	q.Flow = flowLabel(int(s.id), MaxWorkers)
+	q.Payload = payload
+	q.Size = s.job.hdr + payload
+	q.Flags = 0
+	if ag.ce {
+		q.Flags = netsim.FlagCE
+	}
+	q.Ext[extJob] = int64(s.id)
+	q.Ext[extWorker] = -1
+	q.Ext[extValue] = ag.value
+	q.Ext[extBitmap] = int64(ag.bitmap)
+}
+
+// flush sends aggregator idx's partial aggregate to the PS and frees it.
+func (a *Aggregator) flush(s *swJob, idx int, trigger *netsim.Packet) {
+	q := a.net.Sim.Packets().Get()
+	a.fillAggregate(s, q, &a.mem.a[idx], trigger.Seq, trigger.Payload, KindPartial)
+	a.mem.release(idx)
+	a.Stats.Flushes++
+	a.sw.Emit(q)
+}
+
+// reflectGACK turns gradient p into a GACK back to its worker: the header
+// without payload (Sec. IV "remove_header ... return the packet header to
+// the corresponding sender as a GACK"), echoing CE and carrying s_sum.
+func (a *Aggregator) reflectGACK(s *swJob, p *netsim.Packet) {
+	makeGACK(p, a.sw.ID(), s.job.hdr)
+	a.Stats.GACKs++
+}
+
+// makeGACK rewrites gradient p in place into its GACK sent by node from.
+func makeGACK(p *netsim.Packet, from netsim.NodeID, hdr netsim.Bytes) {
+	ce := p.Flags&netsim.FlagCE != 0
+	p.Kind = KindGACK
+	p.Dst, p.DstEP = p.Src, p.SrcEP
+	p.Src, p.SrcEP = from, -1
+	p.Size, p.Payload = hdr, 0
+	p.Flags &= netsim.FlagRetx
+	if ce {
+		p.Flags |= netsim.FlagECE
+	}
+}
+
+// countOverflow records a gradient sent on to the PS for AECN.
+func (a *Aggregator) countOverflow(s *swJob, seq int64) {
+	m := &s.ring[seq&s.mask]
+	if m.tag != seq {
+		if m.tag > seq {
+			return
+		}
+		a.ovfTotal -= int64(m.ovf)
+		*m = seqMark{tag: seq}
+	}
+	if m.done {
+		return
+	}
+	m.ovf++
+	a.ovfTotal++
+}
+
+// resultPassing handles an AACK from the PS crossing the switch: the
+// sequence is done (its overflow count is retired, a partial aggregate
+// left behind by a sequence completed at the PS is released), and the
+// AACK is marked AECN when the occupancy exceeds eta (M + BDP) (Sec.
+// III-B3).
+func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
+	a.Stats.Results++
+	seq := p.Seq
+	m := &s.ring[seq&s.mask]
+	if m.tag <= seq && !(m.tag == seq && m.done) {
+		a.ovfTotal -= int64(m.ovf)
+		*m = seqMark{tag: seq, done: true}
+		idx := hashIndex(s.id, seq, a.mem.Size())
+		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
+			a.mem.release(idx)
+			a.Stats.StaleReleases++
+		}
+	}
+	if s.proto.AsyncLimited() && a.Occupancy() > a.aecnThr {
+		p.Flags |= netsim.FlagAECN
+		a.Stats.AECNMarked++
+	}
+}
+
+// popcount is the number of set bits.
+func popcount(x uint64) int { return bits.OnesCount64(x) }

@@ -1,0 +1,9 @@
+package inagg
+
+// newBytePSCtl is BytePS's worker (Jiang et al., OSDI 2020, as PA-ATP's
+// baseline without INA): gradients go to the PS host over a DCTCP-like
+// window (slow start, one packet per round trip, cuts by alpha/2 with
+// g = 1/16) clocked by the PS's per-packet acknowledgements.
+func newBytePSCtl(p Params) *asyncCtl {
+	return newAsyncCtl(p, p.BytePSG, false, false, false, 0)
+}

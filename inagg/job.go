@@ -1,0 +1,261 @@
+package inagg
+
+import (
+	"fmt"
+	"math/bits"
+
+	"syncsim/netsim"
+)
+
+// JobConfig describes one training job.
+type JobConfig struct {
+	// ID identifies the job in packet headers; it must be unique among the
+	// jobs registered at one aggregating switch (small non-negative
+	// integers: the switch indexes a slice by it).
+	ID int
+	// Protocol is the synchronisation protocol.
+	Protocol Protocol
+	// Workers are the worker hosts (1..MaxWorkers); PS is the parameter
+	// server host. A host may carry several jobs' endpoints.
+	Workers []*netsim.Host
+	PS      *netsim.Host
+	// Switch is the aggregating switch's program. It is required for the
+	// INA protocols and ignored by BytePS. It must lie on the path between
+	// the workers and the PS in both directions.
+	Switch *Aggregator
+	// Gradient is the number of bytes each worker pushes per iteration
+	// (the model size, e.g. 98 MB for ResNet50).
+	Gradient netsim.Bytes
+	// Iterations is the number of training iterations (>= 1).
+	Iterations int
+	// Compute returns worker w's compute time in iteration k, spent before
+	// it pushes that iteration's gradient; nil means zero (a benchmark job
+	// that always has data to send).
+	Compute func(w, k int) netsim.Time
+	// Start is when the job starts (its first compute phase).
+	Start netsim.Time
+	// Params are the protocol constants; the zero value selects
+	// DefaultParams().
+	Params *Params
+	// Flows optionally sets the ECMP flow label of each worker's packets
+	// (to pin workers to paths); nil derives labels from (ID, worker).
+	Flows []uint64
+	// OnDone, if set, is called when every worker has finished every
+	// iteration.
+	OnDone func(j *Job)
+}
+
+// JobStats are a job's books.
+type JobStats struct {
+	// SwitchContributions and PSContributions count worker contributions
+	// (one per worker per sequence) summed at the switch and at the PS;
+	// they add up to workers x packets x iterations when the job is done.
+	SwitchContributions, PSContributions uint64
+}
+
+// Job is one training job: W worker endpoints and a PS endpoint.
+type Job struct {
+	cfg    JobConfig
+	params Params
+	net    *netsim.Network
+	agg    *Aggregator
+
+	packets     int64 // gradient packets per worker per iteration
+	payload     netsim.Bytes
+	lastPayload netsim.Bytes
+	hdr         netsim.Bytes
+	psRing      int
+
+	workers []*worker
+	ps      *paramServer
+
+	finished []int         // workers that finished iteration k
+	iterEnd  []netsim.Time // when the last worker finished iteration k
+	started  bool
+	done     bool
+	doneAt   netsim.Time
+
+	stats JobStats
+}
+
+// NewJob validates cfg, registers the endpoints on the hosts and the job
+// at its aggregating switch. Call Start to schedule it.
+func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
+	params := DefaultParams()
+	if cfg.Params != nil {
+		params = *cfg.Params
+	}
+	if err := params.Validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.ID < 0 || cfg.ID > 1<<20:
+		return nil, fmt.Errorf("inagg: job ID %d out of range [0, %d]", cfg.ID, 1<<20)
+	case cfg.Protocol >= numProtocols:
+		return nil, fmt.Errorf("inagg: unknown protocol %d", cfg.Protocol)
+	case len(cfg.Workers) < 1 || len(cfg.Workers) > MaxWorkers:
+		return nil, fmt.Errorf("inagg: job %d needs 1..%d workers, got %d", cfg.ID, MaxWorkers, len(cfg.Workers))
+	case cfg.PS == nil:
+		return nil, fmt.Errorf("inagg: job %d has no parameter server", cfg.ID)
+	case cfg.Protocol.INA() && cfg.Switch == nil:
+		return nil, fmt.Errorf("inagg: job %d uses %s, which needs an aggregating switch", cfg.ID, cfg.Protocol)
+	case cfg.Gradient <= 0:
+		return nil, fmt.Errorf("inagg: job %d gradient size must be positive, got %d", cfg.ID, cfg.Gradient)
+	case cfg.Iterations < 1:
+		return nil, fmt.Errorf("inagg: job %d needs at least one iteration, got %d", cfg.ID, cfg.Iterations)
+	case cfg.Start < 0:
+		return nil, fmt.Errorf("inagg: job %d start time %v is negative", cfg.ID, cfg.Start)
+	case cfg.Flows != nil && len(cfg.Flows) != len(cfg.Workers):
+		return nil, fmt.Errorf("inagg: job %d has %d flow labels for %d workers", cfg.ID, len(cfg.Flows), len(cfg.Workers))
+	}
+	for i, h := range cfg.Workers {
+		if h == nil {
+			return nil, fmt.Errorf("inagg: job %d worker %d is nil", cfg.ID, i)
+		}
+		if h == cfg.PS {
+			return nil, fmt.Errorf("inagg: job %d worker %d is its parameter server host", cfg.ID, i)
+		}
+	}
+	j := &Job{cfg: cfg, params: params, net: net}
+	j.hdr, j.payload = params.sizes(cfg.Protocol)
+	j.packets = int64((cfg.Gradient + j.payload - 1) / j.payload)
+	j.lastPayload = cfg.Gradient - netsim.Bytes(j.packets-1)*j.payload
+	if cfg.Protocol.INA() {
+		j.agg = cfg.Switch
+	}
+	win := int64(params.MaxWindow)
+	if j.packets < win {
+		win = j.packets
+	}
+	wring := ringSize(int(win) + 1)
+	j.psRing = ringSize(4 * int(win))
+
+	j.ps = &paramServer{j: j, host: cfg.PS}
+	j.ps.ring, j.ps.mask = make([]psEntry, j.psRing), int64(j.psRing-1)
+	for i := range j.ps.ring {
+		j.ps.ring[i].seq = -1
+	}
+	j.workers = make([]*worker, len(cfg.Workers))
+	for i, h := range cfg.Workers {
+		w := &worker{j: j, idx: i, host: h, flow: flowLabel(cfg.ID, i), lastAACK: -1, lastGACK: -1}
+		if cfg.Flows != nil {
+			w.flow = cfg.Flows[i]
+		}
+		w.flags, w.mask = make([]uint8, wring), int64(wring-1)
+		w.rto.Init(net.Sim, w, evRTO)
+		j.workers[i] = w
+	}
+	// Endpoints are registered last; a failed switch registration removes
+	// them again, so a failed NewJob leaves no trace.
+	j.ps.ep = cfg.PS.Register(j.ps)
+	for _, w := range j.workers {
+		w.ep = w.host.Register(w)
+	}
+	if j.agg != nil {
+		if err := j.agg.register(j); err != nil {
+			j.unregisterEndpoints()
+			return nil, err
+		}
+	}
+	initAWD := params.InitAWD
+	if initAWD == 0 {
+		initAWD = float64(params.MaxWindow)
+		if j.agg != nil {
+			c := j.agg.cfg
+			initAWD = AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
+		}
+	}
+	for _, w := range j.workers {
+		w.ctl = j.newController(w, initAWD)
+	}
+	return j, nil
+}
+
+func (j *Job) unregisterEndpoints() {
+	j.cfg.PS.Unregister(j.ps.ep)
+	for _, w := range j.workers {
+		w.host.Unregister(w.ep)
+	}
+}
+
+// newController builds the protocol's sending policy for w.
+func (j *Job) newController(w *worker, initAWD float64) controller {
+	p := j.params
+	switch j.cfg.Protocol {
+	case BytePS:
+		return newBytePSCtl(p)
+	case SwitchML:
+		return newSwitchMLCtl(w, j.agg.jobs[j.cfg.ID].poolSize)
+	case ATP:
+		return newATPCtl(p)
+	case StrawAsyn:
+		return newStrawAsynCtl(p, false, false, initAWD)
+	case StrawAsynPC:
+		return newStrawAsynCtl(p, true, false, initAWD)
+	case StrawAsynAL:
+		return newStrawAsynCtl(p, false, true, initAWD)
+	default:
+		return newPAATPCtl(p, initAWD)
+	}
+}
+
+// ringSize is the power of two >= n (at least 2).
+func ringSize(n int) int {
+	if n < 2 {
+		return 2
+	}
+	return 1 << bits.Len(uint(n-1))
+}
+
+// payloadOf is the payload of sequence seq (the last packet of an
+// iteration carries the remainder).
+func (j *Job) payloadOf(seq int64) netsim.Bytes {
+	if (seq+1)%j.packets == 0 {
+		return j.lastPayload
+	}
+	return j.payload
+}
+
+// Start schedules the job's first iteration at its start time (or now, if
+// that has passed). Calling it twice is an error.
+func (j *Job) Start() error {
+	if j.started {
+		return fmt.Errorf("inagg: job %d started twice", j.cfg.ID)
+	}
+	j.started = true
+	at := j.cfg.Start
+	if now := j.net.Sim.Now(); at < now {
+		at = now
+	}
+	j.net.Sim.At(at, func() {
+		for _, w := range j.workers {
+			w.startIteration(0)
+		}
+	})
+	return nil
+}
+
+// workerFinished books worker w finishing iteration k.
+func (j *Job) workerFinished(_ *worker, k int, now netsim.Time) {
+	for len(j.finished) <= k {
+		j.finished = append(j.finished, 0)
+		j.iterEnd = append(j.iterEnd, 0)
+	}
+	j.finished[k]++
+	if j.finished[k] == len(j.workers) {
+		j.iterEnd[k] = now
+		if k == j.cfg.Iterations-1 {
+			j.finish(now)
+		}
+	}
+}
+
+func (j *Job) finish(now netsim.Time) {
+	j.done, j.doneAt = true, now
+	if j.agg != nil {
+		j.agg.unregister(j)
+	}
+	if j.cfg.OnDone != nil {
+		j.cfg.OnDone(j)
+	}
+}

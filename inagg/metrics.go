@@ -1,0 +1,164 @@
+package inagg
+
+import (
+	"fmt"
+
+	"syncsim/netsim"
+)
+
+// ID is the job's identifier.
+func (j *Job) ID() int { return j.cfg.ID }
+
+// Protocol is the job's protocol.
+func (j *Job) Protocol() Protocol { return j.cfg.Protocol }
+
+// Workers is the number of workers.
+func (j *Job) Workers() int { return len(j.workers) }
+
+// PacketsPerIteration is P, the gradient packets each worker sends per
+// iteration (ceil(Gradient / payload)).
+func (j *Job) PacketsPerIteration() int64 { return j.packets }
+
+// PayloadBytes and HeaderBytes are the packet sizes in use.
+func (j *Job) PayloadBytes() netsim.Bytes { return j.payload }
+
+// HeaderBytes is the per-packet header (and GACK size) in use.
+func (j *Job) HeaderBytes() netsim.Bytes { return j.hdr }
+
+// Done reports whether every worker finished every iteration.
+func (j *Job) Done() bool { return j.done }
+
+// DoneAt is when the job finished (valid when Done).
+func (j *Job) DoneAt() netsim.Time { return j.doneAt }
+
+// IterationsDone is the number of iterations every worker has finished.
+func (j *Job) IterationsDone() int {
+	n := 0
+	for n < len(j.finished) && j.finished[n] == len(j.workers) {
+		n++
+	}
+	return n
+}
+
+// IterationTimes are the job's iteration times: iteration k ends when the
+// last worker holds every result of k, and lasts from the end of k-1 (the
+// job's start for k = 0). Only finished iterations are listed.
+func (j *Job) IterationTimes() []netsim.Time {
+	n := j.IterationsDone()
+	out := make([]netsim.Time, n)
+	prev := j.cfg.Start
+	for k := 0; k < n; k++ {
+		out[k] = j.iterEnd[k] - prev
+		prev = j.iterEnd[k]
+	}
+	return out
+}
+
+// AJCT is the mean iteration time (PA-ATP Sec. V-A: "the average iteration
+// time of model training"), or 0 before the first iteration ends.
+func (j *Job) AJCT() netsim.Time {
+	ts := j.IterationTimes()
+	if len(ts) == 0 {
+		return 0
+	}
+	var sum netsim.Time
+	for _, t := range ts {
+		sum += t
+	}
+	return sum / netsim.Time(len(ts))
+}
+
+// WorkerIterationEnds returns when worker w finished each of its
+// iterations.
+func (j *Job) WorkerIterationEnds(w int) []netsim.Time {
+	return append([]netsim.Time(nil), j.workers[w].finish...)
+}
+
+// WorkerStats returns worker w's counters.
+func (j *Job) WorkerStats(w int) WorkerStats { return j.workers[w].stats }
+
+// TotalWorkerStats sums the counters over the job's workers.
+func (j *Job) TotalWorkerStats() WorkerStats {
+	var t WorkerStats
+	for _, w := range j.workers {
+		s := w.stats
+		t.Sent += s.Sent
+		t.SentBytes += s.SentBytes
+		t.Retransmits += s.Retransmits
+		t.FastRetx += s.FastRetx
+		t.Timeouts += s.Timeouts
+		t.GACKs += s.GACKs
+		t.Results += s.Results
+		t.DupResults += s.DupResults
+		t.BadResults += s.BadResults
+	}
+	return t
+}
+
+// Stats returns the job's contribution books.
+func (j *Job) Stats() JobStats { return j.stats }
+
+// PSStats returns the parameter server's counters.
+func (j *Job) PSStats() PSStats { return j.ps.stats }
+
+// SwitchAggregatedBytes and PSAggregatedBytes are the gradient payload
+// bytes summed at the switch and at the PS (contributions x payload).
+func (j *Job) SwitchAggregatedBytes() float64 {
+	return float64(j.stats.SwitchContributions) * float64(j.cfg.Gradient) / float64(j.packets)
+}
+
+// PSAggregatedBytes is the gradient payload summed at the PS.
+func (j *Job) PSAggregatedBytes() float64 {
+	return float64(j.stats.PSContributions) * float64(j.cfg.Gradient) / float64(j.packets)
+}
+
+// WindowState is a snapshot of one worker's windows, for time series.
+type WindowState struct {
+	CWD, AWD, Alpha, Beta float64 // AWD and Beta are 0 without the asynchrony limit
+	LastGACK, LastAACK    int64
+	SndNext               int64
+}
+
+// Window returns worker w's current windows.
+func (j *Job) Window(w int) WindowState {
+	wk := j.workers[w]
+	s := WindowState{LastGACK: wk.lastGACK, LastAACK: wk.lastAACK, SndNext: wk.sndNext}
+	switch c := wk.ctl.(type) {
+	case *asyncCtl:
+		s.CWD, s.Alpha = c.cwd, c.alpha
+		if c.limit {
+			s.AWD, s.Beta = c.awd, c.beta
+		}
+	case *atpCtl:
+		s.CWD = c.cwnd
+	case *switchmlCtl:
+		s.CWD = float64(c.pool)
+	}
+	return s
+}
+
+// Check verifies the job's books once it is done: every worker received
+// every result exactly right, the PS saw nothing stale, and the switch and
+// PS contributions add up to workers x packets x iterations.
+func (j *Job) Check() error {
+	if !j.done {
+		return fmt.Errorf("inagg: job %d not done (%d of %d iterations)", j.cfg.ID, j.IterationsDone(), j.cfg.Iterations)
+	}
+	want := uint64(len(j.workers)) * uint64(j.packets) * uint64(j.cfg.Iterations)
+	for i, w := range j.workers {
+		if w.stats.BadResults != 0 {
+			return fmt.Errorf("inagg: job %d worker %d received %d wrong results", j.cfg.ID, i, w.stats.BadResults)
+		}
+		if got := w.stats.Results; got != uint64(j.packets)*uint64(j.cfg.Iterations) {
+			return fmt.Errorf("inagg: job %d worker %d received %d results, want %d", j.cfg.ID, i, got, uint64(j.packets)*uint64(j.cfg.Iterations))
+		}
+	}
+	if s := j.ps.stats; s.Stale != 0 || s.Overwritten != 0 {
+		return fmt.Errorf("inagg: job %d PS ring too small: %d stale packets, %d overwritten sequences", j.cfg.ID, s.Stale, s.Overwritten)
+	}
+	if got := j.stats.SwitchContributions + j.stats.PSContributions; got != want {
+		return fmt.Errorf("inagg: job %d aggregated %d contributions at switch + %d at PS = %d, want %d",
+			j.cfg.ID, j.stats.SwitchContributions, j.stats.PSContributions, got, want)
+	}
+	return nil
+}

@@ -1,0 +1,13 @@
+package inagg
+
+// newPAATPCtl is PA-ATP's worker (Sec. III-B): dual sliding windows (CWD on
+// GACKs, AWD on AACKs; snd_next below the smaller right edge), progress
+// degree p = p_l / p_avg from last_GACK, last_AACK and the s_sum the switch
+// carries in GACKs, window decreasing factor d = alpha^(1 - p/p_max) with
+// p_max = AWD / p_avg (Eq. 1), and AWD driven by AECN (Eq. 2). Weights f
+// and w default to 0.125 (Sec. V-A). Fast retransmission on AACK gaps and
+// retransmissions to the PS are done by the worker for every hashed
+// protocol.
+func newPAATPCtl(p Params, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, p.F, p.CWDIncrease == PerAck, true, true, initAWD)
+}

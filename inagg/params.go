@@ -1,0 +1,146 @@
+package inagg
+
+import (
+	"fmt"
+
+	"syncsim/netsim"
+)
+
+// IncreaseMode is how an asynchronous worker grows its congestion window
+// on an unmarked GACK.
+type IncreaseMode uint8
+
+// Increase modes.
+const (
+	// PerAck adds one packet per unmarked GACK, as Sec. III-B2 of the
+	// PA-ATP paper states ("once receiving a GACK packet, the worker will
+	// increase its window by one").
+	PerAck IncreaseMode = iota
+	// PerRTT adds one packet per round trip (1/CWD per GACK) after the
+	// first cut, with slow start before it (DCTCP/TCP congestion
+	// avoidance). BytePS always uses it.
+	PerRTT
+)
+
+// Params are the worker-side protocol constants. Where the papers leave a
+// constant open, the default and its source are noted.
+type Params struct {
+	// PayloadBytes is the gradient payload per packet; 0 selects the
+	// protocol default (INAPayloadBytes, or BytePSPayloadBytes for BytePS).
+	PayloadBytes netsim.Bytes
+	// HeaderBytes is the header per packet and the acknowledgement size; 0
+	// selects the protocol default (INAHeaderBytes or BytePSHeaderBytes).
+	HeaderBytes netsim.Bytes
+
+	// InitCWD is the initial congestion window in packets for ATP and the
+	// asynchronous protocols (default 10, the initial window of RFC 6928
+	// that DCTCP stacks use; neither ATP nor PA-ATP states one).
+	InitCWD float64
+	// InitAWD is PA-ATP's initial asynchronous degree window in packets.
+	// 0 (the default) starts every job at AWD* = eta (M + BDP) / N of
+	// Sec. III-C, with N the number of jobs registered at the aggregator
+	// when the job starts: the operating point of the model. The paper
+	// does not state an initial value.
+	InitAWD float64
+	// MaxWindow caps every window (and bounds the per-sequence rings of
+	// workers, switch and PS); default 16384 packets, 5 MB of 310 B
+	// packets, far beyond any BDP in the papers.
+	MaxWindow int
+	// CWDIncrease is the asynchronous window growth (default PerAck, the
+	// paper's rule).
+	CWDIncrease IncreaseMode
+
+	// F is the weight of the ECN congestion level alpha (default 0.125,
+	// PA-ATP Sec. V-A).
+	F float64
+	// W is the weight of the AECN occupancy level beta (default 0.125,
+	// PA-ATP Sec. V-A).
+	W float64
+	// BytePSG is the DCTCP gain g of BytePS's window (default 1/16, DCTCP).
+	BytePSG float64
+	// InitAlpha and InitBeta are alpha and beta before the first round
+	// ends (default 1, as Linux DCTCP initialises alpha: the first
+	// congestion event halves the window).
+	InitAlpha, InitBeta float64
+
+	// GapThreshold is how far past a missing result the results must
+	// reach before the worker retransmits it (fast retransmit on an AACK
+	// gap, Sec. III-B1); default 3, TCP's duplicate-ACK threshold.
+	GapThreshold int
+	// RTO is the retransmission timeout for ATP, BytePS and the
+	// asynchronous protocols, doubled on consecutive expiries up to
+	// MaxRTO (default 1 ms, the datacenter RTO floor used by the transport
+	// package; 64 ms).
+	RTO, MaxRTO netsim.Time
+
+	// SwitchMLPool is SwitchML's slot pool per job; 0 (default) sizes it to
+	// the aggregator's bandwidth-delay product, as SwitchML sizes its pool
+	// to keep the pipe full (Sapio et al., NSDI 2021, Sec. 3.5). The switch
+	// reserves two copies of every slot (SwitchML's shadow copies).
+	SwitchMLPool int
+	// SwitchMLTimeout is SwitchML's per-slot retransmission timeout
+	// (default 1 ms, the order SwitchML uses for its worker timeouts).
+	SwitchMLTimeout netsim.Time
+}
+
+// DefaultParams returns the defaults documented on Params.
+func DefaultParams() Params {
+	return Params{
+		InitCWD:         10,
+		MaxWindow:       1 << 14,
+		CWDIncrease:     PerAck,
+		F:               0.125,
+		W:               0.125,
+		BytePSG:         1.0 / 16,
+		InitAlpha:       1,
+		InitBeta:        1,
+		GapThreshold:    3,
+		RTO:             netsim.Millisecond,
+		MaxRTO:          64 * netsim.Millisecond,
+		SwitchMLTimeout: netsim.Millisecond,
+	}
+}
+
+// Validate reports the first invalid field.
+func (p Params) Validate() error {
+	switch {
+	case p.PayloadBytes < 0 || p.HeaderBytes < 0:
+		return fmt.Errorf("inagg: payload and header sizes must be non-negative (got %d, %d)", p.PayloadBytes, p.HeaderBytes)
+	case !(p.InitCWD >= 1):
+		return fmt.Errorf("inagg: initial CWD must be at least 1 packet, got %v", p.InitCWD)
+	case !(p.InitAWD >= 0):
+		return fmt.Errorf("inagg: initial AWD must be non-negative, got %v", p.InitAWD)
+	case p.MaxWindow < 2 || p.MaxWindow > 1<<22:
+		return fmt.Errorf("inagg: maximum window must be in [2, %d], got %d", 1<<22, p.MaxWindow)
+	case p.CWDIncrease > PerRTT:
+		return fmt.Errorf("inagg: unknown CWD increase mode %d", p.CWDIncrease)
+	case !(p.F > 0 && p.F <= 1) || !(p.W > 0 && p.W <= 1) || !(p.BytePSG > 0 && p.BytePSG <= 1):
+		return fmt.Errorf("inagg: EWMA weights must be in (0, 1] (f=%v w=%v g=%v)", p.F, p.W, p.BytePSG)
+	case !(p.InitAlpha >= 0 && p.InitAlpha <= 1) || !(p.InitBeta >= 0 && p.InitBeta <= 1):
+		return fmt.Errorf("inagg: initial alpha and beta must be in [0, 1] (got %v, %v)", p.InitAlpha, p.InitBeta)
+	case p.GapThreshold < 1:
+		return fmt.Errorf("inagg: gap threshold must be at least 1, got %d", p.GapThreshold)
+	case p.RTO <= 0 || p.MaxRTO < p.RTO:
+		return fmt.Errorf("inagg: need 0 < RTO <= MaxRTO (got %v, %v)", p.RTO, p.MaxRTO)
+	case p.SwitchMLPool < 0:
+		return fmt.Errorf("inagg: SwitchML pool must be non-negative, got %d", p.SwitchMLPool)
+	case p.SwitchMLTimeout <= 0:
+		return fmt.Errorf("inagg: SwitchML timeout must be positive, got %v", p.SwitchMLTimeout)
+	}
+	return nil
+}
+
+// sizes returns the header and payload bytes of proto under p.
+func (p Params) sizes(proto Protocol) (hdr, payload netsim.Bytes) {
+	hdr, payload = INAHeaderBytes, INAPayloadBytes
+	if proto == BytePS {
+		hdr, payload = BytePSHeaderBytes, BytePSPayloadBytes
+	}
+	if p.HeaderBytes > 0 {
+		hdr = p.HeaderBytes
+	}
+	if p.PayloadBytes > 0 {
+		payload = p.PayloadBytes
+	}
+	return hdr, payload
+}

@@ -1,0 +1,170 @@
+package inagg
+
+import "syncsim/netsim"
+
+// psEntry is the parameter server's state for one sequence.
+type psEntry struct {
+	seq    int64
+	value  int64
+	bitmap uint64 // contributions merged
+	swBits uint64 // of which arrived aggregated by the switch
+	ce     bool
+	done   bool
+}
+
+// PSStats are a parameter server's counters.
+type PSStats struct {
+	Gradients   uint64 // individual gradient packets received (overflow, resend, BytePS)
+	Aggregates  uint64 // complete or partial aggregates received from the switch
+	Duplicates  uint64 // contributions received again
+	Conflicts   uint64 // aggregates overlapping contributions already merged (dropped; recovered by resends)
+	Completions uint64 // sequences completed here (results multicast)
+	Resent      uint64 // results resent to one worker after a duplicate gradient
+	GACKs       uint64 // GACKs sent
+	Stale       uint64 // packets for a sequence the ring has moved past (must stay 0)
+	Overwritten uint64 // incomplete sequences overwritten in the ring (must stay 0)
+}
+
+// paramServer is a job's PS endpoint: it finishes aggregation for
+// gradients that missed the switch (and for every gradient under BytePS),
+// acknowledges them for the asynchronous protocols, and multicasts each
+// completed result to all workers.
+type paramServer struct {
+	j     *Job
+	host  *netsim.Host
+	ep    int32
+	ring  []psEntry
+	mask  int64
+	stats PSStats
+}
+
+// Receive implements netsim.Endpoint.
+func (ps *paramServer) Receive(p *netsim.Packet) {
+	j := ps.j
+	pool := j.net.Sim.Packets()
+	if p.Ext[extJob] != int64(j.cfg.ID) {
+		pool.Put(p)
+		return
+	}
+	seq := p.Seq
+	e := &ps.ring[seq&ps.mask]
+	if e.seq != seq {
+		if e.seq > seq {
+			ps.stats.Stale++
+			pool.Put(p)
+			return
+		}
+		if !e.done && e.bitmap != 0 {
+			ps.stats.Overwritten++
+		}
+		*e = psEntry{seq: seq}
+	}
+	bits := uint64(p.Ext[extBitmap])
+	switch p.Kind {
+	case KindGradient:
+		ps.stats.Gradients++
+		w := int(p.Ext[extWorker])
+		if e.done {
+			// The worker missed the result: answer with it.
+			ps.stats.Resent++
+			ps.fillResult(p, e, w)
+			ps.host.Send(p)
+			return
+		}
+		if e.bitmap&bits != 0 {
+			ps.stats.Duplicates++
+		} else {
+			e.bitmap |= bits
+			e.value += p.Ext[extValue]
+		}
+		e.ce = e.ce || p.Flags&netsim.FlagCE != 0
+		if e.bitmap == fullMask(len(j.workers)) {
+			ps.complete(e, nil)
+		}
+		if j.cfg.Protocol.Async() {
+			makeGACK(p, ps.host.ID(), j.hdr)
+			p.Flow = j.workers[w].flow
+			ps.stats.GACKs++
+			ps.host.Send(p)
+			return
+		}
+		pool.Put(p)
+	case KindAggregate, KindPartial:
+		ps.stats.Aggregates++
+		switch {
+		case e.done || e.bitmap&bits == bits:
+			ps.stats.Duplicates++
+		case e.bitmap&bits != 0:
+			ps.stats.Conflicts++
+		default:
+			e.bitmap |= bits
+			e.swBits |= bits
+			e.value += p.Ext[extValue]
+			e.ce = e.ce || p.Flags&netsim.FlagCE != 0
+			if e.bitmap == fullMask(len(j.workers)) {
+				ps.complete(e, p)
+				return
+			}
+		}
+		pool.Put(p)
+	default:
+		pool.Put(p)
+	}
+}
+
+// complete sends e's result to every worker (reusing spare, if not nil)
+// and books where the contributions were summed. Under the INA protocols
+// the PS sends one copy, which the aggregating switch multicasts (ATP);
+// under BytePS it sends one copy per worker.
+func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
+	j := ps.j
+	e.done = true
+	ps.stats.Completions++
+	sw := uint64(popcount(e.swBits))
+	j.stats.SwitchContributions += sw
+	j.stats.PSContributions += uint64(len(j.workers)) - sw
+	if j.agg != nil {
+		q := spare
+		if q == nil {
+			q = j.net.Sim.Packets().Get()
+		}
+		ps.fillResult(q, e, 0)
+		q.Ext[extWorker] = -1 // to all workers, by the switch
+		ps.host.Send(q)
+		return
+	}
+	for i := range j.workers {
+		q := spare
+		if i < len(j.workers)-1 || q == nil {
+			q = j.net.Sim.Packets().Get()
+		}
+		ps.fillResult(q, e, i)
+		ps.host.Send(q)
+	}
+}
+
+// fillResult writes e's result into q for worker i.
+func (ps *paramServer) fillResult(q *netsim.Packet, e *psEntry, i int) {
+	j := ps.j
+	q.Kind = KindResult
+	q.Seq = e.seq
+	q.SrcEP = ps.ep
+	q.Payload = j.payloadOf(e.seq)
+	q.Size = j.hdr + q.Payload
+	q.Flags = 0
+	if e.ce {
+		q.Flags = netsim.FlagECE
+	}
+	q.Ext[extJob] = int64(j.cfg.ID)
+	q.Ext[extValue] = e.value
+	q.Ext[extBitmap] = int64(e.bitmap)
+	j.addressResult(q, i)
+}
+
+// addressResult addresses result q to worker i.
+func (j *Job) addressResult(q *netsim.Packet, i int) {
+	wk := j.workers[i]
+	q.Dst, q.DstEP = wk.host.ID(), wk.ep
+	q.Flow = wk.flow
+	q.Ext[extWorker] = int64(i)
+}

@@ -1,0 +1,10 @@
+package inagg
+
+// newStrawAsynCtl is the strawman asynchronous protocol of PA-ATP
+// Sec. II-B3 and its Fig. 15 ablations: the switch answers every gradient
+// with a GACK and each worker slides its own window on them, with
+// DCTCP-style cuts (d = alpha, weight f), no progress awareness (unless pc)
+// and no asynchrony limit (unless al: PA-ATP's AWD with AECN).
+func newStrawAsynCtl(p Params, pc, al bool, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, p.F, p.CWDIncrease == PerAck, pc, al, initAWD)
+}

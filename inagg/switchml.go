@@ -1,0 +1,136 @@
+package inagg
+
+import (
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+)
+
+// SwitchML (Sapio et al., NSDI 2021) as PA-ATP's baseline: each job owns a
+// pool of S slots at the switch, each with two copies (SwitchML's shadow
+// copies). Sequence s goes to slot s mod S, copy (s / S) mod 2. A worker
+// sends s + S into a slot only when the result of s has returned, so the
+// pool is the whole window and there is no congestion control. Losses are
+// recovered by per-slot timeouts: the worker resends to the slot; the switch
+// adds a missing contribution or, if the copy is complete, answers with its
+// result. The copy for s is reused only by s + 2S, which no worker can send
+// before every worker has received the result of s, so the answer is always
+// still there.
+
+// slotIngress aggregates a SwitchML gradient in its slot copy.
+func (a *Aggregator) slotIngress(s *swJob, p *netsim.Packet) switchmodel.Verdict {
+	seq := p.Seq
+	w := int(p.Ext[extWorker])
+	S := int64(s.poolSize)
+	idx := s.poolBase + int(2*(seq%S)+(seq/S)%2)
+	ag := &a.mem.a[idx]
+	switch {
+	case ag.seq > seq:
+		a.Stats.Late++
+		a.sw.Consume(p)
+		return switchmodel.Consumed
+	case ag.seq < seq:
+		*ag = aggregator{seq: seq, job: s.id, state: aggPool}
+	}
+	bit := uint64(1) << uint(w)
+	if ag.done {
+		// A resend for a completed slot: its result was lost.
+		a.fillResult(s, p, ag, w)
+		a.Stats.Results++
+		return switchmodel.Forward
+	}
+	if ag.bitmap&bit != 0 {
+		a.sw.Consume(p)
+		return switchmodel.Consumed
+	}
+	ag.bitmap |= bit
+	ag.value += p.Ext[extValue]
+	a.Stats.Absorbed++
+	a.Stats.AggregatedBytes += uint64(p.Payload)
+	if ag.bitmap != s.full {
+		a.sw.Consume(p)
+		return switchmodel.Consumed
+	}
+	ag.done = true
+	a.Stats.Completions++
+	s.job.stats.SwitchContributions += uint64(s.n)
+	for i := 0; i < s.n; i++ {
+		if i == w {
+			continue
+		}
+		q := a.net.Sim.Packets().Get()
+		q.Payload = p.Payload
+		a.fillResult(s, q, ag, i)
+		a.Stats.Results++
+		a.sw.Emit(q)
+	}
+	a.fillResult(s, p, ag, w)
+	a.Stats.Results++
+	return switchmodel.Forward
+}
+
+// fillResult writes slot copy ag's result into q for worker i.
+func (a *Aggregator) fillResult(s *swJob, q *netsim.Packet, ag *aggregator, i int) {
+	j := s.job
+	q.Kind = KindResult
+	q.Seq = ag.seq
+	q.Src, q.SrcEP = a.sw.ID(), -1
+	q.Dst, q.DstEP = j.workers[i].host.ID(), j.workers[i].ep
+	q.Flow = j.workers[i].flow
+	q.Size = j.hdr + q.Payload
+	q.Flags = 0
+	q.Ext[extJob] = int64(s.id)
+	q.Ext[extWorker] = int64(i)
+	q.Ext[extValue] = ag.value
+	q.Ext[extBitmap] = int64(ag.bitmap)
+}
+
+// switchmlCtl is SwitchML's worker: the pool is the window.
+type switchmlCtl struct {
+	pool   int64
+	timers []netsim.Timer
+	slot   []int64 // sequence last sent into each slot
+}
+
+func newSwitchMLCtl(w *worker, pool int) *switchmlCtl {
+	c := &switchmlCtl{pool: int64(pool), timers: make([]netsim.Timer, pool), slot: make([]int64, pool)}
+	for i := range c.timers {
+		c.timers[i].Init(w.j.net.Sim, w, evSlot+int32(i))
+		c.slot[i] = -1
+	}
+	return c
+}
+
+// allow: s may go into its slot once the result of s - S is back.
+func (c *switchmlCtl) allow(w *worker, seq int64) bool {
+	prev := seq - c.pool
+	return prev <= w.lastAACK || w.flag(prev)&fResult != 0
+}
+
+func (c *switchmlCtl) sent(w *worker, seq int64, _ bool) {
+	i := seq % c.pool
+	c.slot[i] = seq
+	c.timers[i].SetAfter(w.j.params.SwitchMLTimeout)
+}
+
+func (c *switchmlCtl) onGACK(*worker, *netsim.Packet) {}
+
+func (c *switchmlCtl) onResult(w *worker, seq int64, _ *netsim.Packet) {
+	i := seq % c.pool
+	if c.slot[i] == seq {
+		c.timers[i].Stop()
+	}
+}
+
+func (c *switchmlCtl) onLoss(*worker) {}
+
+func (c *switchmlCtl) onTimeout(*worker) {}
+
+// slotTimeout resends the slot's sequence if its result is still missing.
+func (c *switchmlCtl) slotTimeout(w *worker, i int) {
+	seq := c.slot[i]
+	if seq < 0 || seq <= w.lastAACK || w.flag(seq)&fResult != 0 || seq >= w.sndNext {
+		return
+	}
+	w.stats.Timeouts++
+	w.retransmit(seq)
+}

@@ -1,0 +1,313 @@
+package inagg
+
+import (
+	"syncsim/netsim"
+)
+
+// controller is a protocol's sending policy at one worker: which sequence
+// may go out now, and how acknowledgements, losses and timeouts move its
+// windows. The worker does everything else (sequence bookkeeping, results,
+// loss detection, iterations).
+type controller interface {
+	// allow reports whether sequence seq (the next new one) may be sent.
+	allow(w *worker, seq int64) bool
+	// sent is called after seq went out (retx: a retransmission).
+	sent(w *worker, seq int64, retx bool)
+	// onGACK is called for a new GACK, after last_GACK moved.
+	onGACK(w *worker, p *netsim.Packet)
+	// onResult is called for a new result for seq, after last_AACK moved.
+	onResult(w *worker, seq int64, p *netsim.Packet)
+	// onLoss is called when an AACK gap triggered retransmissions.
+	onLoss(w *worker)
+	// onTimeout is called when the retransmission timer expired.
+	onTimeout(w *worker)
+}
+
+// Per-sequence flags kept by a worker.
+const (
+	fResult   uint8 = 1 << iota // aggregated result received
+	fGACK                       // GACK received
+	fFastRetx                   // fast-retransmitted after an AACK gap
+)
+
+// Worker event kinds.
+const (
+	evCompute int32 = 1
+	evRTO     int32 = 2
+	evSlot    int32 = 16 // SwitchML slot timer i has kind evSlot + i
+)
+
+// WorkerStats are one worker's counters.
+type WorkerStats struct {
+	Sent        uint64       // gradient packets sent, retransmissions included
+	SentBytes   netsim.Bytes // gradient bytes on the wire, retransmissions included
+	Retransmits uint64       // retransmitted gradient packets
+	FastRetx    uint64       // of which after an AACK gap
+	Timeouts    uint64       // retransmission-timer expiries
+	GACKs       uint64       // new GACKs received
+	Results     uint64       // new results received
+	DupResults  uint64       // results received again
+	BadResults  uint64       // results whose sum or bitmap was wrong (must stay 0)
+}
+
+// worker is one training worker's endpoint.
+type worker struct {
+	j    *Job
+	idx  int
+	host *netsim.Host
+	ep   int32
+	flow uint64
+	ctl  controller
+
+	flags []uint8 // per sequence, indexed by seq & mask
+	mask  int64
+
+	iter              int
+	iterBase, iterEnd int64
+	sndNext           int64 // next new sequence
+	lastAACK          int64 // all results up to here received
+	lastGACK          int64 // all GACKs (or results) up to here received
+	gapScan           int64 // sequences below were checked for AACK gaps
+	resultsIter       int64
+	done              bool
+
+	rto     netsim.Timer
+	backoff uint
+
+	finish []netsim.Time // when this worker finished each iteration
+	stats  WorkerStats
+}
+
+func (w *worker) flag(seq int64) uint8 { return w.flags[seq&w.mask] }
+
+// outstanding reports whether sent sequences still lack results.
+func (w *worker) outstanding() bool { return w.sndNext > w.lastAACK+1 }
+
+// startIteration begins iteration k with its compute phase.
+func (w *worker) startIteration(k int) {
+	w.iter = k
+	w.iterBase = int64(k) * w.j.packets
+	w.iterEnd = w.iterBase + w.j.packets
+	w.resultsIter = 0
+	var c netsim.Time
+	if w.j.cfg.Compute != nil {
+		c = w.j.cfg.Compute(w.idx, k)
+		if c < 0 {
+			c = 0
+		}
+	}
+	w.j.net.Sim.After(c, w, evCompute, nil, int64(k))
+}
+
+// HandleEvent implements netsim.Handler: compute done, timer expiries.
+func (w *worker) HandleEvent(ev netsim.Event) {
+	switch {
+	case ev.Kind == evCompute:
+		w.pump()
+	case ev.Kind == evRTO:
+		w.timeout()
+	case ev.Kind >= evSlot:
+		if c, ok := w.ctl.(*switchmlCtl); ok {
+			c.slotTimeout(w, int(ev.Kind-evSlot))
+		}
+	}
+}
+
+// pump sends new sequences while the protocol allows.
+func (w *worker) pump() {
+	maxw := int64(w.j.params.MaxWindow)
+	for w.sndNext < w.iterEnd && w.sndNext-w.lastAACK <= maxw && w.ctl.allow(w, w.sndNext) {
+		s := w.sndNext
+		w.flags[s&w.mask] = 0
+		w.sndNext++
+		w.transmit(s, false)
+	}
+	if w.j.cfg.Protocol != SwitchML && w.outstanding() && !w.rto.Armed() {
+		w.rto.SetAfter(w.rtoValue())
+	}
+}
+
+// transmit puts gradient packet seq on the wire.
+func (w *worker) transmit(seq int64, retx bool) {
+	j := w.j
+	p := j.net.Sim.Packets().Get()
+	p.Kind = KindGradient
+	p.Flow = w.flow
+	p.Dst, p.DstEP = j.ps.host.ID(), j.ps.ep
+	p.SrcEP = w.ep
+	p.Seq = seq
+	p.Payload = j.payloadOf(seq)
+	p.Size = j.hdr + p.Payload
+	p.SentAt = j.net.Sim.Now()
+	p.Flags = netsim.FlagECT
+	if retx {
+		p.Flags |= netsim.FlagRetx
+	}
+	p.Ext[extJob] = int64(j.cfg.ID)
+	p.Ext[extWorker] = int64(w.idx)
+	p.Ext[extValue] = GradientValue(w.idx, seq)
+	p.Ext[extBitmap] = int64(1) << uint(w.idx)
+	w.stats.Sent++
+	w.stats.SentBytes += p.Size
+	w.host.Send(p)
+	w.ctl.sent(w, seq, retx)
+}
+
+// retransmit resends seq (to the PS for ATP and PA-ATP; to the slot for
+// SwitchML).
+func (w *worker) retransmit(seq int64) {
+	w.stats.Retransmits++
+	w.transmit(seq, true)
+}
+
+// Receive implements netsim.Endpoint.
+func (w *worker) Receive(p *netsim.Packet) {
+	if w.done || p.Ext[extJob] != int64(w.j.cfg.ID) {
+		w.j.net.Sim.Packets().Put(p)
+		return
+	}
+	switch p.Kind {
+	case KindGACK:
+		w.onGACK(p)
+	case KindResult:
+		w.onResult(p)
+	}
+	w.j.net.Sim.Packets().Put(p)
+}
+
+func (w *worker) onGACK(p *netsim.Packet) {
+	seq := p.Seq
+	if seq <= w.lastGACK || seq >= w.sndNext {
+		return
+	}
+	f := &w.flags[seq&w.mask]
+	if *f&(fGACK|fResult) != 0 {
+		return
+	}
+	*f |= fGACK
+	w.stats.GACKs++
+	w.advanceGACK()
+	w.ctl.onGACK(w, p)
+	w.pump()
+}
+
+func (w *worker) advanceGACK() {
+	for w.lastGACK+1 < w.sndNext && w.flags[(w.lastGACK+1)&w.mask]&(fGACK|fResult) != 0 {
+		w.lastGACK++
+	}
+}
+
+func (w *worker) onResult(p *netsim.Packet) {
+	seq := p.Seq
+	if seq <= w.lastAACK || seq >= w.sndNext || w.flags[seq&w.mask]&fResult != 0 {
+		w.stats.DupResults++
+		return
+	}
+	j := w.j
+	n := len(j.workers)
+	if p.Ext[extValue] != ExpectedSum(n, seq) || uint64(p.Ext[extBitmap]) != fullMask(n) {
+		w.stats.BadResults++
+	}
+	w.flags[seq&w.mask] |= fResult
+	w.stats.Results++
+	w.resultsIter++
+	moved := false
+	for w.lastAACK+1 < w.sndNext && w.flags[(w.lastAACK+1)&w.mask]&fResult != 0 {
+		w.lastAACK++
+		moved = true
+	}
+	if w.lastGACK < w.lastAACK {
+		w.lastGACK = w.lastAACK
+	}
+	w.advanceGACK()
+	w.ctl.onResult(w, seq, p)
+	if j.cfg.Protocol != SwitchML {
+		w.detectGap(seq)
+		if moved {
+			w.backoff = 0
+			if w.outstanding() {
+				w.rto.SetAfter(w.rtoValue())
+			} else {
+				w.rto.Stop()
+			}
+		}
+	}
+	if w.resultsIter == j.packets {
+		w.finishIteration()
+		return
+	}
+	w.pump()
+}
+
+// detectGap fast-retransmits every sequence that results have passed by
+// GapThreshold without its own result (Sec. III-B1: "once a sequence
+// number gap in AACK is detected, the workers quickly retransmit the lost
+// gradients").
+func (w *worker) detectGap(seq int64) {
+	hi := seq - int64(w.j.params.GapThreshold)
+	s := w.gapScan
+	if s <= w.lastAACK {
+		s = w.lastAACK + 1
+	}
+	lost := false
+	for ; s <= hi; s++ {
+		f := &w.flags[s&w.mask]
+		if *f&(fResult|fFastRetx) == 0 {
+			*f |= fFastRetx
+			w.stats.FastRetx++
+			w.retransmit(s)
+			lost = true
+		}
+	}
+	if s > w.gapScan {
+		w.gapScan = s
+	}
+	if lost {
+		w.ctl.onLoss(w)
+	}
+}
+
+// rtoValue is the current retransmission timeout with backoff.
+func (w *worker) rtoValue() netsim.Time {
+	r := w.j.params.RTO
+	for i := uint(0); i < w.backoff && r < w.j.params.MaxRTO; i++ {
+		r *= 2
+	}
+	if r > w.j.params.MaxRTO {
+		r = w.j.params.MaxRTO
+	}
+	return r
+}
+
+// timeout resends the oldest missing sequence and every outstanding one
+// that has neither a GACK nor a result.
+func (w *worker) timeout() {
+	if w.done || !w.outstanding() {
+		return
+	}
+	w.stats.Timeouts++
+	w.retransmit(w.lastAACK + 1)
+	for s := w.lastAACK + 2; s < w.sndNext; s++ {
+		if w.flags[s&w.mask]&(fResult|fGACK) == 0 {
+			w.retransmit(s)
+		}
+	}
+	w.ctl.onTimeout(w)
+	w.backoff++
+	w.rto.SetAfter(w.rtoValue())
+}
+
+// finishIteration records the iteration and starts the next one.
+func (w *worker) finishIteration() {
+	now := w.j.net.Sim.Now()
+	w.finish = append(w.finish, now)
+	w.rto.Stop()
+	w.backoff = 0
+	k := w.iter
+	if k+1 < w.j.cfg.Iterations {
+		w.startIteration(k + 1)
+	} else {
+		w.done = true
+	}
+	w.j.workerFinished(w, k, now)
+}
