@@ -49,8 +49,10 @@ func BenchmarkIncast8Steady(b *testing.B) {
 	s.sim.Run(20 * netsim.Millisecond) // rings and reorder buffers reach size
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuSeconds()
 	start := s.bottle.TxPackets
 	for s.bottle.TxPackets-start < uint64(b.N) {
 		s.sim.Run(s.sim.Now() + 10*netsim.Microsecond)
 	}
+	b.ReportMetric((cpuSeconds()-cpu0)*1e9/float64(b.N), "cpu-ns/op")
 }

@@ -10,4 +10,23 @@
 // connection handshake: the first window leaves at the flow's start time.
 // Sequence and acknowledgement numbers (Packet.Seq, Packet.Ack) count
 // payload bytes from zero.
+//
+// Sender: slow start from InitCwndPkts segments with byte counting,
+// congestion avoidance of one MSS per window, fast retransmit on the third
+// duplicate ACK and NewReno fast recovery with partial ACKs (RFC 6582,
+// "impatient" timer), an RFC 6298 timeout with a MinRTO floor, exponential
+// backoff and go-back-N. RTT samples come from a timestamp echoed by the
+// receiver, so they are unambiguous even for retransmissions. DCTCP sets
+// ECT on data, keeps alpha per window of data (g = 1/16) and cuts cwnd by
+// alpha/2 at most once per window, floored at 2 MSS; its window keeps
+// growing between cuts, as the DCTCP analysis assumes.
+//
+// Receiver: one cumulative ACK per data segment, made from the data packet
+// itself, with ECE set exactly when the segment carried CE; out-of-order
+// segments wait in a ring bitmap.
+//
+// Completion: a flow completes, and its done callback runs, at the virtual
+// time the receiver holds every byte (the netsim.Bulk contract); FCT is
+// measured from the call to Start, StartLatency included. The sender's
+// final ACK arrives later and only closes the endpoints.
 package transport
