@@ -56,3 +56,20 @@ func BenchmarkIncast8Steady(b *testing.B) {
 	}
 	b.ReportMetric((cpuSeconds()-cpu0)*1e9/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkShortFlow measures the whole life of one 20-segment DCTCP flow
+// (start, slow start, completion, endpoint release) between two hosts;
+// allocs/op is the per-flow allocation cost (the Flow itself).
+func BenchmarkShortFlow(b *testing.B) {
+	net, a, c := pair(10*netsim.Gbps, netsim.Microsecond, nil)
+	st := NewStack(net, DefaultConfig())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.Start(a.ID(), c.ID(), FlowOpts{Size: 20 * 1460}, nil)
+		net.Sim.Run(netsim.Never)
+	}
+	if st.Completed != uint64(b.N) {
+		b.Fatalf("completed %d of %d flows", st.Completed, b.N)
+	}
+}
