@@ -19,6 +19,8 @@ type bottleneckRun struct {
 	marks     uint64
 	timeouts  uint64
 	alphaMean float64
+	cuts      float64 // mean cuts per flow after warm-up
+	meanRTT   float64 // mean SRTT at the end, seconds
 }
 
 func runBottleneck(t *testing.T, cc CC, n int, k int, buffer netsim.Bytes, delay, warm, end netsim.Time) bottleneckRun {
@@ -37,8 +39,10 @@ func runBottleneck(t *testing.T, cc CC, n int, k int, buffer netsim.Bytes, delay
 	s.sim.Run(warm)
 	tx0 := s.bottle.TxBytes
 	d0 := make([]netsim.Bytes, n)
+	c0 := make([]uint64, n)
 	for i, f := range flows {
 		d0[i] = f.Delivered()
+		c0[i] = f.Cuts
 	}
 	s.sim.Run(end)
 	var r bottleneckRun
@@ -48,6 +52,8 @@ func runBottleneck(t *testing.T, cc CC, n int, k int, buffer netsim.Bytes, delay
 		xs[i] = float64(f.Delivered() - d0[i])
 		r.timeouts += f.Timeouts
 		r.alphaMean += f.Alpha() / float64(n)
+		r.cuts += float64(f.Cuts-c0[i]) / float64(n)
+		r.meanRTT += f.SRTT().Seconds() / float64(n)
 	}
 	r.jain = jain(xs)
 	r.minPkts = q.minPkts
@@ -74,7 +80,18 @@ func TestDCTCPSteadyState(t *testing.T) {
 	delay := 5 * netsim.Microsecond // 4 links: base RTT ~ 23 us, C*RTT ~ 19 packets
 	for _, n := range []int{2, 4} {
 		t.Run(string(rune('0'+n))+"flows", func(t *testing.T) {
-			r := runBottleneck(t, DCTCP, n, k, netsim.Megabyte, delay, 10*netsim.Millisecond, 30*netsim.Millisecond)
+			r := runBottleneck(t, DCTCP, n, k, netsim.Megabyte, delay, 10*netsim.Millisecond, 30*netsim.Millisecond) // 20 ms measured
+			// Sawtooth period (Sec. 3.3, Eq. 11): T_C = D round trips with
+			// D = (1/2) sqrt(2 (C*RTT + K) / N); a round trip here is the
+			// flows' SRTT, queueing included.
+			D := 0.5 * math.Sqrt(2*(19+k)/float64(n))
+			period := (20 * netsim.Millisecond).Seconds() / r.cuts
+			ratio := period / (D * r.meanRTT)
+			t.Logf("cuts per flow %.1f, SRTT %.1f us: period %.1f us = %.2f x the analysis (%.2f RTTs)",
+				r.cuts, r.meanRTT*1e6, period*1e6, ratio, D)
+			if ratio < 0.5 || ratio > 1.5 {
+				t.Errorf("sawtooth period %.1f us is %.2f x the analysis, want within 50%%", period*1e6, ratio)
+			}
 			t.Logf("N=%d util %.4f jain %.5f Q in [%d, %d] pkts, marks %d, alpha %.3f", n, r.util, r.jain, r.minPkts, r.maxPkts, r.marks, r.alphaMean)
 			if r.util < 0.95 {
 				t.Errorf("utilisation %.4f, want > 0.95", r.util)
