@@ -24,6 +24,8 @@ type starCfg struct {
 	queue   switchmodel.QueueConfig
 	agg     AggregatorConfig
 	seed    uint64
+	// slowRate, if set, is the link rate of the last worker (a straggler).
+	slowRate netsim.Rate
 }
 
 func newStar(t testing.TB, c starCfg) *star {
@@ -41,17 +43,21 @@ func newStar(t testing.TB, c starCfg) *star {
 	net := netsim.NewNetwork(sim)
 	sw := switchmodel.Add(net, "sw")
 	s := &star{net: net, sw: sw}
-	add := func(name string) *netsim.Host {
+	add := func(name string, rate netsim.Rate) *netsim.Host {
 		h := net.AddHost(name)
 		q := switchmodel.NewQueue(sim, c.queue)
-		net.Connect(h.ID(), sw.ID(), c.rate, c.delay, nil, q)
+		net.Connect(h.ID(), sw.ID(), rate, c.delay, nil, q)
 		s.down = append(s.down, q)
 		return h
 	}
 	for i := 0; i < c.workers; i++ {
-		s.workers = append(s.workers, add("w"))
+		r := c.rate
+		if i == c.workers-1 && c.slowRate > 0 {
+			r = c.slowRate
+		}
+		s.workers = append(s.workers, add("w", r))
 	}
-	s.ps = add("ps")
+	s.ps = add("ps", c.rate)
 	net.BuildRoutes()
 	agg, err := NewAggregator(sw, c.agg)
 	if err != nil {
