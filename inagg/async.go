@@ -21,7 +21,8 @@ type asyncCtl struct {
 	progress bool    // progress-aware cuts
 	limit    bool    // asynchrony limit (AWD)
 	wgt      float64 // beta weight w
-	maxw     float64
+	maxw     float64 // AWD cap
+	maxc     float64 // CWD cap
 
 	// congestion window
 	cwd, ssthresh float64
@@ -40,9 +41,9 @@ type asyncCtl struct {
 	awdIncrements uint64
 }
 
-func newAsyncCtl(p Params, g float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
+func newAsyncCtl(p Params, maxCWD, g float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
 	c := &asyncCtl{g: g, perAck: perAck, progress: progress, limit: limit, wgt: p.W, maxw: float64(p.MaxWindow),
-		cwd: p.InitCWD, ssthresh: math.Inf(1), alpha: p.InitAlpha, beta: p.InitBeta}
+		maxc: maxCWD, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, beta: p.InitBeta}
 	c.awd = math.Min(math.Max(1, initAWD), c.maxw)
 	return c
 }
@@ -87,7 +88,7 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	} else {
 		c.cwd += 1 / c.cwd
 	}
-	c.cwd = math.Min(c.cwd, c.maxw)
+	c.cwd = math.Min(c.cwd, c.maxc)
 }
 
 // decrease is the window decreasing factor d of Sec. III-B2.

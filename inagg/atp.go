@@ -19,8 +19,8 @@ type atpCtl struct {
 	maxw           float64
 }
 
-func newATPCtl(p Params) *atpCtl {
-	return &atpCtl{cwnd: p.InitCWD, ssthresh: math.Inf(1), maxw: float64(p.MaxWindow)}
+func newATPCtl(p Params, maxCWD float64) *atpCtl {
+	return &atpCtl{cwnd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), maxw: maxCWD}
 }
 
 func (c *atpCtl) allow(w *worker, seq int64) bool { return seq <= w.lastAACK+int64(c.cwnd) }

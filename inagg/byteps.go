@@ -4,6 +4,6 @@ package inagg
 // baseline without INA): gradients go to the PS host over a DCTCP-like
 // window (slow start, one packet per round trip, cuts by alpha/2 with
 // g = 1/16) clocked by the PS's per-packet acknowledgements.
-func newBytePSCtl(p Params) *asyncCtl {
-	return newAsyncCtl(p, p.BytePSG, false, false, false, 0)
+func newBytePSCtl(p Params, maxCWD float64) *asyncCtl {
+	return newAsyncCtl(p, maxCWD, p.BytePSG, false, false, false, 0)
 }

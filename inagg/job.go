@@ -2,6 +2,7 @@ package inagg
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"syncsim/netsim"
@@ -165,8 +166,18 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 			initAWD = AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
 		}
 	}
+	maxCWD := params.MaxCWD
+	if maxCWD == 0 {
+		maxCWD = float64(params.MaxWindow)
+		if j.agg != nil {
+			// The BDP in bytes, in this job's packets.
+			bdp := float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
+			maxCWD = math.Max(1, math.Floor(bdp/float64(j.hdr+j.payload)))
+		}
+	}
+	maxCWD = math.Min(maxCWD, float64(params.MaxWindow))
 	for _, w := range j.workers {
-		w.ctl = j.newController(w, initAWD)
+		w.ctl = j.newController(w, maxCWD, initAWD)
 	}
 	return j, nil
 }
@@ -179,23 +190,23 @@ func (j *Job) unregisterEndpoints() {
 }
 
 // newController builds the protocol's sending policy for w.
-func (j *Job) newController(w *worker, initAWD float64) controller {
+func (j *Job) newController(w *worker, maxCWD, initAWD float64) controller {
 	p := j.params
 	switch j.cfg.Protocol {
 	case BytePS:
-		return newBytePSCtl(p)
+		return newBytePSCtl(p, maxCWD)
 	case SwitchML:
 		return newSwitchMLCtl(w, j.agg.jobs[j.cfg.ID].poolSize)
 	case ATP:
-		return newATPCtl(p)
+		return newATPCtl(p, maxCWD)
 	case StrawAsyn:
-		return newStrawAsynCtl(p, false, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, false, false, initAWD)
 	case StrawAsynPC:
-		return newStrawAsynCtl(p, true, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, true, false, initAWD)
 	case StrawAsynAL:
-		return newStrawAsynCtl(p, false, true, initAWD)
+		return newStrawAsynCtl(p, maxCWD, false, true, initAWD)
 	default:
-		return newPAATPCtl(p, initAWD)
+		return newPAATPCtl(p, maxCWD, initAWD)
 	}
 }
 

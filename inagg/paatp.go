@@ -8,6 +8,6 @@ package inagg
 // and w default to 0.125 (Sec. V-A). Fast retransmission on AACK gaps and
 // retransmissions to the PS are done by the worker for every hashed
 // protocol.
-func newPAATPCtl(p Params, initAWD float64) *asyncCtl {
-	return newAsyncCtl(p, p.F, p.CWDIncrease == PerAck, true, true, initAWD)
+func newPAATPCtl(p Params, maxCWD, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, maxCWD, p.F, p.CWDIncrease == PerAck, true, true, initAWD)
 }

@@ -46,9 +46,22 @@ type Params struct {
 	// workers, switch and PS); default 16384 packets, 5 MB of 310 B
 	// packets, far beyond any BDP in the papers.
 	MaxWindow int
+	// MaxCWD caps the congestion window of ATP and the asynchronous
+	// protocols, in packets. 0 (the default) caps it at the aggregating
+	// switch's BDP (AggregatorConfig.BDPPackets, scaled to this protocol's
+	// packet size): PA-ATP Sec. II-A, "each worker maintains a sliding
+	// congestion window with a size less than bandwidth-delay product".
+	// Without an aggregator (BytePS) the default cap is MaxWindow.
+	MaxCWD float64
 	// CWDIncrease is the asynchronous window growth (default PerAck, the
 	// paper's rule).
 	CWDIncrease IncreaseMode
+	// NICQueuePackets bounds how many packets a worker keeps queued at its
+	// host's NIC (the send-queue depth of the kernel-bypass stacks ATP and
+	// PA-ATP use, or Linux's TCP small queues): a worker whose window
+	// allows more waits until the NIC drains. Default 16; 0 disables the
+	// bound.
+	NICQueuePackets int
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -89,6 +102,7 @@ func DefaultParams() Params {
 		InitCWD:         10,
 		MaxWindow:       1 << 14,
 		CWDIncrease:     PerAck,
+		NICQueuePackets: 16,
 		F:               0.125,
 		W:               0.125,
 		BytePSG:         1.0 / 16,
@@ -112,6 +126,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: initial AWD must be non-negative, got %v", p.InitAWD)
 	case p.MaxWindow < 2 || p.MaxWindow > 1<<22:
 		return fmt.Errorf("inagg: maximum window must be in [2, %d], got %d", 1<<22, p.MaxWindow)
+	case !(p.MaxCWD >= 0):
+		return fmt.Errorf("inagg: maximum CWD must be non-negative, got %v", p.MaxCWD)
+	case p.NICQueuePackets < 0:
+		return fmt.Errorf("inagg: NIC queue bound must be non-negative, got %d", p.NICQueuePackets)
 	case p.CWDIncrease > PerRTT:
 		return fmt.Errorf("inagg: unknown CWD increase mode %d", p.CWDIncrease)
 	case !(p.F > 0 && p.F <= 1) || !(p.W > 0 && p.W <= 1) || !(p.BytePSG > 0 && p.BytePSG <= 1):

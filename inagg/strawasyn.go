@@ -5,6 +5,6 @@ package inagg
 // with a GACK and each worker slides its own window on them, with
 // DCTCP-style cuts (d = alpha, weight f), no progress awareness (unless pc)
 // and no asynchrony limit (unless al: PA-ATP's AWD with AECN).
-func newStrawAsynCtl(p Params, pc, al bool, initAWD float64) *asyncCtl {
-	return newAsyncCtl(p, p.F, p.CWDIncrease == PerAck, pc, al, initAWD)
+func newStrawAsynCtl(p Params, maxCWD float64, pc, al bool, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, maxCWD, p.F, p.CWDIncrease == PerAck, pc, al, initAWD)
 }

@@ -34,6 +34,7 @@ const (
 const (
 	evCompute int32 = 1
 	evRTO     int32 = 2
+	evWake    int32 = 3
 	evSlot    int32 = 16 // SwitchML slot timer i has kind evSlot + i
 )
 
@@ -71,8 +72,9 @@ type worker struct {
 	resultsIter       int64
 	done              bool
 
-	rto     netsim.Timer
-	backoff uint
+	rto         netsim.Timer
+	backoff     uint
+	wakePending bool
 
 	finish []netsim.Time // when this worker finished each iteration
 	stats  WorkerStats
@@ -106,6 +108,11 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 		w.pump()
 	case ev.Kind == evRTO:
 		w.timeout()
+	case ev.Kind == evWake:
+		w.wakePending = false
+		if !w.done {
+			w.pump()
+		}
 	case ev.Kind >= evSlot:
 		if c, ok := w.ctl.(*switchmlCtl); ok {
 			c.slotTimeout(w, int(ev.Kind-evSlot))
@@ -116,7 +123,18 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 // pump sends new sequences while the protocol allows.
 func (w *worker) pump() {
 	maxw := int64(w.j.params.MaxWindow)
+	nicq := w.j.params.NICQueuePackets
+	nic := w.host.NIC()
 	for w.sndNext < w.iterEnd && w.sndNext-w.lastAACK <= maxw && w.ctl.allow(w, w.sndNext) {
+		if nicq > 0 && nic.Backlog() >= nicq {
+			// Wait for the NIC to drain; wake up by then even if no
+			// acknowledgement arrives (another job may own the backlog).
+			if !w.wakePending {
+				w.wakePending = true
+				w.j.net.Sim.After(netsim.TxTime(nic.Queue.Bytes()+1, nic.Link.Rate), w, evWake, nil, 0)
+			}
+			break
+		}
 		s := w.sndNext
 		w.flags[s&w.mask] = 0
 		w.sndNext++

@@ -1,0 +1,35 @@
+package inagg
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+)
+
+// BenchmarkPAATPStar runs one PA-ATP job of 12 workers on a 100 Gbps star
+// (2 us links, 256 KB ports with ECN at 65 KB) pushing 10 MB per worker per
+// iteration, and reports simulator events per second of wall time and
+// gradient packets per second.
+func BenchmarkPAATPStar(b *testing.B) {
+	for _, proto := range []Protocol{PAATP, ATP, SwitchML, BytePS} {
+		b.Run(proto.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			var events, pkts uint64
+			for i := 0; i < b.N; i++ {
+				s := newStar(b, starCfg{workers: 12, seed: uint64(i),
+					queue: switchmodel.QueueConfig{Buffer: 256 * netsim.KiB, ECNBytes: 65 * netsim.KiB}})
+				j := s.job(b, JobConfig{ID: 0, Protocol: proto, Gradient: 10 * netsim.Megabyte, Iterations: 2})
+				s.net.Sim.Run(10 * netsim.Second)
+				if !j.Done() {
+					b.Fatal("job did not finish")
+				}
+				events += s.net.Sim.Events()
+				pkts += j.TotalWorkerStats().Sent
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(events)/sec, "events/s")
+			b.ReportMetric(float64(pkts)/sec, "gradients/s")
+		})
+	}
+}
