@@ -1,0 +1,118 @@
+package fluid
+
+import (
+	"fmt"
+
+	"syncsim/netsim"
+)
+
+// relTol is the relative tolerance of the allocation checks (float64
+// rates summed over many transfers).
+const relTol = 1e-9
+
+// Check verifies the engine's books and allocation at the current instant
+// and returns a descriptive error for the first violation:
+//
+//   - conservation: the sizes of all transfers sent equal the bytes
+//     delivered (sizes of completed transfers) plus the sizes of those still
+//     pending; counts agree likewise;
+//   - every active transfer has 0 <= remaining <= size (bytes advanced to
+//     now) and a rate >= 0, and sits on exactly the links of its path;
+//   - no link carries more than its capacity;
+//   - the allocation is the mode's: under MaxMin every active transfer has
+//     a bottleneck, a saturated link on its path where no transfer has a
+//     higher rate; under FCFS every active transfer has a link on its path
+//     saturated by transfers that became active no later than it, where no
+//     transfer of its own rank has a higher rate.
+//
+// Check costs O(transfers x path length) and is meant for tests and
+// optional run-time auditing. It must not be called between a change and
+// the recomputation at the same instant (it is exact after Run returns or
+// inside any callback other than a done of this engine).
+func (e *Engine) Check() error {
+	var pendingSize netsim.Bytes
+	var nPending, nActive int
+	now := e.sim.Now()
+	for _, t := range e.slots {
+		if t.st == stFree {
+			continue
+		}
+		nPending++
+		pendingSize += t.size
+		if t.st != stActive {
+			continue
+		}
+		nActive++
+		rem := t.remaining
+		if dt := now - t.last; dt > 0 {
+			rem -= t.rate * float64(dt) / bitsPerByteps
+		}
+		tol := t.rate/bitsPerByteps + relTol*float64(t.size) + 1e-6
+		if rem < -tol || rem > float64(t.size)+tol {
+			return fmt.Errorf("transfer %d: %g bytes remaining of %d", t.id, rem, t.size)
+		}
+		if t.rate < 0 {
+			return fmt.Errorf("transfer %d: negative rate %g", t.id, t.rate)
+		}
+		for i, l := range t.path {
+			p := t.pos[i]
+			if p < 0 || int(p) >= len(e.links[l].trs) || e.links[l].trs[p] != t {
+				return fmt.Errorf("transfer %d: not listed on link %d of its path", t.id, l)
+			}
+		}
+	}
+	if e.sizeSent != e.delivered+pendingSize {
+		return fmt.Errorf("byte conservation: sent %d != delivered %d + pending %d", e.sizeSent, e.delivered, pendingSize)
+	}
+	if e.sends != e.completed+uint64(nPending) || nPending != e.pending || nActive != e.active {
+		return fmt.Errorf("transfer books: sends %d, completed %d, pending %d (counted %d), active %d (counted %d)",
+			e.sends, e.completed, e.pending, nPending, e.active, nActive)
+	}
+	for l := range e.links {
+		ls := &e.links[l]
+		sum := 0.0
+		for _, t := range ls.trs {
+			if t.st != stActive {
+				return fmt.Errorf("link %d lists transfer %d that is not active", l, t.id)
+			}
+			sum += t.rate
+		}
+		if sum > ls.cap*(1+relTol)+1e-6 {
+			return fmt.Errorf("link %d: allocated %g bit/s over capacity %g", l, sum, ls.cap)
+		}
+	}
+	for _, t := range e.slots {
+		if t.st == stActive && !e.hasBottleneck(t) {
+			return fmt.Errorf("transfer %d (rate %g bit/s): no bottleneck link, allocation is not %v", t.id, t.rate, e.mode)
+		}
+	}
+	return nil
+}
+
+// hasBottleneck reports whether t has a link on its path that justifies
+// its rate under the engine's mode (see Check).
+func (e *Engine) hasBottleneck(t *transfer) bool {
+	for _, l := range t.path {
+		ls := &e.links[l]
+		sum, max := 0.0, 0.0
+		for _, o := range ls.trs {
+			if e.mode == FCFS && o.start > t.start {
+				continue // later ranks do not count against t
+			}
+			sum += o.rate
+			if (e.mode == MaxMin || o.start == t.start) && o.rate > max {
+				max = o.rate
+			}
+		}
+		saturated := sum >= ls.cap*(1-relTol)-1e-6
+		if saturated && t.rate >= max*(1-relTol) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxResidual is the largest rounding residue, in bytes, seen when a
+// transfer completed (how far its float bookkeeping was from exactly zero
+// bytes left); it is bounded by one picosecond at the transfer's rate.
+func (e *Engine) MaxResidual() float64 { return e.maxResidual }

@@ -1,0 +1,140 @@
+package fluid
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"syncsim/netsim"
+)
+
+// flush recomputes the rates of every transfer affected by the changes
+// marked since the last flush, and re-arms the completion timer.
+func (e *Engine) flush() {
+	if len(e.dirty) == 0 {
+		return
+	}
+	if e.full {
+		for l := range e.links {
+			e.markDirty(netsim.LinkID(l))
+		}
+	}
+	e.collect()
+	if len(e.comp) > 0 {
+		e.recomputes++
+		for _, t := range e.comp {
+			e.advance(t)
+		}
+		e.allocate()
+		e.reproject()
+	}
+	e.rearm()
+}
+
+// collect gathers into e.comp the active transfers that share links,
+// transitively, with the dirty links (breadth-first over links), and clears
+// the dirty marks. On return e.queue holds the component's links.
+func (e *Engine) collect() {
+	e.cepoch++
+	ep := e.cepoch
+	e.comp = e.comp[:0]
+	e.queue = e.queue[:0]
+	for _, l := range e.dirty {
+		ls := &e.links[l]
+		ls.dirty = false
+		if ls.cmark != ep {
+			ls.cmark = ep
+			e.queue = append(e.queue, l)
+		}
+	}
+	e.dirty = e.dirty[:0]
+	for qi := 0; qi < len(e.queue); qi++ {
+		ls := &e.links[e.queue[qi]]
+		for _, t := range ls.trs {
+			if t.cmark == ep {
+				continue
+			}
+			t.cmark = ep
+			e.comp = append(e.comp, t)
+			for _, m := range t.path {
+				if ms := &e.links[m]; ms.cmark != ep {
+					ms.cmark = ep
+					e.queue = append(e.queue, int32(m))
+				}
+			}
+		}
+	}
+}
+
+// allocate sets the rate of every transfer in e.comp according to the mode.
+func (e *Engine) allocate() {
+	for _, l := range e.queue {
+		ls := &e.links[l]
+		ls.resid = ls.cap
+	}
+	if e.mode == MaxMin || len(e.comp) == 1 {
+		e.fill(e.comp)
+		return
+	}
+	// FCFS: ranks by activation time, each rank filled max-min on what the
+	// earlier ranks left (package documentation).
+	slices.SortFunc(e.comp, func(a, b *transfer) int { return cmp.Compare(a.seq, b.seq) })
+	for i := 0; i < len(e.comp); {
+		j := i + 1
+		for j < len(e.comp) && e.comp[j].start == e.comp[i].start {
+			j++
+		}
+		e.fill(e.comp[i:j])
+		i = j
+	}
+}
+
+// reproject updates the projected completion of every transfer in e.comp
+// whose rate changed, and enforces the no-stall invariant.
+func (e *Engine) reproject() {
+	now := e.sim.Now()
+	for _, t := range e.comp {
+		if t.rate <= 0 {
+			e.checkStall(t)
+		}
+		f := projectFinish(now, t.remaining, t.rate)
+		if t.inTree {
+			if f == t.finish {
+				continue
+			}
+			e.tree.Delete(item{at: t.finish, id: t.id})
+			t.inTree = false
+		}
+		t.finish = f
+		if f != netsim.Never {
+			e.tree.ReplaceOrInsert(item{at: f, id: t.id, t: t})
+			t.inTree = true
+		}
+	}
+}
+
+// checkStall panics unless a zero-rate transfer is blocked by a link with
+// no capacity left (zero capacity, or under FCFS saturated by earlier
+// transfers).
+func (e *Engine) checkStall(t *transfer) {
+	for _, l := range t.path {
+		ls := &e.links[l]
+		if ls.cap == 0 || (e.mode == FCFS && ls.resid == 0) {
+			return
+		}
+	}
+	panic(fmt.Sprintf("fluid: no-stall invariant: transfer %d (%d bytes left) has rate 0 but no exhausted link", t.id, int64(t.remaining)))
+}
+
+// rearm points the completion timer at the earliest projection.
+func (e *Engine) rearm() {
+	it, ok := e.tree.Min()
+	if !ok {
+		e.timer.Stop()
+		return
+	}
+	if e.timer.Armed() && e.timer.Deadline() == it.at {
+		return
+	}
+	e.timer.Set(it.at)
+}

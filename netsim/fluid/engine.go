@@ -1,0 +1,382 @@
+package fluid
+
+import (
+	"fmt"
+
+	"github.com/google/btree"
+
+	"syncsim/netsim"
+)
+
+// Mode is a bandwidth allocation policy.
+type Mode uint8
+
+// Allocation policies (see the package documentation).
+const (
+	// MaxMin shares every link max-min fairly (progressive filling).
+	MaxMin Mode = iota
+	// FCFS gives bandwidth to transfers in the order they became active.
+	FCFS
+)
+
+// String names the mode as it appears in parameters: "maxmin" or "fcfs".
+func (m Mode) String() string {
+	switch m {
+	case MaxMin:
+		return "maxmin"
+	case FCFS:
+		return "fcfs"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode returns the mode named s ("maxmin" or "fcfs").
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "maxmin":
+		return MaxMin, nil
+	case "fcfs":
+		return FCFS, nil
+	}
+	return 0, fmt.Errorf("unknown fluid allocation mode %q (allowed: maxmin, fcfs)", s)
+}
+
+// Event kinds handled by the engine.
+const (
+	kindComplete int32 = iota // the earliest projected completion is due
+	kindStart                 // Arg: slot whose StartLatency has elapsed
+	kindDone                  // Arg: slot whose last byte reached dst
+	kindFlush                 // recompute rates after changes at this instant
+)
+
+// Engine is the flow-level engine over one netsim.Network. It implements
+// netsim.Bulk. Create it with New after the topology is complete.
+type Engine struct {
+	net   *netsim.Network
+	sim   *netsim.Sim
+	mode  Mode
+	links []linkState
+
+	slots []*transfer
+	free  []int32
+	tree  *btree.BTreeG[item]
+	timer netsim.Timer
+
+	nextID  uint64
+	actSeq  uint64
+	dirty   []int32
+	flushAt netsim.Time // time of the queued flush event, or -1
+	busy    bool        // inside a handler that flushes before returning
+	full    bool        // tests: recompute every transfer on every change
+
+	// scratch, reused across recomputations
+	comp    []*transfer
+	queue   []int32
+	touched []int32
+	changed []int32
+	heap    shareHeap
+	doneBuf []*transfer
+	cepoch  uint32
+	fepoch  uint32
+	chepoch uint32
+
+	active, pending int
+	sends           uint64
+	completed       uint64
+	recomputes      uint64
+	sizeSent        netsim.Bytes // sizes of every Send
+	delivered       netsim.Bytes // sizes of transfers whose done fired
+	maxResidual     float64      // largest |remaining| at completion, bytes
+}
+
+var _ netsim.Bulk = (*Engine)(nil)
+
+// New returns an engine over net with the given allocation mode. Link
+// capacities start at each link's Rate; routes are built if needed. An
+// unknown mode is a programming error and panics.
+func New(net *netsim.Network, mode Mode) *Engine {
+	if mode != MaxMin && mode != FCFS {
+		panic(fmt.Sprintf("fluid: unknown mode %d", mode))
+	}
+	e := &Engine{net: net, sim: net.Sim, mode: mode, flushAt: -1}
+	e.tree = btree.NewG(32, itemLess)
+	ls := net.Links()
+	e.links = make([]linkState, len(ls))
+	for i, l := range ls {
+		e.links[i].cap = float64(l.Rate)
+	}
+	net.Routes()
+	e.timer.Init(e.sim, e, kindComplete)
+	return e
+}
+
+// Mode is the engine's allocation policy.
+func (e *Engine) Mode() Mode { return e.mode }
+
+// Active is the number of transfers competing for bandwidth now.
+func (e *Engine) Active() int { return e.active }
+
+// Pending is the number of transfers sent whose done has not fired yet
+// (waiting out StartLatency, active, or propagating their last byte).
+func (e *Engine) Pending() int { return e.pending }
+
+// Completed is the number of transfers whose done has fired.
+func (e *Engine) Completed() uint64 { return e.completed }
+
+// Recomputations is the number of rate recomputations performed.
+func (e *Engine) Recomputations() uint64 { return e.recomputes }
+
+// BytesDelivered is the total size of the transfers whose done has fired.
+func (e *Engine) BytesDelivered() netsim.Bytes { return e.delivered }
+
+// Capacity is the current capacity of link l in bits/s.
+func (e *Engine) Capacity(l netsim.LinkID) netsim.Rate { return netsim.Rate(e.links[l].cap) }
+
+// SetCapacity changes link l's capacity to r bits/s from now on (for WAN
+// dynamics or failures; r = 0 stalls the transfers crossing it). Transfers
+// crossing it are re-rated at this instant. A negative rate or unknown link
+// is an error.
+func (e *Engine) SetCapacity(l netsim.LinkID, r netsim.Rate) error {
+	if int(l) < 0 || int(l) >= len(e.links) {
+		return fmt.Errorf("fluid: SetCapacity: no link %d", l)
+	}
+	if r < 0 {
+		return fmt.Errorf("fluid: SetCapacity: negative rate %d on link %d", r, l)
+	}
+	// The recomputation at this instant first advances every affected
+	// transfer to now at its old rate, so the new capacity applies only
+	// from now on.
+	e.links[l].cap = float64(r)
+	e.markDirty(l)
+	e.requestFlush()
+	return nil
+}
+
+// Send implements netsim.Bulk: it starts moving size bytes from src to dst
+// (see the package documentation for timing) and calls done when the last
+// byte arrives. The route comes from net.Path; an unroutable pair or a
+// negative size is a programming error in the caller's topology or
+// collective, and panics.
+func (e *Engine) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	if size < 0 {
+		panic(fmt.Sprintf("fluid: Send of negative size %d", size))
+	}
+	if opts.StartLatency < 0 {
+		panic(fmt.Sprintf("fluid: Send with negative StartLatency %v", opts.StartLatency))
+	}
+	e.nextID++
+	t := e.alloc()
+	t.id, t.src, t.dst, t.size, t.done = e.nextID, src, dst, size, done
+	var err error
+	t.path, err = e.net.Path(src, dst, t.id)
+	if err != nil {
+		panic("fluid: " + err.Error())
+	}
+	t.prop = 0
+	t.pos = t.pos[:0]
+	for _, l := range t.path {
+		t.prop += e.net.Link(l).Delay
+		t.pos = append(t.pos, -1)
+	}
+	t.remaining = float64(size)
+	t.rate = 0
+	t.finish = netsim.Never
+	e.sends++
+	e.pending++
+	e.sizeSent += size
+	t.st = stPending
+	if opts.StartLatency > 0 {
+		e.sim.Schedule(e.sim.Now()+opts.StartLatency, e, kindStart, nil, int64(t.slot))
+		return
+	}
+	e.activate(t)
+}
+
+func (e *Engine) alloc() *transfer {
+	if n := len(e.free); n > 0 {
+		s := e.free[n-1]
+		e.free = e.free[:n-1]
+		return e.slots[s]
+	}
+	t := &transfer{slot: int32(len(e.slots))}
+	e.slots = append(e.slots, t)
+	return t
+}
+
+// activate makes t compete for bandwidth from now.
+func (e *Engine) activate(t *transfer) {
+	now := e.sim.Now()
+	t.start, t.last = now, now
+	e.actSeq++
+	t.seq = e.actSeq
+	if t.size == 0 || len(t.path) == 0 {
+		// Nothing to share: the last byte leaves now.
+		t.st = stDraining
+		e.sim.Schedule(now+t.prop, e, kindDone, nil, int64(t.slot))
+		return
+	}
+	t.st = stActive
+	e.active++
+	for i, l := range t.path {
+		ls := &e.links[l]
+		t.pos[i] = int32(len(ls.trs))
+		ls.trs = append(ls.trs, t)
+		e.markDirty(l)
+	}
+	e.requestFlush()
+}
+
+// depart removes t from bandwidth allocation: its last byte has been sent.
+func (e *Engine) depart(t *transfer) {
+	for i, l := range t.path {
+		ls := &e.links[l]
+		p := t.pos[i]
+		last := len(ls.trs) - 1
+		if ls.trs[p] != t {
+			panic("fluid: link membership corrupted")
+		}
+		if int(p) != last {
+			m := ls.trs[last]
+			ls.trs[p] = m
+			m.setPos(l, p)
+		}
+		ls.trs[last] = nil
+		ls.trs = ls.trs[:last]
+		t.pos[i] = -1
+		e.markDirty(l)
+	}
+	e.active--
+	t.st = stDraining
+	t.rate = 0
+}
+
+// setPos records that t sits at index p of link l's list.
+func (t *transfer) setPos(l netsim.LinkID, p int32) {
+	for i, pl := range t.path {
+		if pl == l {
+			t.pos[i] = p
+			return
+		}
+	}
+	panic("fluid: transfer not on link it was listed on")
+}
+
+func (e *Engine) markDirty(l netsim.LinkID) {
+	ls := &e.links[l]
+	if !ls.dirty {
+		ls.dirty = true
+		e.dirty = append(e.dirty, int32(l))
+	}
+}
+
+// requestFlush arranges one recomputation at the current instant.
+func (e *Engine) requestFlush() {
+	if e.busy {
+		return // the running handler flushes before it returns
+	}
+	now := e.sim.Now()
+	if e.flushAt == now {
+		return
+	}
+	e.flushAt = now
+	e.sim.Schedule(now, e, kindFlush, nil, 0)
+}
+
+// HandleEvent implements netsim.Handler for the engine's own events.
+func (e *Engine) HandleEvent(ev netsim.Event) {
+	switch ev.Kind {
+	case kindComplete:
+		e.completeDue()
+	case kindStart:
+		t := e.slots[ev.Arg]
+		if t.st != stPending {
+			panic("fluid: start event for a transfer not pending")
+		}
+		e.activate(t)
+	case kindDone:
+		e.finishDone(e.slots[ev.Arg])
+	case kindFlush:
+		if e.flushAt == ev.At {
+			e.flushAt = -1
+		}
+		e.flush()
+	}
+}
+
+// completeDue retires every transfer whose projected completion is now,
+// then recomputes the rates of the transfers that shared links with them.
+func (e *Engine) completeDue() {
+	now := e.sim.Now()
+	e.busy = true
+	e.doneBuf = e.doneBuf[:0]
+	for {
+		it, ok := e.tree.Min()
+		if !ok || it.at > now {
+			break
+		}
+		e.tree.DeleteMin()
+		t := it.t
+		t.inTree = false
+		e.advance(t)
+		e.settle(t)
+		e.depart(t)
+		if t.prop == 0 {
+			e.doneBuf = append(e.doneBuf, t)
+		} else {
+			e.sim.Schedule(now+t.prop, e, kindDone, nil, int64(t.slot))
+		}
+	}
+	for i, t := range e.doneBuf {
+		e.doneBuf[i] = nil
+		e.finishDone(t) // may Send: arrivals join this flush
+	}
+	e.busy = false
+	e.flush()
+}
+
+// settle checks that t really has sent its bytes at completion and records
+// the rounding residue.
+func (e *Engine) settle(t *transfer) {
+	r := t.remaining
+	// One picosecond at t's rate is the ceil rounding slack; 1e-9 of the
+	// size covers float64 accumulation over many rate changes.
+	tol := t.rate/bitsPerByteps + 1e-9*float64(t.size) + 1e-6
+	if r > tol || r < -tol {
+		panic(fmt.Sprintf("fluid: conservation: transfer %d completed with %g of %d bytes unsent", t.id, r, t.size))
+	}
+	if r < 0 {
+		r = -r
+	}
+	if r > e.maxResidual {
+		e.maxResidual = r
+	}
+	t.remaining = 0
+}
+
+// finishDone delivers t's last byte: the books are updated, the slot is
+// freed and done is called.
+func (e *Engine) finishDone(t *transfer) {
+	if t.st != stDraining {
+		panic("fluid: done for a transfer that has not finished sending")
+	}
+	done := t.done
+	e.completed++
+	e.pending--
+	e.delivered += t.size
+	t.st = stFree
+	t.done = nil
+	t.path = nil
+	e.free = append(e.free, t.slot)
+	if done != nil {
+		done()
+	}
+}
+
+// advance brings t's remaining bytes up to now at its current rate.
+func (e *Engine) advance(t *transfer) {
+	now := e.sim.Now()
+	if dt := now - t.last; dt > 0 && t.rate > 0 {
+		t.remaining -= t.rate * float64(dt) / bitsPerByteps
+	}
+	t.last = now
+}
