@@ -66,6 +66,9 @@ type Job struct {
 	lastPayload netsim.Bytes
 	hdr         netsim.Bytes
 	psRing      int
+	// recoveryBatch is how many resends a timeout recovery keeps in
+	// flight: the CWD cap (one BDP).
+	recoveryBatch int64
 
 	workers []*worker
 	ps      *paramServer
@@ -176,6 +179,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		}
 	}
 	maxCWD = math.Min(maxCWD, float64(params.MaxWindow))
+	j.recoveryBatch = int64(maxCWD)
 	for _, w := range j.workers {
 		w.ctl = j.newController(w, maxCWD, initAWD)
 	}

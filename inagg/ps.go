@@ -78,17 +78,20 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 			e.value += p.Ext[extValue]
 		}
 		e.ce = e.ce || p.Flags&netsim.FlagCE != 0
-		if e.bitmap == fullMask(len(j.workers)) {
-			ps.complete(e, nil)
-		}
+		full := e.bitmap == fullMask(len(j.workers))
 		if j.cfg.Protocol.Async() {
+			// The GACK goes out at once, ahead of any result.
 			makeGACK(p, ps.host.ID(), j.hdr)
 			p.Flow = j.workers[w].flow
 			ps.stats.GACKs++
 			ps.host.Send(p)
-			return
+			p = nil
 		}
-		pool.Put(p)
+		if full {
+			ps.complete(e, p)
+		} else if p != nil {
+			pool.Put(p)
+		}
 	case KindAggregate, KindPartial:
 		ps.stats.Aggregates++
 		switch {

@@ -72,9 +72,10 @@ type worker struct {
 	resultsIter       int64
 	done              bool
 
-	rto         netsim.Timer
-	backoff     uint
-	wakePending bool
+	rto             netsim.Timer
+	backoff         uint
+	wakePending     bool
+	rtxNext, rtxEnd int64 // timeout recovery round: next to resend, end
 
 	finish []netsim.Time // when this worker finished each iteration
 	stats  WorkerStats
@@ -226,6 +227,7 @@ func (w *worker) onResult(p *netsim.Packet) {
 	if p.Ext[extValue] != ExpectedSum(n, seq) || uint64(p.Ext[extBitmap]) != fullMask(n) {
 		w.stats.BadResults++
 	}
+	gacked := w.flags[seq&w.mask]&fGACK != 0
 	w.flags[seq&w.mask] |= fResult
 	w.stats.Results++
 	w.resultsIter++
@@ -238,8 +240,16 @@ func (w *worker) onResult(p *netsim.Packet) {
 		w.lastGACK = w.lastAACK
 	}
 	w.advanceGACK()
+	if !gacked && j.cfg.Protocol.Async() {
+		// The result implies the gradient was received: it stands in for
+		// a GACK that is late or lost (its echo of CE included).
+		w.ctl.onGACK(w, p)
+	}
 	w.ctl.onResult(w, seq, p)
 	if j.cfg.Protocol != SwitchML {
+		if w.rtxNext < w.rtxEnd {
+			w.recoverSome(1)
+		}
 		w.detectGap(seq)
 		if moved {
 			w.backoff = 0
@@ -297,22 +307,36 @@ func (w *worker) rtoValue() netsim.Time {
 	return r
 }
 
-// timeout resends the oldest missing sequence and every outstanding one
-// that has neither a GACK nor a result.
+// timeout starts a recovery round: no result arrived for a whole RTO, so
+// the outstanding sequences still lacking results (including a lost tail
+// that no later result can reveal as a gap) are presumed lost. They are
+// resent in a window of one BDP (the CWD cap): a first batch now, then one
+// more for every new result, so that a recovery does not flood the path
+// whose losses caused it. Resends go to the PS (SwitchML: to the slot),
+// which answers with the result if the sequence is already complete.
 func (w *worker) timeout() {
 	if w.done || !w.outstanding() {
 		return
 	}
 	w.stats.Timeouts++
-	w.retransmit(w.lastAACK + 1)
-	for s := w.lastAACK + 2; s < w.sndNext; s++ {
-		if w.flags[s&w.mask]&(fResult|fGACK) == 0 {
-			w.retransmit(s)
-		}
-	}
 	w.ctl.onTimeout(w)
+	w.rtxNext, w.rtxEnd = w.lastAACK+1, w.sndNext
+	w.recoverSome(w.j.recoveryBatch)
 	w.backoff++
 	w.rto.SetAfter(w.rtoValue())
+}
+
+// recoverSome resends up to n of the sequences of the recovery round that
+// still lack results.
+func (w *worker) recoverSome(n int64) {
+	for n > 0 && w.rtxNext < w.rtxEnd {
+		s := w.rtxNext
+		w.rtxNext++
+		if s > w.lastAACK && w.flags[s&w.mask]&fResult == 0 {
+			w.retransmit(s)
+			n--
+		}
+	}
 }
 
 // finishIteration records the iteration and starts the next one.
