@@ -39,6 +39,8 @@ type asyncCtl struct {
 	roundAECN     int
 	cuts, awdCuts uint64
 	awdIncrements uint64
+	awdPeakSum    float64 // sum of AWD just before each cut
+	awdDropSum    float64 // sum of AWD reductions at cuts
 }
 
 func newAsyncCtl(p Params, maxCWD, g float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
@@ -121,7 +123,10 @@ func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
 	if aecn {
 		c.roundAECN++
 		if w.lastAACK >= c.awdCutEnd {
+			prev := c.awd
 			c.awd = CutAWD(c.awd, c.beta) // Eq. 2
+			c.awdPeakSum += prev
+			c.awdDropSum += prev - c.awd
 			c.awdCutEnd = w.sndNext
 			c.awdCuts++
 		}

@@ -117,6 +117,13 @@ type WindowState struct {
 	CWD, AWD, Alpha, Beta float64 // AWD and Beta are 0 without the asynchrony limit
 	LastGACK, LastAACK    int64
 	SndNext               int64
+	// CWDCuts counts congestion-window cuts on ECN (Eq. 1).
+	CWDCuts uint64
+	// AWDCuts, AWDIncrements, AWDPeakSum and AWDDropSum describe the AWD
+	// sawtooth (Sec. III-C): cuts by Eq. 2, +1 increments per round, and
+	// the sums of AWD before each cut and of the reductions.
+	AWDCuts, AWDIncrements uint64
+	AWDPeakSum, AWDDropSum float64
 }
 
 // Window returns worker w's current windows.
@@ -125,9 +132,11 @@ func (j *Job) Window(w int) WindowState {
 	s := WindowState{LastGACK: wk.lastGACK, LastAACK: wk.lastAACK, SndNext: wk.sndNext}
 	switch c := wk.ctl.(type) {
 	case *asyncCtl:
-		s.CWD, s.Alpha = c.cwd, c.alpha
+		s.CWD, s.Alpha, s.CWDCuts = c.cwd, c.alpha, c.cuts
 		if c.limit {
 			s.AWD, s.Beta = c.awd, c.beta
+			s.AWDCuts, s.AWDIncrements = c.awdCuts, c.awdIncrements
+			s.AWDPeakSum, s.AWDDropSum = c.awdPeakSum, c.awdDropSum
 		}
 	case *atpCtl:
 		s.CWD = c.cwnd
