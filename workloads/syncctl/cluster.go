@@ -1,0 +1,316 @@
+package syncctl
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"syncsim/netsim"
+	"syncsim/workloads/training"
+)
+
+// Config describes a cluster of workers.
+type Config struct {
+	// BW is each worker's true available bandwidth in bits/s (the minimum of
+	// its uplink and downlink, Sec. III-A); len(BW) is n.
+	BW []float64
+	// ModelBytes is the model size v in bytes.
+	ModelBytes float64
+	// Alpha is the one-way latency between workers in seconds (Eq. 2).
+	Alpha float64
+	// Compute holds each worker's compute-time distribution, or a single
+	// distribution shared by all workers.
+	Compute []training.Dist
+	// Duration ends the run: computations and synchronisations that finish
+	// after it are not counted. Zero runs until no event is left.
+	Duration netsim.Time
+	// MaxIters stops a worker after that many rounds (compute + sync);
+	// 0 means no limit.
+	MaxIters int
+	// Cost is the analytic all-reduce cost model.
+	Cost CostModel
+	// Exec runs group all-reduces; nil means Analytic.
+	Exec Executor
+}
+
+// Executor runs one group all-reduce and calls done when it completes.
+type Executor interface {
+	Start(c *Cluster, group []int, done func())
+}
+
+// Analytic runs a group all-reduce in the time given by the cluster's
+// CostModel (Eq. 2) with the group's minimum true bandwidth.
+type Analytic struct{}
+
+// Start schedules done after the Eq. 2 time.
+func (Analytic) Start(c *Cluster, group []int, done func()) {
+	b := math.Inf(1)
+	for _, w := range group {
+		b = math.Min(b, c.cfg.BW[w])
+	}
+	d := c.cfg.Cost.Time(len(group), c.cfg.ModelBytes, b, c.cfg.Alpha)
+	c.sim.AfterFunc(netsim.FromSeconds(d), done)
+}
+
+// Controller is the logic of a synchronisation scheme. Step is one pass of
+// the controller loop (Alg. 3, lines 4-27): it is called after worker w
+// became ready and was pushed to the ready queue, or with w = -1 when the
+// wait for the next ready worker timed out. It launches groups with
+// Cluster.Launch and returns how long to wait for the next ready worker
+// before being called again with w = -1 (0: wait indefinitely).
+type Controller interface {
+	Name() string
+	Step(c *Cluster, w int) (timeout netsim.Time)
+}
+
+type wstate uint8
+
+const (
+	computing wstate = iota
+	ready
+	syncing
+	finished
+)
+
+type worker struct {
+	state    wstate
+	start    netsim.Time // start of the current computation
+	readyAt  netsim.Time // its end
+	queuedAt netsim.Time
+	last     float64 // duration of the last computation, seconds
+	iters    int     // completed computations
+	rounds   int     // completed synchronisations
+	idle     netsim.Time
+	wasted   netsim.Time
+	rng      *rand.Rand
+	dist     training.Dist
+}
+
+// Cluster is n training workers and a controller on one Sim.
+type Cluster struct {
+	sim   *netsim.Sim
+	cfg   Config
+	ctl   Controller
+	w     []worker
+	queue []int
+	poll  netsim.Timer
+	exec  Executor
+
+	syncs     int
+	syncTime  netsim.Time
+	syncScale int
+	launched  int
+}
+
+const (
+	evReady int32 = iota + 1
+	evPoll
+)
+
+// NewCluster checks cfg and builds the cluster. Worker i draws its compute
+// times from the stream "training/compute/<i>", so the same seed gives
+// every scheme the same sequence of compute times per worker.
+func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
+	n := len(cfg.BW)
+	if n < 1 {
+		return nil, fmt.Errorf("cluster: no workers")
+	}
+	for i, b := range cfg.BW {
+		if !(b > 0) || math.IsInf(b, 0) {
+			return nil, fmt.Errorf("cluster: worker %d bandwidth %g, want > 0", i, b)
+		}
+	}
+	if !(cfg.ModelBytes > 0) {
+		return nil, fmt.Errorf("cluster: model size %g bytes, want > 0", cfg.ModelBytes)
+	}
+	if cfg.Alpha < 0 || math.IsNaN(cfg.Alpha) {
+		return nil, fmt.Errorf("cluster: alpha %g s, want >= 0", cfg.Alpha)
+	}
+	if len(cfg.Compute) != 1 && len(cfg.Compute) != n {
+		return nil, fmt.Errorf("cluster: %d compute distributions for %d workers (want 1 or n)", len(cfg.Compute), n)
+	}
+	if ctl == nil {
+		return nil, fmt.Errorf("cluster: no controller")
+	}
+	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec}
+	if c.exec == nil {
+		c.exec = Analytic{}
+	}
+	for i := range c.w {
+		c.w[i].rng = sim.Rand("training/compute/" + strconv.Itoa(i))
+		c.w[i].dist = cfg.Compute[0]
+		if len(cfg.Compute) == n {
+			c.w[i].dist = cfg.Compute[i]
+		}
+	}
+	c.poll.Init(sim, c, evPoll)
+	return c, nil
+}
+
+// Sim is the cluster's simulation.
+func (c *Cluster) Sim() *netsim.Sim { return c.sim }
+
+// N is the number of workers.
+func (c *Cluster) N() int { return len(c.w) }
+
+// Config returns the cluster's configuration.
+func (c *Cluster) Config() *Config { return &c.cfg }
+
+// Now is the current time in seconds.
+func (c *Cluster) Now() float64 { return c.sim.Now().Seconds() }
+
+// Queue is the ready queue in arrival order. It is owned by the cluster:
+// read it, do not modify it.
+func (c *Cluster) Queue() []int { return c.queue }
+
+// Active is the number of workers that have not finished (MaxIters).
+func (c *Cluster) Active() int {
+	a := 0
+	for i := range c.w {
+		if c.w[i].state != finished {
+			a++
+		}
+	}
+	return a
+}
+
+// BW is worker w's true bandwidth in bits/s.
+func (c *Cluster) BW(w int) float64 { return c.cfg.BW[w] }
+
+// Dist is worker w's compute-time distribution (what a warm-started
+// controller knows in advance).
+func (c *Cluster) Dist(w int) training.Dist { return c.w[w].dist }
+
+// LastCompute is the duration in seconds of worker w's last computation.
+func (c *Cluster) LastCompute(w int) float64 { return c.w[w].last }
+
+// Computing calls f for every computing worker in ID order with the time
+// elapsed since it started its current round, in seconds.
+func (c *Cluster) Computing(f func(w int, elapsed float64)) {
+	now := c.sim.Now()
+	for i := range c.w {
+		if c.w[i].state == computing {
+			f(i, (now - c.w[i].start).Seconds())
+		}
+	}
+}
+
+// ReadyAt is when computing worker w will finish its current round: the
+// oracle knowledge of the illustrative schemes of Fig. 3. ok is false if w
+// is not computing.
+func (c *Cluster) ReadyAt(w int) (t float64, ok bool) {
+	if c.w[w].state != computing {
+		return 0, false
+	}
+	return c.w[w].readyAt.Seconds(), true
+}
+
+// AddWastedWait books d of wasted waiting to worker w.
+func (c *Cluster) AddWastedWait(w int, d netsim.Time) { c.w[w].wasted += d }
+
+// Launch pops the workers of group from the ready queue and starts their
+// all-reduce. Launching a worker that is not ready is a controller bug and
+// panics.
+func (c *Cluster) Launch(group []int) {
+	if len(group) == 0 {
+		return
+	}
+	now := c.sim.Now()
+	for _, w := range group {
+		if c.w[w].state != ready {
+			panic(fmt.Sprintf("syncctl: %s launched worker %d which is not in the ready queue", c.ctl.Name(), w))
+		}
+		c.w[w].state = syncing
+		c.w[w].idle += now - c.w[w].queuedAt
+	}
+	out := c.queue[:0]
+	for _, w := range c.queue {
+		if c.w[w].state == ready {
+			out = append(out, w)
+		}
+	}
+	c.queue = out
+	c.launched++
+	g := append([]int(nil), group...)
+	start := now
+	c.exec.Start(c, g, func() { c.finishSync(g, start) })
+}
+
+func (c *Cluster) finishSync(g []int, start netsim.Time) {
+	now := c.sim.Now()
+	c.syncs++
+	c.syncTime += now - start
+	c.syncScale += len(g)
+	for _, w := range g {
+		c.w[w].rounds++
+		if c.cfg.MaxIters > 0 && c.w[w].rounds >= c.cfg.MaxIters {
+			c.w[w].state = finished
+			continue
+		}
+		c.compute(w)
+	}
+}
+
+func (c *Cluster) compute(w int) {
+	x := &c.w[w]
+	d := x.dist.Sample(x.rng)
+	if !(d >= 0) || math.IsInf(d, 0) {
+		panic(fmt.Sprintf("syncctl: compute time %v of worker %d is not a finite non-negative number", d, w))
+	}
+	x.state = computing
+	x.start = c.sim.Now()
+	x.readyAt = x.start + netsim.FromSeconds(d)
+	c.sim.Schedule(x.readyAt, c, evReady, nil, int64(w))
+}
+
+// HandleEvent implements netsim.Handler: worker ready events and the
+// controller's wait timeout.
+func (c *Cluster) HandleEvent(ev netsim.Event) {
+	w := -1
+	switch ev.Kind {
+	case evReady:
+		w = int(ev.Arg)
+		x := &c.w[w]
+		x.state = ready
+		x.last = (x.readyAt - x.start).Seconds()
+		x.iters++
+		x.queuedAt = ev.At
+		c.queue = append(c.queue, w)
+	case evPoll:
+	default:
+		panic(fmt.Sprintf("syncctl: unknown event kind %d", ev.Kind))
+	}
+	if d := c.ctl.Step(c, w); d > 0 && c.busy() {
+		c.poll.Set(c.sim.Now() + d)
+	} else {
+		c.poll.Stop()
+	}
+}
+
+// busy reports whether some worker is computing or synchronising. When
+// none is, no worker can become ready and the controller's state cannot
+// change, so its wait for the next ready worker would never end: the
+// cluster stops polling (this only matters for runs without a Duration).
+func (c *Cluster) busy() bool {
+	for i := range c.w {
+		if s := c.w[i].state; s == computing || s == syncing {
+			return true
+		}
+	}
+	return false
+}
+
+// Run starts every worker's first computation at time 0, runs the Sim to
+// the configured duration and returns the metrics.
+func (c *Cluster) Run() Metrics {
+	for i := range c.w {
+		c.compute(i)
+	}
+	until := c.cfg.Duration
+	if until <= 0 {
+		until = netsim.Never
+	}
+	c.sim.Run(until)
+	return c.metrics()
+}

@@ -1,0 +1,232 @@
+package syncctl
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"syncsim/netsim"
+	"syncsim/workloads/training"
+)
+
+// SelectiveConfig are the parameters of Alg. 3.
+type SelectiveConfig struct {
+	P     int     // minimum group size p
+	Eta   float64 // BAG relaxation eta (Alg. 1)
+	Theta float64 // BPAWR threshold factor theta (Alg. 2)
+	Dt    float64 // waiting slot Delta t, seconds
+	// C forces a full (weighted) all reduce of all n workers every C
+	// rounds (Alg. 3, line 5); 0 disables it.
+	C int
+	// BWError is e: the controller's estimate of a bandwidth b is
+	// b (1 + e x), i.e. an error of b*e*x with x ~ U[-1, 1] drawn afresh
+	// for every worker each time the controller refreshes its estimates
+	// (Alg. 3, line 9; Sec. IV-B5). Must be in [0, 1).
+	BWError float64
+	// Cold makes the controller learn the compute-time distribution online
+	// (cold start, Sec. IV-B5) instead of knowing each worker's
+	// distribution in advance (warm start).
+	Cold bool
+	// MinSamples is the cold-start warm-up (training.DefaultMinSamples if
+	// zero): until then the learnt CDF is 0 and nobody is predicted ready.
+	MinSamples int
+	// ExactConditional replaces Eq. 4's F(t+dt) by the true conditional
+	// probability (F(t+dt)-F(t))/(1-F(t)).
+	ExactConditional bool
+}
+
+// SelectiveReduce is Alg. 3 of the selective-reduce paper.
+//
+// Each Step is one pass of the loop (lines 4-27). With C > 0 and
+// k % C == 0 it waits until all n workers are ready and synchronises them
+// all; otherwise, when more than p workers are ready (line 8, "len(Q) > p"
+// as printed) it refreshes the bandwidth estimates (line 9), collects the
+// computing workers S (line 10), groups the ready ones with BAG (line 11),
+// and asks BPAWR about each group in order (lines 12-22): slow workers that
+// BPAWR would replace move to the next group (lines 14-16) and Launch
+// groups are popped and synchronised asynchronously (lines 17-21), each
+// launch incrementing k. k also counts the full all reduces, so that one
+// happens every C rounds (the printed line 7 omits the increment, which
+// would repeat the full all reduce forever). Finally it waits up to Dt for
+// the next ready worker (line 24).
+//
+// Wasted wait: the workers of WaitReplace groups wait for predicted
+// arrivals; if the slot times out with no new ready worker, the slot is
+// booked as wasted to each of them.
+type SelectiveReduce struct {
+	cfg     SelectiveConfig
+	prm     BPAWRParams
+	rng     *rand.Rand
+	emp     *training.Empirical
+	pred    Predictor
+	k       int
+	waiting []int
+	waitAt  netsim.Time
+	est     []float64
+	s       []Training
+}
+
+// NewSelectiveReduce checks cfg. rng drives the bandwidth-estimation
+// errors (pass a stream named for the controller, e.g.
+// sim.Rand("syncctl/bw-estimate")); modelBytes is v.
+func NewSelectiveReduce(cfg SelectiveConfig, modelBytes float64, rng *rand.Rand) (*SelectiveReduce, error) {
+	switch {
+	case cfg.P < 1:
+		return nil, fmt.Errorf("selective reduce: p = %d, want >= 1", cfg.P)
+	case !(cfg.Eta >= 0 && cfg.Eta < 1):
+		return nil, fmt.Errorf("selective reduce: eta = %g, want 0 <= eta < 1", cfg.Eta)
+	case !(cfg.Theta >= 0) || math.IsInf(cfg.Theta, 0):
+		return nil, fmt.Errorf("selective reduce: theta = %g, want >= 0", cfg.Theta)
+	case !(cfg.Dt > 0) || math.IsInf(cfg.Dt, 0):
+		return nil, fmt.Errorf("selective reduce: dt = %g s, want > 0", cfg.Dt)
+	case cfg.C < 0:
+		return nil, fmt.Errorf("selective reduce: c = %d, want >= 0", cfg.C)
+	case !(cfg.BWError >= 0 && cfg.BWError < 1):
+		return nil, fmt.Errorf("selective reduce: bandwidth error e = %g, want 0 <= e < 1", cfg.BWError)
+	case !(modelBytes > 0):
+		return nil, fmt.Errorf("selective reduce: model size %g bytes, want > 0", modelBytes)
+	case rng == nil && cfg.BWError > 0:
+		return nil, fmt.Errorf("selective reduce: bandwidth error needs a random stream")
+	}
+	s := &SelectiveReduce{
+		cfg: cfg,
+		prm: BPAWRParams{P: cfg.P, Eta: cfg.Eta, Theta: cfg.Theta, Dt: cfg.Dt, ModelBytes: modelBytes},
+		rng: rng,
+	}
+	if cfg.Cold {
+		min := cfg.MinSamples
+		if min == 0 {
+			min = training.DefaultMinSamples
+		}
+		s.emp = training.NewEmpirical(min, nil)
+	}
+	return s, nil
+}
+
+// Name is "selective-reduce".
+func (*SelectiveReduce) Name() string { return "selective-reduce" }
+
+// Rounds is k, the number of synchronisations launched so far.
+func (s *SelectiveReduce) Rounds() int { return s.k }
+
+func (s *SelectiveReduce) predictor(c *Cluster) Predictor {
+	if s.pred != nil {
+		return s.pred
+	}
+	var cdf func(w int) func(float64) float64
+	if s.emp != nil {
+		f := s.emp.CDF
+		cdf = func(int) func(float64) float64 { return f }
+	} else {
+		cdf = func(w int) func(float64) float64 { return c.Dist(w).CDF }
+	}
+	if s.cfg.ExactConditional {
+		s.pred = Conditional(cdf)
+	} else {
+		s.pred = Eq4(cdf)
+	}
+	return s.pred
+}
+
+// Step is one pass of Alg. 3's loop.
+func (s *SelectiveReduce) Step(c *Cluster, w int) netsim.Time {
+	now := c.Sim().Now()
+	// Book the previous slot: the wait was wasted if it timed out.
+	if len(s.waiting) > 0 && w < 0 {
+		for _, x := range s.waiting {
+			c.AddWastedWait(x, now-s.waitAt)
+		}
+	}
+	s.waiting = s.waiting[:0]
+	if w >= 0 && s.emp != nil {
+		s.emp.Observe(c.LastCompute(w))
+	}
+	q := c.Queue()
+	switch {
+	case s.cfg.C > 0 && s.k%s.cfg.C == 0:
+		if len(q) == c.Active() && len(q) > 0 { // line 5 (n workers)
+			c.Launch(append([]int(nil), q...))
+			s.k++
+		}
+	case len(q) > s.cfg.P: // line 8
+		s.selectAndLaunch(c, q)
+	}
+	if len(s.waiting) > 0 {
+		s.waitAt = now
+	}
+	if len(c.Queue()) == 0 {
+		return 0
+	}
+	return netsim.FromSeconds(s.cfg.Dt)
+}
+
+func (s *SelectiveReduce) selectAndLaunch(c *Cluster, q []int) {
+	// line 9: updated (estimated) bandwidth of every worker
+	n := c.N()
+	if cap(s.est) < n {
+		s.est = make([]float64, n)
+	}
+	s.est = s.est[:n]
+	for i := range s.est {
+		b := c.BW(i)
+		if s.cfg.BWError > 0 {
+			b *= 1 + s.cfg.BWError*(2*s.rng.Float64()-1)
+		}
+		s.est[i] = b
+	}
+	// line 10: workers in training
+	s.s = s.s[:0]
+	c.Computing(func(id int, elapsed float64) {
+		s.s = append(s.s, Training{ID: id, BW: s.est[id], Elapsed: elapsed})
+	})
+	// line 11
+	members := make([]Member, len(q))
+	for i, id := range q {
+		members[i] = Member{ID: id, BW: s.est[id]}
+	}
+	groups := BAG(members, s.cfg.P, s.cfg.Eta)
+	pred := s.predictor(c)
+	set := s.s
+	var launch [][]int
+	for i := range groups {
+		var res BPAWRResult
+		res, set = BPAWR(set, groups[i], s.prm, pred)
+		g := groups[i]
+		if len(res.Delta) > 0 && i+1 < len(groups) { // lines 14-16
+			g = without(g, res.Delta)
+			groups[i] = g
+			groups[i+1] = append(groups[i+1], res.Delta...)
+		}
+		switch res.Decision {
+		case Launch:
+			ids := make([]int, len(g))
+			for j, m := range g {
+				ids[j] = m.ID
+			}
+			launch = append(launch, ids)
+		case WaitReplace:
+			for _, m := range g {
+				s.waiting = append(s.waiting, m.ID)
+			}
+		}
+	}
+	for _, g := range launch {
+		c.Launch(g) // line 19 (asynchronous)
+		s.k++       // line 20
+	}
+}
+
+// without returns g minus the members in d (by ID), keeping g's order.
+func without(g, d []Member) []Member {
+	out := make([]Member, 0, len(g))
+outer:
+	for _, m := range g {
+		for _, x := range d {
+			if x.ID == m.ID {
+				continue outer
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
