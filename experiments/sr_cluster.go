@@ -1,0 +1,172 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/netsim"
+	"syncsim/workloads/syncctl"
+	"syncsim/workloads/training"
+)
+
+// sr-cluster: one point of the selective-reduce evaluation (Sec. IV,
+// Figs. 5-14). The figures are sweeps of this experiment:
+//
+//	Figs. 5/6   --vary n=40,80,120,160,200, trace cnn / transformer, each scheme
+//	Fig. 7      wasted_wait_s of selective-reduce over n
+//	Fig. 8      --vary p_frac=0.1,0.2,0.3,0.4,0.5
+//	Fig. 9      --vary eta=0.1,...,0.8
+//	Fig. 10     --vary theta=1,...,20
+//	Fig. 11     --vary start=warm,cold (over n)
+//	Fig. 12     --vary bw_error=0,0.1,...  (warm and cold)
+//	Fig. 13     --vary lambda=0.05,0.1,0.2
+//	Fig. 14     --vary alpha_ms=0,1,5,50
+func init() {
+	Register(&Experiment{
+		Name:    "sr-cluster",
+		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
+		Doc: "n workers on one non-blocking switch; worker i's available bandwidth is " +
+			"round(20u, 3) Gbps with u ~ U[lambda, 1] (Sec. IV-A); one-way latency alpha; a model " +
+			"of model_mb MB; per-iteration compute times from the CNN or Transformer trace " +
+			"approximation (see package workloads/training). Workers compute, join the ready queue " +
+			"and synchronise in groups chosen by the scheme: allreduce (BSP), partial-reduce (the " +
+			"first p = round(p_frac*n) ready workers), selective-reduce (Alg. 3 with BAG and BPAWR; " +
+			"k counts launched syncs, a full all reduce every c rounds if c > 0). A group's ring " +
+			"all-reduce takes Eq. 2 with its minimum bandwidth (fidelity analytic; sync_cost ring or " +
+			"the paper's approximation 2|g|alpha + 2v/b) or runs as a ring all-reduce of fluid flows " +
+			"over the star (fidelity flow). Metrics (Sec. IV-A2) count what completes within " +
+			"duration_s: average sync time and scale over completed syncs, total sync, total " +
+			"iteration (completed computations of all workers), wasted wait per worker (BPAWR wait " +
+			"slots that ended with no new ready worker, booked to each waiting worker), idle per " +
+			"worker (time in the ready queue).",
+		Params: []Param{
+			EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
+			IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
+			FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
+			FloatParam("eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3)"),
+			FloatParam("theta", 1, 0, 1e6, "BPAWR waiting threshold factor theta (paper default 1)"),
+			FloatParam("dt_ms", 100, 0.001, 1e7, "waiting slot Delta t in ms (not stated in the paper; our default)"),
+			IntParam("c", 0, 0, 1000000000, "full all reduce every c rounds; 0 never (not stated in the paper)"),
+			EnumParam("trace", "cnn", []string{"cnn", "transformer"}, "compute-time trace"),
+			EnumParam("start", "warm", []string{"warm", "cold"}, "warm: distribution known in advance; cold: learnt online"),
+			EnumParam("predict", "eq4", []string{"eq4", "conditional"}, "ready-within-dt probability: Eq. 4's F(t+dt) or the exact conditional"),
+			FloatParam("bw_error", 0, 0, 0.99, "bandwidth estimation error e: estimate b(1 + e x), x ~ U[-1, 1]"),
+			FloatParam("lambda", 0.05, 0.001, 1, "bandwidth skew: u ~ U[lambda, 1] (paper default 0.05)"),
+			FloatParam("alpha_ms", 1, 0, 1e5, "one-way latency between workers in ms (paper default 1)"),
+			FloatParam("model_mb", 500, 0.001, 1e7, "model size v in MB (paper 500)"),
+			FloatParam("duration_s", 100, 0.001, 1e6, "simulated training time in seconds (paper 100)"),
+			EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on a star) or packet"),
+			EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)"),
+		},
+		Metrics: []Metric{
+			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
+			{Name: "avg_sync_scale", Unit: "workers", Help: "average number of workers per completed synchronisation"},
+			{Name: "total_sync", Unit: "", Help: "number of completed synchronisations"},
+			{Name: "total_iteration", Unit: "", Help: "computations completed by all workers"},
+			{Name: "wasted_wait_s", Unit: "s", Help: "wasted wait time per worker (BPAWR slots with no new ready worker)"},
+			{Name: "idle_s", Unit: "s", Help: "mean time per worker spent in the ready queue"},
+			{Name: "p_workers", Unit: "workers", Help: "the resolved minimum group size p"},
+		},
+		Run: runSRCluster,
+	})
+}
+
+// srClusterSetup is one sr-cluster point built on a Sim, ready to run.
+type srClusterSetup struct {
+	sim     *netsim.Sim
+	cluster *syncctl.Cluster
+	p       int
+}
+
+func buildSRCluster(r *Run) (*srClusterSetup, error) {
+	ps := r.Params
+	n := ps.Int("n")
+	p := int(math.Round(ps.Float("p_frac") * float64(n)))
+	p = max(1, min(p, n))
+	sim := netsim.New(r.Seed)
+	gbps, err := training.Bandwidths(sim.Rand("training/bandwidth"), n, ps.Float("lambda"))
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	bw := make([]float64, n)
+	for i, g := range gbps {
+		bw[i] = g * 1e9
+	}
+	var dist training.Dist
+	switch ps.String("trace") {
+	case "cnn":
+		dist = training.CNN()
+	case "transformer":
+		dist = training.Transformer()
+	}
+	cost, err := syncctl.ParseCostModel(ps.String("sync_cost"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := syncctl.Config{
+		BW:         bw,
+		ModelBytes: ps.Float("model_mb") * 1e6,
+		Alpha:      ps.Float("alpha_ms") / 1e3,
+		Compute:    []training.Dist{dist},
+		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
+		Cost:       cost,
+	}
+	switch ps.String("fidelity") {
+	case "analytic":
+	case "flow":
+		exec, err := srFlowExecutor(sim, gbps, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Exec = exec
+	default:
+		return nil, fmt.Errorf("sr-cluster: fidelity %s is not supported at this fidelity level (use analytic or flow)", ps.String("fidelity"))
+	}
+	var ctl syncctl.Controller
+	switch ps.String("scheme") {
+	case "allreduce":
+		ctl = syncctl.AllReduce{}
+	case "partial-reduce":
+		ctl, err = syncctl.NewPartialReduce(p)
+	case "selective-reduce":
+		ctl, err = syncctl.NewSelectiveReduce(syncctl.SelectiveConfig{
+			P:                p,
+			Eta:              ps.Float("eta"),
+			Theta:            ps.Float("theta"),
+			Dt:               ps.Float("dt_ms") / 1e3,
+			C:                ps.Int("c"),
+			BWError:          ps.Float("bw_error"),
+			Cold:             ps.String("start") == "cold",
+			ExactConditional: ps.String("predict") == "conditional",
+		}, cfg.ModelBytes, sim.Rand("syncctl/bw-estimate"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	cl, err := syncctl.NewCluster(sim, cfg, ctl)
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	return &srClusterSetup{sim: sim, cluster: cl, p: p}, nil
+}
+
+func runSRCluster(r *Run) (*Result, error) {
+	s, err := buildSRCluster(r)
+	if err != nil {
+		return nil, err
+	}
+	m := s.cluster.Run()
+	res := r.Exp.NewResult()
+	res.Events = m.Events
+	srSyncMetrics(res, m)
+	res.Metrics["total_iteration"] = float64(m.TotalIteration)
+	res.Metrics["wasted_wait_s"] = m.WastedWait
+	res.Metrics["idle_s"] = m.Idle
+	res.Metrics["p_workers"] = float64(s.p)
+	return res, nil
+}
+
+// srFlowExecutor builds the flow-fidelity executor of sr-cluster.
+func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, error) {
+	return nil, fmt.Errorf("sr-cluster: fidelity flow is not available yet (needs the ring all-reduce collective)")
+}

@@ -1,0 +1,106 @@
+package experiments
+
+import (
+	"math"
+	"testing"
+)
+
+func srRun(t testing.TB, seed uint64, sets ...string) *Result {
+	t.Helper()
+	e, err := Lookup("sr-cluster")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Resolve(sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestSRClusterDeterministic(t *testing.T) {
+	for _, scheme := range []string{"allreduce", "partial-reduce", "selective-reduce"} {
+		t.Run(scheme, func(t *testing.T) {
+			sets := []string{"scheme=" + scheme, "duration_s=20", "start=cold", "bw_error=0.2"}
+			a, b := srRun(t, 9, sets...), srRun(t, 9, sets...)
+			for k, v := range a.Metrics {
+				if w := b.Metrics[k]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
+					t.Errorf("%s: %v vs %v with the same seed", k, v, w)
+				}
+			}
+			if a.Events != b.Events {
+				t.Errorf("events %d vs %d", a.Events, b.Events)
+			}
+		})
+	}
+}
+
+// TestSRClusterSchemes checks invariants of each scheme on the default
+// point (n = 40, p = 12): all reduce synchronises all 40 every time,
+// partial reduce exactly p, selective reduce at least p+1 (BAG seeds p+1);
+// only selective reduce can waste waiting.
+func TestSRClusterSchemes(t *testing.T) {
+	ar := srRun(t, 1, "scheme=allreduce", "duration_s=30")
+	pr := srRun(t, 1, "scheme=partial-reduce", "duration_s=30")
+	sr := srRun(t, 1, "scheme=selective-reduce", "duration_s=30")
+	if ar.Metrics["avg_sync_scale"] != 40 || pr.Metrics["avg_sync_scale"] != 12 {
+		t.Errorf("scales: allreduce %v (want 40), partial %v (want 12)", ar.Metrics["avg_sync_scale"], pr.Metrics["avg_sync_scale"])
+	}
+	if sr.Metrics["avg_sync_scale"] < 13 {
+		t.Errorf("selective scale %v, want >= p+1 = 13", sr.Metrics["avg_sync_scale"])
+	}
+	if ar.Metrics["wasted_wait_s"] != 0 || pr.Metrics["wasted_wait_s"] != 0 {
+		t.Error("all reduce and partial reduce never waste waiting")
+	}
+	for name, r := range map[string]*Result{"allreduce": ar, "partial": pr, "selective": sr} {
+		if r.Metrics["total_sync"] < 1 || r.Metrics["total_iteration"] < 40 {
+			t.Errorf("%s: %v", name, r.Metrics)
+		}
+	}
+	// Bandwidth-aware grouping makes selective reduce's syncs faster than
+	// partial reduce's on skewed bandwidths (Sec. IV-B1).
+	if sr.Metrics["avg_sync_time_s"] >= pr.Metrics["avg_sync_time_s"] {
+		t.Errorf("selective avg sync time %v not below partial %v", sr.Metrics["avg_sync_time_s"], pr.Metrics["avg_sync_time_s"])
+	}
+}
+
+func TestSRClusterPacketUnsupported(t *testing.T) {
+	e, _ := Lookup("sr-cluster")
+	ps, err := e.Resolve([]string{"fidelity=packet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(&Run{Exp: e, Params: ps, Seed: 1}); err == nil {
+		t.Error("packet fidelity: want an error")
+	}
+}
+
+// BenchmarkSRCluster runs one paper-size point (n = 200, 100 s) per
+// iteration.
+func BenchmarkSRCluster(b *testing.B) {
+	for _, fid := range []string{"analytic", "flow"} {
+		for _, scheme := range []string{"partial-reduce", "selective-reduce"} {
+			b.Run(fid+"/"+scheme, func(b *testing.B) {
+				e, _ := Lookup("sr-cluster")
+				ps, err := e.Resolve([]string{"n=200", "scheme=" + scheme, "fidelity=" + fid})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				var events uint64
+				for i := 0; i < b.N; i++ {
+					res, err := e.Run(&Run{Exp: e, Params: ps, Seed: uint64(i + 1)})
+					if err != nil {
+						b.Skip(err)
+					}
+					events += res.Events
+				}
+				b.ReportMetric(float64(events)/float64(b.N), "events/op")
+			})
+		}
+	}
+}
