@@ -86,7 +86,9 @@ func inaGradient(ps Params, model string) (netsim.Bytes, error) {
 }
 
 // inaProtocol parses the protocol parameter.
-func inaProtocol(ps Params) (inagg.Protocol, error) { return inagg.ParseProtocol(ps.String("protocol")) }
+func inaProtocol(ps Params) (inagg.Protocol, error) {
+	return inagg.ParseProtocol(ps.String("protocol"))
+}
 
 // inaRig is one INA scenario: a fabric, its aggregating switches, the jobs
 // and an optional background stack. It stops the simulation when the last
