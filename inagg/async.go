@@ -33,8 +33,9 @@ type asyncCtl struct {
 	ssum, smax    int64 // last progress registers heard from the switch
 	lastD         float64
 	awd, beta     float64
-	awdEnd        int64
-	awdCutEnd     int64
+	awdRound      netsim.Time // start of the current AWD round
+	awdCutAt      netsim.Time // time of the last AWD cut
+	srtt          netsim.Time // smoothed GACK round-trip time (RFC 6298 gain 1/8)
 	roundResults  int
 	roundAECN     int
 	cuts, awdCuts uint64
@@ -65,6 +66,14 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	ce := p.Flags&netsim.FlagECE != 0
 	if p.Kind == KindGACK {
 		c.ssum, c.smax = p.Ext[extSSum], p.Ext[extSMax]
+		if p.Flags&netsim.FlagRetx == 0 && p.SentAt > 0 {
+			r := w.j.net.Sim.Now() - p.SentAt
+			if c.srtt == 0 {
+				c.srtt = r
+			} else {
+				c.srtt += (r - c.srtt) / 8
+			}
+		}
 	}
 	c.acked++
 	if ce {
@@ -113,32 +122,38 @@ func (c *asyncCtl) decrease(w *worker) float64 {
 	return DecreaseFactor(c.alpha, p, pmax)
 }
 
-// onResult runs the asynchronous degree control (Sec. III-B3).
+// onResult runs the asynchronous degree control (Sec. III-B3). Its rounds
+// are round-trip times (the smoothed RTT of GACKs): AWD is cut by Eq. 2 at
+// most once per RTT when an AACK carries AECN, and grows by one for every
+// RTT that passes without AECN; beta is updated once per round with the
+// fraction of AECN-marked AACKs. (Rounds counted in AACKs would last AWD
+// results, which for a straggling job is far longer than an RTT.)
 func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
-	if !c.limit {
+	if !c.limit || c.srtt == 0 {
 		return
 	}
+	now := w.j.net.Sim.Now()
 	aecn := p.Flags&netsim.FlagAECN != 0
 	c.roundResults++
 	if aecn {
 		c.roundAECN++
-		if w.lastAACK >= c.awdCutEnd {
+		if now-c.awdCutAt >= c.srtt {
 			prev := c.awd
 			c.awd = CutAWD(c.awd, c.beta) // Eq. 2
 			c.awdPeakSum += prev
 			c.awdDropSum += prev - c.awd
-			c.awdCutEnd = w.sndNext
+			c.awdCutAt = now
 			c.awdCuts++
 		}
 	}
-	if w.lastAACK >= c.awdEnd {
+	if rounds := (now - c.awdRound) / c.srtt; rounds >= 1 {
 		c.beta = EWMA(c.beta, c.wgt, float64(c.roundAECN)/float64(c.roundResults))
 		if c.roundAECN == 0 {
-			c.awd = math.Min(c.awd+1, c.maxw)
-			c.awdIncrements++
+			c.awd = math.Min(c.awd+float64(rounds), c.maxw)
+			c.awdIncrements += uint64(rounds)
 		}
 		c.roundResults, c.roundAECN = 0, 0
-		c.awdEnd = w.sndNext
+		c.awdRound = now
 	}
 }
 
