@@ -13,11 +13,10 @@ const snap = 1e-9
 // first link to saturate is the one with the smallest fair share
 // resid/n (n = unfrozen group transfers crossing it). Its transfers freeze
 // at that share, their rates leave every link they cross, and filling
-// continues. A link's share never decreases as others freeze (a frozen
-// transfer took no more than the link's share), so a min-heap of shares
-// with lazily discarded stale entries finds each bottleneck in O(log L).
-// Ties are broken by link id, so the order is deterministic; the rates do
-// not depend on it.
+// continues. The links wait in an indexed min-heap keyed by share, so each
+// bottleneck is found in O(log L) and each link whose share changes is
+// re-keyed in place. Ties are broken by link id, so the order is
+// deterministic; the rates do not depend on it.
 func (e *Engine) fill(group []*transfer) {
 	e.fepoch++
 	fe := e.fepoch
@@ -33,18 +32,15 @@ func (e *Engine) fill(group []*transfer) {
 			ls.n++
 		}
 	}
-	e.heap.reset()
+	h := &e.heap
+	h.reset()
 	for _, l := range e.touched {
 		ls := &e.links[l]
-		ls.ver++
-		e.heap.push(shareEnt{share: ls.resid / float64(ls.n), link: l, ver: ls.ver})
+		ls.share = ls.resid / float64(ls.n)
+		h.push(e.links, l)
 	}
-	for e.heap.len() > 0 {
-		ent := e.heap.pop()
-		ls := &e.links[ent.link]
-		if ent.ver != ls.ver || ls.n == 0 {
-			continue
-		}
+	for h.len() > 0 {
+		ls := &e.links[h.pop(e.links)]
 		share := ls.resid / float64(ls.n)
 		if share < 0 {
 			share = 0
@@ -72,64 +68,98 @@ func (e *Engine) fill(group []*transfer) {
 		}
 		for _, m := range e.changed {
 			ms := &e.links[m]
-			ms.ver++
-			if ms.n > 0 {
-				e.heap.push(shareEnt{share: ms.resid / float64(ms.n), link: m, ver: ms.ver})
+			if ms.hpos < 0 {
+				continue // already the bottleneck just popped
 			}
+			if ms.n == 0 {
+				h.remove(e.links, m)
+				continue
+			}
+			ms.share = ms.resid / float64(ms.n)
+			h.fix(e.links, m)
 		}
 	}
 }
 
-// shareEnt is a link's fair share at the time it was pushed.
-type shareEnt struct {
-	share float64
-	link  int32
-	ver   uint32
+// linkHeap is an indexed binary min-heap of link ids ordered by
+// (links[l].share, l); each link records its position in hpos (-1 when
+// absent). It allocates nothing once grown.
+type linkHeap struct{ h []int32 }
+
+func (h *linkHeap) reset()   { h.h = h.h[:0] }
+func (h *linkHeap) len() int { return len(h.h) }
+
+func heapLess(ls []linkState, a, b int32) bool {
+	sa, sb := ls[a].share, ls[b].share
+	return sa < sb || (sa == sb && a < b)
 }
 
-func (a shareEnt) less(b shareEnt) bool {
-	return a.share < b.share || (a.share == b.share && a.link < b.link)
+func (h *linkHeap) swap(ls []linkState, i, j int) {
+	h.h[i], h.h[j] = h.h[j], h.h[i]
+	ls[h.h[i]].hpos = int32(i)
+	ls[h.h[j]].hpos = int32(j)
 }
 
-// shareHeap is a binary min-heap of shares, allocation-free once grown.
-type shareHeap struct{ h []shareEnt }
-
-func (h *shareHeap) reset()   { h.h = h.h[:0] }
-func (h *shareHeap) len() int { return len(h.h) }
-
-func (h *shareHeap) push(x shareEnt) {
-	h.h = append(h.h, x)
-	i := len(h.h) - 1
+func (h *linkHeap) up(ls []linkState, i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.h[i].less(h.h[p]) {
-			break
+		if !heapLess(ls, h.h[i], h.h[p]) {
+			return
 		}
-		h.h[i], h.h[p] = h.h[p], h.h[i]
+		h.swap(ls, i, p)
 		i = p
 	}
 }
 
-func (h *shareHeap) pop() shareEnt {
-	top := h.h[0]
-	n := len(h.h) - 1
-	h.h[0] = h.h[n]
-	h.h = h.h[:n]
-	i := 0
+func (h *linkHeap) down(ls []linkState, i int) {
+	n := len(h.h)
 	for {
 		l := 2*i + 1
 		if l >= n {
-			break
+			return
 		}
 		m := l
-		if r := l + 1; r < n && h.h[r].less(h.h[l]) {
+		if r := l + 1; r < n && heapLess(ls, h.h[r], h.h[l]) {
 			m = r
 		}
-		if !h.h[m].less(h.h[i]) {
-			break
+		if !heapLess(ls, h.h[m], h.h[i]) {
+			return
 		}
-		h.h[i], h.h[m] = h.h[m], h.h[i]
+		h.swap(ls, i, m)
 		i = m
 	}
+}
+
+func (h *linkHeap) push(ls []linkState, l int32) {
+	h.h = append(h.h, l)
+	ls[l].hpos = int32(len(h.h) - 1)
+	h.up(ls, len(h.h)-1)
+}
+
+// pop removes and returns the link with the smallest share.
+func (h *linkHeap) pop(ls []linkState) int32 {
+	top := h.h[0]
+	h.remove(ls, top)
 	return top
+}
+
+// remove takes link l out of the heap.
+func (h *linkHeap) remove(ls []linkState, l int32) {
+	i := int(ls[l].hpos)
+	n := len(h.h) - 1
+	if i != n {
+		h.swap(ls, i, n)
+	}
+	h.h = h.h[:n]
+	ls[l].hpos = -1
+	if i < n {
+		h.fix(ls, h.h[i])
+	}
+}
+
+// fix restores the heap order after link l's share changed.
+func (h *linkHeap) fix(ls []linkState, l int32) {
+	i := int(ls[l].hpos)
+	h.up(ls, i)
+	h.down(ls, int(ls[l].hpos))
 }

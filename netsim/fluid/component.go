@@ -22,6 +22,7 @@ func (e *Engine) flush() {
 	e.collect()
 	if len(e.comp) > 0 {
 		e.recomputes++
+		e.rerated += uint64(len(e.comp))
 		for _, t := range e.comp {
 			e.advance(t)
 		}

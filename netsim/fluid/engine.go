@@ -74,7 +74,7 @@ type Engine struct {
 	queue   []int32
 	touched []int32
 	changed []int32
-	heap    shareHeap
+	heap    linkHeap
 	doneBuf []*transfer
 	cepoch  uint32
 	fepoch  uint32
@@ -84,6 +84,7 @@ type Engine struct {
 	sends           uint64
 	completed       uint64
 	recomputes      uint64
+	rerated         uint64       // transfers re-rated, summed over recomputations
 	sizeSent        netsim.Bytes // sizes of every Send
 	delivered       netsim.Bytes // sizes of transfers whose done fired
 	maxResidual     float64      // largest |remaining| at completion, bytes
@@ -104,6 +105,7 @@ func New(net *netsim.Network, mode Mode) *Engine {
 	e.links = make([]linkState, len(ls))
 	for i, l := range ls {
 		e.links[i].cap = float64(l.Rate)
+		e.links[i].hpos = -1
 	}
 	net.Routes()
 	e.timer.Init(e.sim, e, kindComplete)

@@ -56,7 +56,8 @@ type linkState struct {
 	trs   []*transfer
 	resid float64 // residual capacity during a fill
 	n     int32   // unfrozen transfers of the current group crossing it
-	ver   uint32  // heap entry version
+	share float64 // resid/n, the heap key during a fill
+	hpos  int32   // position in the fill heap, -1 when absent
 	fmark uint32  // fill epoch
 	cmark uint32  // component epoch
 	chg   uint32  // change epoch within a fill round
