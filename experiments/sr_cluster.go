@@ -36,9 +36,9 @@ func init() {
 			"the paper's approximation 2|g|alpha + 2v/b) or runs as a ring all-reduce of fluid flows " +
 			"over the star (fidelity flow). Metrics (Sec. IV-A2) count what completes within " +
 			"duration_s: average sync time and scale over completed syncs, total sync, total " +
-			"iteration (completed computations of all workers), wasted wait per worker (BPAWR wait " +
-			"slots that ended with no new ready worker, booked to each waiting worker), idle per " +
-			"worker (time in the ready queue).",
+			"iteration (completed computations of all workers), wasted wait per worker (time from a " +
+			"worker's first BPAWR wait to its launch, when no worker that became ready after the wait " +
+			"began joined its group), idle per worker (time in the ready queue).",
 		Params: []Param{
 			EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
@@ -63,7 +63,7 @@ func init() {
 			{Name: "avg_sync_scale", Unit: "workers", Help: "average number of workers per completed synchronisation"},
 			{Name: "total_sync", Unit: "", Help: "number of completed synchronisations"},
 			{Name: "total_iteration", Unit: "", Help: "computations completed by all workers"},
-			{Name: "wasted_wait_s", Unit: "s", Help: "wasted wait time per worker (BPAWR slots with no new ready worker)"},
+			{Name: "wasted_wait_s", Unit: "s", Help: "wasted wait time per worker (BPAWR waits that no newly ready worker joined)"},
 			{Name: "idle_s", Unit: "s", Help: "mean time per worker spent in the ready queue"},
 			{Name: "p_workers", Unit: "workers", Help: "the resolved minimum group size p"},
 		},

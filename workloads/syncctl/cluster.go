@@ -206,6 +206,9 @@ func (c *Cluster) ReadyAt(w int) (t float64, ok bool) {
 	return c.w[w].readyAt.Seconds(), true
 }
 
+// QueuedAt is when worker w last became ready.
+func (c *Cluster) QueuedAt(w int) netsim.Time { return c.w[w].queuedAt }
+
 // AddWastedWait books d of wasted waiting to worker w.
 func (c *Cluster) AddWastedWait(w int, d netsim.Time) { c.w[w].wasted += d }
 

@@ -15,10 +15,11 @@ type Metrics struct {
 	// TotalIteration is the number of training computations completed by
 	// all workers ("total iteration": the utilisation of the accelerators).
 	TotalIteration int
-	// WastedWait is the wasted wait time per worker in seconds: the waiting
-	// slots that BPAWR configured (wait and replace) after which no new
-	// worker became ready, booked to every worker of the waiting group and
-	// averaged over the n workers.
+	// WastedWait is the wasted wait time per worker in seconds, averaged
+	// over the n workers: a worker that BPAWR told to wait (wait and
+	// replace) and that was finally launched in a group no newly ready
+	// worker joined wasted the time from the start of its wait to the
+	// launch (see SelectiveReduce).
 	WastedWait float64
 	// Idle is the mean time per worker (seconds) spent in the ready queue,
 	// neither computing nor synchronising.

@@ -50,19 +50,22 @@ type SelectiveConfig struct {
 // would repeat the full all reduce forever). Finally it waits up to Dt for
 // the next ready worker (line 24).
 //
-// Wasted wait: the workers of WaitReplace groups wait for predicted
-// arrivals; if the slot times out with no new ready worker, the slot is
-// booked as wasted to each of them.
+// Wasted wait (Sec. IV-A2: "a group of workers might be configured to wait
+// for more ready workers; if no newly ready workers join finally, we call
+// these wait time slots wasted"): a worker starts waiting the first time
+// BPAWR puts it in a WaitReplace group; when it is finally launched, its
+// wait (from that moment to the launch) is wasted if no member of the
+// launched group became ready after the wait began. Waits still open at
+// the end of the run are not booked.
 type SelectiveReduce struct {
 	cfg     SelectiveConfig
 	prm     BPAWRParams
 	rng     *rand.Rand
 	emp     *training.Empirical
 	pred    Predictor
-	k       int
-	waiting []int
-	waitAt  netsim.Time
-	est     []float64
+	k         int
+	waitStart []netsim.Time // per worker: start of its wait, or -1
+	est       []float64
 	s       []Training
 }
 
@@ -130,14 +133,12 @@ func (s *SelectiveReduce) predictor(c *Cluster) Predictor {
 
 // Step is one pass of Alg. 3's loop.
 func (s *SelectiveReduce) Step(c *Cluster, w int) netsim.Time {
-	now := c.Sim().Now()
-	// Book the previous slot: the wait was wasted if it timed out.
-	if len(s.waiting) > 0 && w < 0 {
-		for _, x := range s.waiting {
-			c.AddWastedWait(x, now-s.waitAt)
+	if s.waitStart == nil {
+		s.waitStart = make([]netsim.Time, c.N())
+		for i := range s.waitStart {
+			s.waitStart[i] = -1
 		}
 	}
-	s.waiting = s.waiting[:0]
 	if w >= 0 && s.emp != nil {
 		s.emp.Observe(c.LastCompute(w))
 	}
@@ -145,14 +146,10 @@ func (s *SelectiveReduce) Step(c *Cluster, w int) netsim.Time {
 	switch {
 	case s.cfg.C > 0 && s.k%s.cfg.C == 0:
 		if len(q) == c.Active() && len(q) > 0 { // line 5 (n workers)
-			c.Launch(append([]int(nil), q...))
-			s.k++
+			s.launch(c, append([]int(nil), q...))
 		}
 	case len(q) > s.cfg.P: // line 8
 		s.selectAndLaunch(c, q)
-	}
-	if len(s.waiting) > 0 {
-		s.waitAt = now
 	}
 	if len(c.Queue()) == 0 {
 		return 0
@@ -205,15 +202,42 @@ func (s *SelectiveReduce) selectAndLaunch(c *Cluster, q []int) {
 			}
 			launch = append(launch, ids)
 		case WaitReplace:
+			now := c.Sim().Now()
 			for _, m := range g {
-				s.waiting = append(s.waiting, m.ID)
+				if s.waitStart[m.ID] < 0 {
+					s.waitStart[m.ID] = now
+				}
 			}
 		}
 	}
 	for _, g := range launch {
-		c.Launch(g) // line 19 (asynchronous)
-		s.k++       // line 20
+		s.launch(c, g)
 	}
+}
+
+// launch starts group g (Alg. 3, lines 7 and 19; asynchronous), counts the
+// round (line 20) and books the wasted waits of its members.
+func (s *SelectiveReduce) launch(c *Cluster, g []int) {
+	now := c.Sim().Now()
+	for _, w := range g {
+		start := s.waitStart[w]
+		if start < 0 {
+			continue
+		}
+		s.waitStart[w] = -1
+		joined := false
+		for _, x := range g {
+			if c.QueuedAt(x) > start {
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			c.AddWastedWait(w, now-start)
+		}
+	}
+	c.Launch(g)
+	s.k++
 }
 
 // without returns g minus the members in d (by ID), keeping g's order.
