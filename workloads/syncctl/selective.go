@@ -58,15 +58,15 @@ type SelectiveConfig struct {
 // launched group became ready after the wait began. Waits still open at
 // the end of the run are not booked.
 type SelectiveReduce struct {
-	cfg     SelectiveConfig
-	prm     BPAWRParams
-	rng     *rand.Rand
-	emp     *training.Empirical
-	pred    Predictor
+	cfg       SelectiveConfig
+	prm       BPAWRParams
+	rng       *rand.Rand
+	emp       *training.Empirical
+	pred      Predictor
 	k         int
 	waitStart []netsim.Time // per worker: start of its wait, or -1
 	est       []float64
-	s       []Training
+	s         []Training
 }
 
 // NewSelectiveReduce checks cfg. rng drives the bandwidth-estimation
