@@ -68,6 +68,17 @@ func (j *Job) AJCT() netsim.Time {
 	return sum / netsim.Time(len(ts))
 }
 
+// IterationsPerSecond is the training throughput in iterations per second
+// of simulated time over the finished iterations (multiply by the batch
+// size for samples per second, PA-ATP Sec. V-A "training throughput").
+func (j *Job) IterationsPerSecond() float64 {
+	n := j.IterationsDone()
+	if n == 0 {
+		return 0
+	}
+	return float64(n) / (j.iterEnd[n-1] - j.cfg.Start).Seconds()
+}
+
 // WorkerIterationEnds returns when worker w finished each of its
 // iterations.
 func (j *Job) WorkerIterationEnds(w int) []netsim.Time {

@@ -18,6 +18,20 @@ func TestEveryProtocolMovesExactGradient(t *testing.T) {
 				Compute: func(w, k int) netsim.Time { return netsim.Time(w+1) * 5 * netsim.Microsecond }})
 			s.net.Sim.Run(netsim.Second)
 			checkAll(t, s, j)
+			its := j.IterationTimes()
+			var sum netsim.Time
+			for _, it := range its {
+				sum += it
+			}
+			if len(its) != 3 || j.AJCT() != sum/3 || !near(j.IterationsPerSecond(), 3/sum.Seconds(), 1e-12) {
+				t.Fatalf("iteration times %v, AJCT %v, %v iterations/s", its, j.AJCT(), j.IterationsPerSecond())
+			}
+			// Every iteration pushes 200 kB in 807 packets; at 100 Gbps a
+			// worker needs 20 us for its share, so no iteration is shorter
+			// than compute + serialisation.
+			if min := 20*netsim.Microsecond + netsim.TxTime(807*INAHeaderBytes+200*netsim.Kilobyte, 100*netsim.Gbps); proto.INA() && its[1] < min {
+				t.Fatalf("iteration of %v is faster than the wire allows (%v)", its[1], min)
+			}
 			t.Logf("%s: iters %v AJCT %v, switch %d PS %d contributions, %+v", name, j.IterationTimes(), j.AJCT(), j.Stats().SwitchContributions, j.Stats().PSContributions, s.agg.Stats)
 		})
 	}

@@ -345,6 +345,7 @@ func (w *worker) finishIteration() {
 	w.finish = append(w.finish, now)
 	w.rto.Stop()
 	w.backoff = 0
+	w.rtxNext = w.rtxEnd
 	k := w.iter
 	if k+1 < w.j.cfg.Iterations {
 		w.startIteration(k + 1)
