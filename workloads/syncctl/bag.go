@@ -1,6 +1,9 @@
 package syncctl
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Member is a worker as the selection algorithms see it: its identifier
 // and its (estimated) available bandwidth in bits/s. Virtual workers that
@@ -29,7 +32,7 @@ const Virtual = -1
 func BAG(q []Member, p int, eta float64) [][]Member {
 	l := make([]Member, len(q))
 	copy(l, q)
-	sort.SliceStable(l, func(i, j int) bool { return l[i].BW > l[j].BW })
+	slices.SortStableFunc(l, func(a, b Member) int { return cmp.Compare(b.BW, a.BW) })
 	var groups [][]Member
 	var g []Member
 	bstar := 0.0
