@@ -25,6 +25,7 @@ func (e *Engine) flush() {
 		e.rerated += uint64(len(e.comp))
 		for _, t := range e.comp {
 			e.advance(t)
+			t.prev = t.rate
 		}
 		e.allocate()
 		e.reproject()
@@ -91,12 +92,17 @@ func (e *Engine) allocate() {
 }
 
 // reproject updates the projected completion of every transfer in e.comp
-// whose rate changed, and enforces the no-stall invariant.
+// whose rate changed, and enforces the no-stall invariant. A transfer
+// whose rate is unchanged keeps its projection: recomputing it from the
+// advanced remainder could only move it by rounding.
 func (e *Engine) reproject() {
 	now := e.sim.Now()
 	for _, t := range e.comp {
 		if t.rate <= 0 {
 			e.checkStall(t)
+		}
+		if t.inTree && t.rate == t.prev {
+			continue
 		}
 		f := projectFinish(now, t.remaining, t.rate)
 		if t.inTree {

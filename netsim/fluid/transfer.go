@@ -30,6 +30,7 @@ type transfer struct {
 
 	remaining float64     // bytes still to send, as of last
 	rate      float64     // bits/s
+	prev      float64     // rate before the current recomputation
 	last      netsim.Time // time remaining was last advanced to
 	finish    netsim.Time // projected completion (last byte sent); Never if rate 0
 	inTree    bool
