@@ -5,6 +5,9 @@ import (
 	"math"
 
 	"syncsim/netsim"
+	"syncsim/netsim/fluid"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -166,7 +169,21 @@ func runSRCluster(r *Run) (*Result, error) {
 	return res, nil
 }
 
-// srFlowExecutor builds the flow-fidelity executor of sr-cluster.
+// srFlowExecutor builds the flow-fidelity executor of sr-cluster: the
+// "abstract network switch" of Sec. IV-A as a star whose edge cable i runs
+// at b_i in both directions (b_i is the minimum of the uplink and downlink,
+// Sec. III-A), with alpha/2 of propagation per cable so that worker to
+// worker takes alpha, and the fluid engine (max-min sharing) moving the ring
+// all-reduce transfers.
 func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, error) {
-	return nil, fmt.Errorf("sr-cluster: fidelity flow is not available yet (needs the ring all-reduce collective)")
+	rates := make([]netsim.Rate, len(gbps))
+	for i, g := range gbps {
+		rates[i] = training.GbpsToRate(g)
+	}
+	net := netsim.NewNetwork(sim)
+	fab, err := topologies.StarRates(net, rates, netsim.FromSeconds(cfg.Alpha/2), switchmodel.QueueConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	return syncctl.NewFlowExecutor(fluid.New(net, fluid.MaxMin), fab.HostIDs())
 }

@@ -104,3 +104,26 @@ func BenchmarkSRCluster(b *testing.B) {
 		}
 	}
 }
+
+// TestSRClusterFlowMatchesAnalytic: on the star every group's ring runs on
+// its own edge links, so the fluid ring all-reduce must take Eq. 2's time
+// (first line) up to byte and picosecond rounding (1e-6 relative), for concurrent groups
+// too; the two fidelities then make the same decisions.
+func TestSRClusterFlowMatchesAnalytic(t *testing.T) {
+	for _, scheme := range []string{"allreduce", "partial-reduce", "selective-reduce"} {
+		t.Run(scheme, func(t *testing.T) {
+			sets := []string{"scheme=" + scheme, "n=16", "duration_s=20"}
+			a := srRun(t, 4, append(sets, "fidelity=analytic")...)
+			f := srRun(t, 4, append(sets, "fidelity=flow")...)
+			at, ft := a.Metrics["avg_sync_time_s"], f.Metrics["avg_sync_time_s"]
+			if math.Abs(at-ft) > 1e-6*at {
+				t.Errorf("avg sync time: analytic %v, flow %v", at, ft)
+			}
+			for _, k := range []string{"avg_sync_scale", "total_sync", "total_iteration"} {
+				if a.Metrics[k] != f.Metrics[k] {
+					t.Errorf("%s: analytic %v, flow %v", k, a.Metrics[k], f.Metrics[k])
+				}
+			}
+		})
+	}
+}
