@@ -78,6 +78,7 @@ func init() {
 type srClusterSetup struct {
 	sim     *netsim.Sim
 	cluster *syncctl.Cluster
+	fluid   *fluid.Engine // flow fidelity only
 	p       int
 }
 
@@ -113,15 +114,17 @@ func buildSRCluster(r *Run) (*srClusterSetup, error) {
 		Compute:    []training.Dist{dist},
 		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
 		Cost:       cost,
+		Record:     r.Series,
 	}
+	setup := &srClusterSetup{sim: sim, p: p}
 	switch ps.String("fidelity") {
 	case "analytic":
 	case "flow":
-		exec, err := srFlowExecutor(sim, gbps, cfg)
+		exec, eng, err := srFlowExecutor(sim, gbps, cfg)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Exec = exec
+		cfg.Exec, setup.fluid = exec, eng
 	default:
 		return nil, fmt.Errorf("sr-cluster: fidelity %s is not supported at this fidelity level (use analytic or flow)", ps.String("fidelity"))
 	}
@@ -146,11 +149,11 @@ func buildSRCluster(r *Run) (*srClusterSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	cl, err := syncctl.NewCluster(sim, cfg, ctl)
+	setup.cluster, err = syncctl.NewCluster(sim, cfg, ctl)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	return &srClusterSetup{sim: sim, cluster: cl, p: p}, nil
+	return setup, nil
 }
 
 func runSRCluster(r *Run) (*Result, error) {
@@ -166,7 +169,30 @@ func runSRCluster(r *Run) (*Result, error) {
 	res.Metrics["wasted_wait_s"] = m.WastedWait
 	res.Metrics["idle_s"] = m.Idle
 	res.Metrics["p_workers"] = float64(s.p)
+	if r.Check {
+		if err := s.cluster.Check(); err != nil {
+			return nil, fmt.Errorf("sr-cluster: books do not balance: %w", err)
+		}
+		if s.fluid != nil {
+			if err := s.fluid.Check(); err != nil {
+				return nil, fmt.Errorf("sr-cluster: fluid engine: %w", err)
+			}
+		}
+	}
+	if r.Series {
+		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
+	}
 	return res, nil
+}
+
+// srSyncSeries is the log of completed synchronisations: when each started
+// and ended, and how many workers it had.
+func srSyncSeries(log []syncctl.SyncRecord) Series {
+	s := Series{Name: "syncs", Columns: []string{"start_s", "end_s", "scale", "duration_s"}}
+	for _, x := range log {
+		s.Rows = append(s.Rows, []float64{x.Start.Seconds(), x.End.Seconds(), float64(x.Scale), (x.End - x.Start).Seconds()})
+	}
+	return s
 }
 
 // srFlowExecutor builds the flow-fidelity executor of sr-cluster: the
@@ -175,7 +201,7 @@ func runSRCluster(r *Run) (*Result, error) {
 // Sec. III-A), with alpha/2 of propagation per cable so that worker to
 // worker takes alpha, and the fluid engine (max-min sharing) moving the ring
 // all-reduce transfers.
-func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, error) {
+func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, *fluid.Engine, error) {
 	rates := make([]netsim.Rate, len(gbps))
 	for i, g := range gbps {
 		rates[i] = training.GbpsToRate(g)
@@ -183,7 +209,9 @@ func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncct
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.StarRates(net, rates, netsim.FromSeconds(cfg.Alpha/2), switchmodel.QueueConfig{})
 	if err != nil {
-		return nil, fmt.Errorf("sr-cluster: %w", err)
+		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	return syncctl.NewFlowExecutor(fluid.New(net, fluid.MaxMin), fab.HostIDs())
+	eng := fluid.New(net, fluid.MaxMin)
+	exec, err := syncctl.NewFlowExecutor(eng, fab.HostIDs())
+	return exec, eng, err
 }

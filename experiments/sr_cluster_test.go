@@ -15,7 +15,7 @@ func srRun(t testing.TB, seed uint64, sets ...string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: seed})
+	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: seed, Check: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +65,31 @@ func TestSRClusterSchemes(t *testing.T) {
 	// partial reduce's on skewed bandwidths (Sec. IV-B1).
 	if sr.Metrics["avg_sync_time_s"] >= pr.Metrics["avg_sync_time_s"] {
 		t.Errorf("selective avg sync time %v not below partial %v", sr.Metrics["avg_sync_time_s"], pr.Metrics["avg_sync_time_s"])
+	}
+}
+
+func TestSRClusterSeries(t *testing.T) {
+	e, _ := Lookup("sr-cluster")
+	ps, err := e.Resolve([]string{"scheme=partial-reduce", "duration_s=20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: 2, Series: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Series) != 1 || len(res.Series[0].Rows) != int(res.Metrics["total_sync"]) {
+		t.Fatalf("want one series with a row per completed sync (%v)", res.Metrics["total_sync"])
+	}
+	sum := 0.0
+	for _, row := range res.Series[0].Rows {
+		if row[2] != 12 || row[1] > 20 || math.Abs(row[1]-row[0]-row[3]) > 1e-9 {
+			t.Fatalf("bad row %v", row)
+		}
+		sum += row[3]
+	}
+	if got := sum / float64(len(res.Series[0].Rows)); math.Abs(got-res.Metrics["avg_sync_time_s"]) > 1e-9 {
+		t.Errorf("series mean duration %v, metric %v", got, res.Metrics["avg_sync_time_s"])
 	}
 }
 

@@ -32,6 +32,8 @@ type Config struct {
 	Cost CostModel
 	// Exec runs group all-reduces; nil means Analytic.
 	Exec Executor
+	// Record keeps a log of completed synchronisations (see Syncs).
+	Record bool
 }
 
 // Executor runs one group all-reduce and calls done when it completes.
@@ -101,6 +103,7 @@ type Cluster struct {
 	syncTime  netsim.Time
 	syncScale int
 	launched  int
+	log       []SyncRecord
 }
 
 const (
@@ -245,6 +248,9 @@ func (c *Cluster) finishSync(g []int, start netsim.Time) {
 	c.syncs++
 	c.syncTime += now - start
 	c.syncScale += len(g)
+	if c.cfg.Record {
+		c.log = append(c.log, SyncRecord{Start: start, End: now, Scale: len(g)})
+	}
 	for _, w := range g {
 		c.w[w].rounds++
 		if c.cfg.MaxIters > 0 && c.w[w].rounds >= c.cfg.MaxIters {

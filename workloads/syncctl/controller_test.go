@@ -65,6 +65,9 @@ func TestSelectiveReduceMovesDelta(t *testing.T) {
 		[]training.Dist{training.Constant{T: 1}, training.Constant{T: 1}, training.Constant{T: 1}, liar{Actual: 1.5, Believed: 1}},
 		sr, rec)
 	m := cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if want := [][]int{{2, 1}, {0, 3}}; !reflect.DeepEqual(rec.groups, want) {
 		t.Fatalf("groups %v, want %v", rec.groups, want)
 	}
@@ -94,6 +97,9 @@ func TestSelectiveReduceWastedSlots(t *testing.T) {
 		[]training.Dist{training.Constant{T: 1}, training.Constant{T: 1}, liar{Actual: 2.5, Believed: 1}, training.Constant{T: 100}},
 		sr, rec)
 	m := cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if want := [][]int{{0, 2}, {1}}; !reflect.DeepEqual(rec.groups, want) {
 		t.Fatalf("groups %v, want %v", rec.groups, want)
 	}
@@ -121,6 +127,9 @@ func TestSelectiveReduceFullEveryC(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
 	// t=3: full {0,1,2,3} (1 s). t=5: w0,w1 ready -> partial {0,1};
 	// t=6: w2; t=7: w3 and w0,w1 (back at 5+1+1=7): k=2 -> full once all 4
 	// are ready.
@@ -148,6 +157,9 @@ func TestPartialReducePopsP(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if len(rec.groups) < 10 {
 		t.Fatalf("only %d groups launched", len(rec.groups))
 	}
@@ -197,6 +209,9 @@ func TestAllReduceRing(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
 	T := CostRing.Time(4, 500e6, 5e9, 1e-3) // 0.006 + 1.2 = 1.206 s
 	rounds := int(20 / (1 + T))             // 9
 	if m.TotalSync != rounds || m.AvgSyncScale != 4 || abs(m.AvgSyncTime-T) > 1e-9 {
@@ -223,7 +238,11 @@ func clusterRun(t testing.TB, seed uint64, cold bool) Metrics {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cl.Run()
+	m := cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestSelectiveReduceDeterministic(t *testing.T) {
@@ -263,6 +282,37 @@ func TestConfigErrors(t *testing.T) {
 	for i, sc := range bad {
 		if _, err := NewSelectiveReduce(sc, 1, netsim.Stream(1, "x")); err == nil {
 			t.Errorf("selective config %d: want an error", i)
+		}
+	}
+}
+
+// TestCheckCatchesCorruption: Check must notice broken books.
+func TestCheckCatchesCorruption(t *testing.T) {
+	build := func() *Cluster {
+		cl, err := NewCluster(netsim.New(1), Config{BW: []float64{8, 8, 8}, ModelBytes: 0.5, Compute: []training.Dist{training.Constant{T: 1}}, Duration: 5 * netsim.Second}, &PartialReduce{P: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.Run()
+		if err := cl.Check(); err != nil {
+			t.Fatal(err)
+		}
+		return cl
+	}
+	corrupt := map[string]func(c *Cluster){
+		"duplicate in queue": func(c *Cluster) { c.queue = append(c.queue, c.queue...) },
+		"lost round":         func(c *Cluster) { c.w[0].rounds-- },
+		"phantom iteration":  func(c *Cluster) { c.w[1].iters += 2 },
+		"ready not queued":   func(c *Cluster) { c.w[c.queue[0]].state = computing },
+	}
+	for _, name := range []string{"duplicate in queue", "lost round", "phantom iteration", "ready not queued"} {
+		cl := build()
+		if len(cl.queue) == 0 {
+			t.Fatal("setup: want a worker left in the queue")
+		}
+		corrupt[name](cl)
+		if cl.Check() == nil {
+			t.Errorf("%s: Check passed", name)
 		}
 	}
 }
