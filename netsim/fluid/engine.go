@@ -334,6 +334,7 @@ func (e *Engine) completeDue() {
 	}
 	e.busy = false
 	e.flush()
+	e.rearm()
 }
 
 // settle checks that t really has sent its bytes at completion and records

@@ -38,14 +38,17 @@ func RingAllReduce(sim *netsim.Sim, bulk netsim.Bulk, hosts []netsim.NodeID, siz
 }
 
 // WeightedRingAllReduce is RingAllReduce with the buffer split into chunks
-// proportional to weights[i] (WeightedChunks) instead of equal chunks:
-// chunk i is the one host i+1 ends up reducing, so giving well-connected
-// hosts larger chunks shifts reduce work and traffic towards them on
-// networks with heterogeneous bandwidth. Steps, chunk rotation and the
-// dependency rule are those of RingAllReduce; with equal weights the two
-// are identical. (The "weighted all reduce" of the selective-reduce paper,
-// Sec. III-A, weights the reduction by workers' staleness; that changes
-// no traffic, so it is RingAllReduce here.)
+// proportional to the weights (WeightedChunks: chunk j gets
+// size*weights[j]/sum(weights) bytes, rounded to whole bytes) instead of
+// equal chunks, for rings whose hosts have heterogeneous bandwidth. Steps,
+// chunk rotation (RingChunk) and the dependency rule are those of
+// RingAllReduce; with equal weights the two are identical. Chunk j ends
+// fully reduced at host j-1, and host i sends 2S - c(i+1) - c(i+2) bytes
+// to its successor (S = size, c(j) = chunk j's size, indices mod n), so
+// large chunks at positions i+1 and i+2 lighten host i's outgoing link:
+// the caller chooses weights accordingly. (The "weighted all reduce" of
+// the selective-reduce paper, Sec. III-A, weights the reduction by the
+// workers' staleness; that changes no traffic and is RingAllReduce here.)
 func WeightedRingAllReduce(sim *netsim.Sim, bulk netsim.Bulk, hosts []netsim.NodeID, size netsim.Bytes, weights []float64, opts netsim.BulkOpts, done func()) error {
 	if err := checkHosts("weighted ring all-reduce", hosts); err != nil {
 		return err
