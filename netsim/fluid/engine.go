@@ -177,6 +177,9 @@ func (e *Engine) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.Bul
 	t.prop = 0
 	t.pos = t.pos[:0]
 	for _, l := range t.path {
+		if int(l) >= len(e.links) {
+			panic("fluid: link added to the network after the engine was created")
+		}
 		t.prop += e.net.Link(l).Delay
 		t.pos = append(t.pos, -1)
 	}

@@ -318,3 +318,28 @@ func TestProjectFinishRounding(t *testing.T) {
 		})
 	}
 }
+
+// TestEqualFlowsJain: N equal flows into one host get C/N each, finish
+// together at N*S/C, and Jain's fairness index of their throughputs is 1.
+func TestEqualFlowsJain(t *testing.T) {
+	const n = 10
+	net, hosts := star(1, n+1, 10*netsim.Gbps, 0, nil)
+	e := New(net, MaxMin)
+	got := make([]netsim.Time, n)
+	for i := 0; i < n; i++ {
+		send(e, hosts[i], hosts[n], mb, 0, &got[i])
+	}
+	net.Sim.Run(netsim.Never)
+	var sum, sq float64
+	for i, at := range got {
+		if d := at - n*us(800); d < 0 || d > 4 {
+			t.Errorf("flow %d done at %v, want %v", i, at, n*us(800))
+		}
+		x := netsim.RateOf(mb, at)
+		sum += x
+		sq += x * x
+	}
+	if j := sum * sum / (n * sq); j < 1-1e-9 {
+		t.Errorf("Jain's index %v, want 1", j)
+	}
+}
