@@ -11,6 +11,7 @@ import (
 	"syncsim/topologies"
 	"syncsim/transport"
 	"syncsim/workloads/background"
+	"syncsim/workloads/collective"
 )
 
 // Stream and generator names of the mixed-fabric experiment.
@@ -28,8 +29,8 @@ func init() {
 			"(protocol, default PA-ATP): workers hosts push gradient_mb per iteration in 310 B gradient packets, " +
 			"aggregated at the leaf switch of the job's parameter server (every such leaf gets an aggregator program " +
 			"with switch_mem_mb of memory). (2) ring_jobs ring all-reduce jobs: each iteration is compute_ms of compute, " +
-			"then a ring all-reduce of ring_mb over the job's ring_workers hosts, 2(n-1) steps of ring_mb/n transfers " +
-			"between ring neighbours, carried by DCTCP flows. (3) Background flows (workload, load) with Poisson arrivals " +
+			"then a ring all-reduce of ring_mb over the job's ring_workers hosts (collective.RingAllReduce: 2(n-1) steps of " +
+			"ring_mb/n transfers between ring neighbours), each transfer a new DCTCP flow starting from the initial window. (3) Background flows (workload, load) with Poisson arrivals " +
 			"between random pairs of the background hosts; " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
 			"bg_hosts=all spreads background traffic over every host, job hosts included (tenants share NICs); " +
 			"bg_hosts=idle uses only the hosts no job was placed on (tenants share only the fabric). " +
@@ -81,6 +82,8 @@ func init() {
 			{"flows_done", "flows", "of those, flows completed by the end of the run"},
 			{"makespan_ms", "ms", "time until the last job finished (max_ms if some did not)"},
 			{"jobs_done", "", "fraction of jobs (INA and ring) that finished every iteration"},
+			{"drops", "packets", "packets dropped anywhere in the network (whole run)"},
+			{"timeouts", "", "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
 			{"events", "", "simulator events processed"},
 		},
 		Run: runMixedFabric,
@@ -282,6 +285,11 @@ func runMixedFabric(r *Run) (*Result, error) {
 	limit := netsim.FromMillis(ps.Float("max_ms"))
 	rig.sim.Run(limit)
 	end := rig.sim.Now()
+	for i, j := range rig.rings {
+		if j.err != nil {
+			return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", i, j.err)
+		}
+	}
 
 	res := r.Exp.NewResult()
 	m := res.Metrics
@@ -319,6 +327,8 @@ func runMixedFabric(r *Run) (*Result, error) {
 			return nil, err
 		}
 	}
+	m["drops"] = float64(rig.net.Stats().Dropped)
+	m["timeouts"] = float64(rig.stack.Timeouts)
 	m["events"] = float64(rig.sim.Events())
 	res.Events = rig.sim.Events()
 	if err := rig.check(r); err != nil {
@@ -419,6 +429,7 @@ type mixedRingJob struct {
 
 	begun netsim.Time   // start of the current iteration
 	times []netsim.Time // completed iteration times
+	err   error         // the all-reduce refused its arguments
 
 	// Books of the transfers the all-reduces started through the job.
 	sends, dones      int64
@@ -448,7 +459,10 @@ func (j *mixedRingJob) start() {
 }
 
 func (j *mixedRingJob) reduce() {
-	mixedRingAllReduce(j.sim, j, j.hosts, j.size, j.finish)
+	if err := collective.RingAllReduce(j.sim, j, j.hosts, j.size, netsim.BulkOpts{}, j.finish); err != nil {
+		j.err = err
+		j.sim.Stop()
+	}
 }
 
 func (j *mixedRingJob) finish() {
@@ -470,30 +484,4 @@ func (j *mixedRingJob) check() error {
 		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", j.sends, j.sentB, j.dones, j.deliveredB)
 	}
 	return nil
-}
-
-// mixedRingAllReduce is a placeholder ring all-reduce used until the
-// collective package lands: 2(n-1) steps, host i sends chunk to i+1 once
-// it received the previous step's chunk from i-1.
-func mixedRingAllReduce(sim *netsim.Sim, bulk netsim.Bulk, hosts []netsim.NodeID, size netsim.Bytes, done func()) {
-	n := len(hosts)
-	steps := 2 * (n - 1)
-	chunk := (size + netsim.Bytes(n) - 1) / netsim.Bytes(n)
-	left := n
-	var send func(i, s int)
-	send = func(i, s int) {
-		bulk.Send(hosts[i], hosts[(i+1)%n], chunk, netsim.BulkOpts{}, func() {
-			if s+1 < steps {
-				send((i+1)%n, s+1)
-				return
-			}
-			left--
-			if left == 0 {
-				done()
-			}
-		})
-	}
-	for i := 0; i < n; i++ {
-		send(i, 0)
-	}
 }
