@@ -132,116 +132,6 @@ func (a *Aggregator) CheckLeaks() error {
 	return nil
 }
 
-// seqMark is the switch's per-sequence record for hashed jobs: overflowed
-// gradients counted towards AECN, and whether the result has passed.
-type seqMark struct {
-	tag  int64
-	ovf  int32
-	done bool
-}
-
-// swJob is a job's state at its aggregating switch.
-type swJob struct {
-	job   *Job
-	id    int32
-	proto Protocol
-	n     int
-	full  uint64
-	ps    netsim.NodeID
-	psEP  int32
-
-	// PA-ATP progress registers (Sec. IV, Fig. 7): s_n per worker, s_sum.
-	sn         []int64
-	ssum, smax int64
-
-	ring []seqMark // indexed by seq & mask
-	mask int64
-
-	poolBase, poolSize int // SwitchML
-}
-
-// register attaches j to the switch.
-func (a *Aggregator) register(j *Job) error {
-	id := int(j.cfg.ID)
-	if id < len(a.jobs) && a.jobs[id] != nil {
-		return fmt.Errorf("inagg: job %d is already registered at switch %s", id, a.sw.Name())
-	}
-	n := len(j.workers)
-	s := &swJob{job: j, id: int32(id), proto: j.cfg.Protocol, n: n, full: fullMask(n), ps: j.ps.host.ID(), psEP: j.ps.ep}
-	if s.proto == SwitchML {
-		pool := j.params.SwitchMLPool
-		if pool == 0 {
-			pool = a.cfg.BDPPackets
-		}
-		if int64(pool) > j.packets {
-			pool = int(j.packets)
-		}
-		base, err := a.mem.reserve(s.id, 2*pool)
-		if err != nil {
-			return err
-		}
-		s.poolBase, s.poolSize = base, pool
-	}
-	if s.proto.Hashed() {
-		s.sn = make([]int64, n)
-		for i := range s.sn {
-			s.sn[i] = -1
-		}
-		s.ssum, s.smax = -int64(n), -1
-		size := ringSize(j.psRing)
-		s.ring, s.mask = make([]seqMark, size), int64(size-1)
-		for i := range s.ring {
-			s.ring[i].tag = -1
-		}
-	}
-	for id >= len(a.jobs) {
-		a.jobs = append(a.jobs, nil)
-	}
-	a.jobs[id] = s
-	a.njobs++
-	return nil
-}
-
-// unregister detaches a finished job, counting the aggregators it still
-// holds as leaked and releasing them.
-func (a *Aggregator) unregister(j *Job) {
-	id := int(j.cfg.ID)
-	if id >= len(a.jobs) || a.jobs[id] == nil || a.jobs[id].job != j {
-		return
-	}
-	s := a.jobs[id]
-	if s.proto.Hashed() {
-		for i := range a.mem.a {
-			ag := &a.mem.a[i]
-			if ag.state == aggHashed && ag.job == s.id {
-				a.Stats.Leaked++
-				a.mem.release(i)
-			}
-		}
-		for i := range s.ring {
-			a.ovfTotal -= int64(s.ring[i].ovf)
-		}
-	}
-	if s.proto == SwitchML {
-		a.mem.unreserve(s.poolBase, 2*s.poolSize)
-	}
-	a.jobs[id] = nil
-	a.njobs--
-}
-
-// lookup finds the job of an INA packet whose PS is ps.
-func (a *Aggregator) lookup(p *netsim.Packet, ps netsim.NodeID) *swJob {
-	id := p.Ext[extJob]
-	if id < 0 || id >= int64(len(a.jobs)) {
-		return nil
-	}
-	s := a.jobs[id]
-	if s == nil || s.ps != ps {
-		return nil
-	}
-	return s
-}
-
 // Ingress implements switchmodel.Program.
 func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim.Link) switchmodel.Verdict {
 	switch p.Kind {
@@ -264,19 +154,6 @@ func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim
 		}
 	}
 	return switchmodel.Forward
-}
-
-// multicast replicates a result the PS sent once for all workers (ATP's
-// switch multicasts the PS's result to the job's workers): copies go to
-// workers 1..n-1 and p itself to worker 0.
-func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
-	j := s.job
-	for i := 1; i < s.n; i++ {
-		q := a.net.Sim.Packets().Clone(p)
-		j.addressResult(q, i)
-		a.sw.Emit(q)
-	}
-	j.addressResult(p, 0)
 }
 
 // hashedIngress is ATP's aggregation (and PA-ATP's, Sec. III-B1/IV):
@@ -428,30 +305,6 @@ func (a *Aggregator) countOverflow(s *swJob, seq int64) {
 	}
 	m.ovf++
 	a.ovfTotal++
-}
-
-// resultPassing handles an AACK from the PS crossing the switch: the
-// sequence is done (its overflow count is retired, a partial aggregate
-// left behind by a sequence completed at the PS is released), and the
-// AACK is marked AECN when the occupancy exceeds eta (M + BDP) (Sec.
-// III-B3).
-func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
-	a.Stats.Results++
-	seq := p.Seq
-	m := &s.ring[seq&s.mask]
-	if m.tag <= seq && !(m.tag == seq && m.done) {
-		a.ovfTotal -= int64(m.ovf)
-		*m = seqMark{tag: seq, done: true}
-		idx := hashIndex(s.id, seq, a.mem.Size())
-		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
-			a.mem.release(idx)
-			a.Stats.StaleReleases++
-		}
-	}
-	if s.proto.AsyncLimited() && a.Occupancy() > a.aecnThr {
-		p.Flags |= netsim.FlagAECN
-		a.Stats.AECNMarked++
-	}
 }
 
 // popcount is the number of set bits.

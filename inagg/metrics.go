@@ -128,8 +128,10 @@ type WindowState struct {
 	CWD, AWD, Alpha, Beta float64 // AWD and Beta are 0 without the asynchrony limit
 	LastGACK, LastAACK    int64
 	SndNext               int64
-	// CWDCuts counts congestion-window cuts on ECN (Eq. 1).
+	// CWDCuts counts congestion-window cuts on ECN (Eq. 1); D is the
+	// decreasing factor of the last one.
 	CWDCuts uint64
+	D       float64
 	// AWDCuts, AWDIncrements, AWDPeakSum and AWDDropSum describe the AWD
 	// sawtooth (Sec. III-C): cuts by Eq. 2, +1 increments per round, and
 	// the sums of AWD before each cut and of the reductions.
@@ -143,7 +145,7 @@ func (j *Job) Window(w int) WindowState {
 	s := WindowState{LastGACK: wk.lastGACK, LastAACK: wk.lastAACK, SndNext: wk.sndNext}
 	switch c := wk.ctl.(type) {
 	case *asyncCtl:
-		s.CWD, s.Alpha, s.CWDCuts = c.cwd, c.alpha, c.cuts
+		s.CWD, s.Alpha, s.CWDCuts, s.D = c.cwd, c.alpha, c.cuts, c.lastD
 		if c.limit {
 			s.AWD, s.Beta = c.awd, c.beta
 			s.AWDCuts, s.AWDIncrements = c.awdCuts, c.awdIncrements

@@ -79,8 +79,3 @@ func (p Protocol) ProgressAware() bool { return p == StrawAsynPC || p == PAATP }
 // AsyncLimited reports whether the asynchronous degree window AWD limits
 // sending.
 func (p Protocol) AsyncLimited() bool { return p == StrawAsynAL || p == PAATP }
-
-// retxToPS reports whether retransmissions bypass the switch aggregators
-// and go to the PS (ATP and PA-ATP: Sec. III-B1). SwitchML retransmits to
-// its switch slot.
-func (p Protocol) retxToPS() bool { return p != SwitchML }

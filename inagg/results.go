@@ -1,0 +1,40 @@
+package inagg
+
+import "syncsim/netsim"
+
+// resultPassing handles an AACK from the PS crossing the switch: the
+// sequence is done (its overflow count is retired, a partial aggregate
+// left behind by a sequence completed at the PS is released), and the
+// AACK is marked AECN when the occupancy exceeds eta (M + BDP) (Sec.
+// III-B3).
+func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
+	a.Stats.Results++
+	seq := p.Seq
+	m := &s.ring[seq&s.mask]
+	if m.tag <= seq && !(m.tag == seq && m.done) {
+		a.ovfTotal -= int64(m.ovf)
+		*m = seqMark{tag: seq, done: true}
+		idx := hashIndex(s.id, seq, a.mem.Size())
+		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
+			a.mem.release(idx)
+			a.Stats.StaleReleases++
+		}
+	}
+	if s.proto.AsyncLimited() && a.Occupancy() > a.aecnThr {
+		p.Flags |= netsim.FlagAECN
+		a.Stats.AECNMarked++
+	}
+}
+
+// multicast replicates a result the PS sent once for all workers (ATP's
+// switch multicasts the PS's result to the job's workers): copies go to
+// workers 1..n-1 and p itself to worker 0.
+func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
+	j := s.job
+	for i := 1; i < s.n; i++ {
+		q := a.net.Sim.Packets().Clone(p)
+		j.addressResult(q, i)
+		a.sw.Emit(q)
+	}
+	j.addressResult(p, 0)
+}
