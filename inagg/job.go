@@ -163,11 +163,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	}
 	initAWD := params.InitAWD
 	if initAWD == 0 {
-		initAWD = float64(params.MaxWindow)
-		if j.agg != nil {
-			c := j.agg.cfg
-			initAWD = AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
-		}
+		initAWD = float64(params.MaxWindow) // replaced by AWD* when the job starts
 	}
 	maxCWD := params.MaxCWD
 	if maxCWD == 0 {
@@ -243,11 +239,28 @@ func (j *Job) Start() error {
 		at = now
 	}
 	j.net.Sim.At(at, func() {
+		j.setInitialAWD()
 		for _, w := range j.workers {
 			w.startIteration(0)
 		}
 	})
 	return nil
+}
+
+// setInitialAWD starts the asynchrony limit at AWD* = eta (M + BDP) / N
+// (Sec. III-C), N the jobs registered at the aggregator now, unless
+// Params.InitAWD sets it.
+func (j *Job) setInitialAWD() {
+	if j.params.InitAWD != 0 || j.agg == nil {
+		return
+	}
+	c := j.agg.cfg
+	awd := AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
+	for _, w := range j.workers {
+		if a, ok := w.ctl.(*asyncCtl); ok {
+			a.awd = math.Min(math.Max(1, awd), a.maxw)
+		}
+	}
 }
 
 // workerFinished books worker w finishing iteration k.
