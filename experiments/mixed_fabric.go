@@ -42,7 +42,8 @@ func init() {
 			"it includes compute_ms), ring_iter_ms the same for the ring jobs. Background FCT slowdowns cover flows that start " +
 			"in [warmup, end of run); flows still running at the end count as started, not done. " +
 			"Switch queues mark ECT packets at ecn_k_kb of queued bytes, so 310 B INA packets and 1500 B TCP segments see " +
-			"the same threshold. Defaults are a reduced PA-ATP NS3 fabric (100 Gbps, 2 us, 256 KB per port; 2 spines x 4 " +
+			"the same threshold. With series, the \"iterations\" table lists every job's completed iterations. " +
+			"Defaults are a reduced PA-ATP NS3 fabric (100 Gbps, 2 us, 256 KB per port; 2 spines x 4 " +
 			"leaves x 4 hosts instead of 8 x 8 x 16) sized to run in seconds.",
 		Params: []Param{
 			IntParam("spines", 2, 1, 1024, "spine switches (PA-ATP NS3: 8)"),
@@ -327,6 +328,9 @@ func runMixedFabric(r *Run) (*Result, error) {
 			return nil, err
 		}
 	}
+	if r.Series {
+		res.Series = append(res.Series, rig.iterationSeries())
+	}
 	m["drops"] = float64(rig.net.Stats().Dropped)
 	m["timeouts"] = float64(rig.stack.Timeouts)
 	m["events"] = float64(rig.sim.Events())
@@ -356,6 +360,28 @@ func (rig *mixedRig) iterationMeans() (ina, ring float64) {
 		}
 	}
 	return ina, s / n // 0/0 is NaN: no completed iteration
+}
+
+// iterationSeries lists every completed iteration of every job: job number
+// (INA jobs first, then ring jobs), whether it is a ring job, iteration,
+// end time and duration in ms. Jobs start at 0 and iterate back to back,
+// so an iteration ends at the sum of the durations so far.
+func (rig *mixedRig) iterationSeries() Series {
+	s := Series{Name: "iterations", Columns: []string{"job", "ring", "iteration", "end_ms", "iter_ms"}}
+	add := func(job, ring int, ts []netsim.Time) {
+		var end netsim.Time
+		for k, t := range ts {
+			end += t
+			s.Rows = append(s.Rows, []float64{float64(job), float64(ring), float64(k), end.Milliseconds(), t.Milliseconds()})
+		}
+	}
+	for i, j := range rig.ina {
+		add(i, 0, j.IterationTimes())
+	}
+	for i, j := range rig.rings {
+		add(len(rig.ina)+i, 1, j.times)
+	}
+	return s
 }
 
 // backgroundMetrics fills the background FCT metrics over [warmup, end).

@@ -199,3 +199,66 @@ func TestMixedBDP(t *testing.T) {
 		t.Fatalf("BDP = %d packets, want 649", got)
 	}
 }
+
+// TestMixedFabricSeries checks the iterations series against the metrics:
+// one row per job and iteration, the last end is the makespan (the run
+// stops when the last job finishes), and the rows' mean durations are
+// ajct_ms and ring_iter_ms.
+func TestMixedFabricSeries(t *testing.T) {
+	e, err := Lookup("mixed-fabric")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Resolve(mixedTiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: 5, Check: true, Series: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Series) != 1 || res.Series[0].Name != "iterations" {
+		t.Fatalf("series %+v", res.Series)
+	}
+	rows := res.Series[0].Rows
+	if len(rows) != 2*2 {
+		t.Fatalf("%d rows, want 2 jobs x 2 iterations", len(rows))
+	}
+	var last float64
+	var sum, n [2]float64
+	for _, r := range rows {
+		last = math.Max(last, r[3])
+		sum[int(r[1])] += r[4]
+		n[int(r[1])]++
+	}
+	m := res.Metrics
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
+	if !near(last, m["makespan_ms"]) || !near(sum[0]/n[0], m["ajct_ms"]) || !near(sum[1]/n[1], m["ring_iter_ms"]) {
+		t.Fatalf("series: last end %v, means %v %v; metrics: makespan %v, ajct %v, ring %v",
+			last, sum[0]/n[0], sum[1]/n[1], m["makespan_ms"], m["ajct_ms"], m["ring_iter_ms"])
+	}
+}
+
+// BenchmarkMixedFabric runs the tiny mixed fabric (one INA job, one ring
+// job, Hadoop background at load 0.3) end to end; events/s is the
+// simulator's throughput on a mix of INA, DCTCP and background traffic.
+func BenchmarkMixedFabric(b *testing.B) {
+	b.ReportAllocs()
+	e, err := Lookup("mixed-fabric")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps, err := e.Resolve(mixedTiny)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events uint64
+	for i := 0; i < b.N; i++ {
+		res, err := e.Run(&Run{Exp: e, Params: ps, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += res.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
