@@ -31,14 +31,20 @@
 // The result gives every transfer a bottleneck link that is saturated and
 // on which no transfer has a higher rate.
 //
-// FCFS is flow-level first-come-first-served, as CREW (Sec. IV-C of its
-// paper) schedules concurrent transfers: transfers are ranked by the time
-// they became active; the earliest take what they can (max-min among
-// themselves on the full link capacities), the next-earliest share what is
-// left on each link, and so on. Transfers that became active at the same
-// instant form one rank and share max-min fairly among themselves. A later
-// transfer that crosses a link saturated by earlier ones waits at rate 0
-// until they leave.
+// FCFS is flow-level first-come-first-served, as CREW schedules concurrent
+// transfers (Sec. IV-C of its paper, evaluated in Sec. V-E: a transfer
+// first on a link is not preempted by a later one). CREW's workers apply
+// it at the sender on a full mesh, where each pair has its own path; here
+// it applies on every link of a path, which on such a mesh is the same
+// thing. Transfers are ranked by the time they became active; the earliest
+// take what they can (max-min among themselves on the full link
+// capacities), the next-earliest share what is left on each link, and so
+// on. Transfers that became active at the same instant form one rank and
+// share max-min fairly among themselves. A later transfer that crosses a
+// link saturated by earlier ones waits at rate 0. Rank is kept while
+// waiting: when capacity frees up, an earlier transfer that was waiting is
+// served before a later one, even one that was already running on another
+// part of its path, which then waits in turn.
 //
 // # Incremental recomputation
 //
