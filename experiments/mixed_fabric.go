@@ -68,7 +68,7 @@ func init() {
 			EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution"),
 			FloatParam("load", 0.3, 0, 1, "background offered load over the background hosts' NIC capacity (0: none)"),
 			EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job"),
-			FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit, ms (jobs unfinished by then report completed iterations)"),
+			FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: 10% of the run)"),
 		},
