@@ -26,9 +26,11 @@ const relTol = 1e-9
 //     transfer of its own rank has a higher rate.
 //
 // Check costs O(transfers x path length) and is meant for tests and
-// optional run-time auditing. It must not be called between a change and
-// the recomputation at the same instant (it is exact after Run returns or
-// inside any callback other than a done of this engine).
+// optional run-time auditing. Changes made at an instant (Send,
+// completions, SetCapacity) are re-rated by an event at that same instant,
+// so call Check when none is pending: after Sim.Run returns, or from an
+// event scheduled after the changes; not from a done callback or right
+// after a Send.
 func (e *Engine) Check() error {
 	var pendingSize netsim.Bytes
 	var nPending, nActive int

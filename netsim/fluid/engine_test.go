@@ -343,3 +343,35 @@ func TestEqualFlowsJain(t *testing.T) {
 		t.Errorf("Jain's index %v, want 1", j)
 	}
 }
+
+// TestSendFromDoneBatches: with zero propagation, done runs inside the
+// completion handler; a Send from it joins the same recomputation. f0
+// (0.5 MB) and f1 (1 MB) share host 2's downlink at 5G; f0 ends at 800 us
+// and its done starts f2 (0.5 MB), which then shares with f1 (4e6 bits
+// left each): both end at 1600 us.
+func TestSendFromDoneBatches(t *testing.T) {
+	net, hosts := star(1, 3, 10*netsim.Gbps, 0, nil)
+	e := New(net, MaxMin)
+	var f0, f1, f2 netsim.Time
+	f2 = -1
+	e.Send(hosts[0], hosts[2], mb/2, netsim.BulkOpts{}, func() {
+		f0 = e.sim.Now()
+		send(e, hosts[0], hosts[2], mb/2, 0, &f2)
+	})
+	send(e, hosts[1], hosts[2], mb, 0, &f1)
+	net.Sim.Run(netsim.Never)
+	mustCheck(t, e)
+	for _, x := range []struct {
+		name      string
+		got, want netsim.Time
+	}{{"f0", f0, us(800)}, {"f1", f1, us(1600)}, {"f2", f2, us(1600)}} {
+		if d := x.got - x.want; d < 0 || d > 4 {
+			t.Errorf("%s done at %v, want %v", x.name, x.got, x.want)
+		}
+	}
+	// One recomputation at 0 and one at 800 us for the departure and the
+	// arrival together; at 1600 us nothing is left to re-rate.
+	if r := e.Recomputations(); r != 2 {
+		t.Errorf("%d recomputations, want 2", r)
+	}
+}

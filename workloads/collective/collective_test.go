@@ -156,3 +156,20 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// With no latency at all, steps chain inside the engine's completion
+// handler; the ring must still take exactly 2(n-1)/n S/B.
+func TestRingAllReduceZeroLatency(t *testing.T) {
+	const n, size = 6, 60 * netsim.Megabyte
+	sim, eng, hosts := fluidStar(n, rate, 0)
+	got := runTimed(t, sim, func(done func()) error {
+		return RingAllReduce(sim, eng, hosts, size, netsim.BulkOpts{}, done)
+	})
+	want := RingAllReduceTime(n, size, rate, 0)
+	if d := got - want; d < 0 || d > 4*2*(n-1) {
+		t.Errorf("ring took %v, want %v", got, want)
+	}
+	if eng.Recomputations() > 2*(n-1) {
+		t.Errorf("%d recomputations for %d lock-step ring steps", eng.Recomputations(), 2*(n-1))
+	}
+}
