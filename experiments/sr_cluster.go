@@ -8,6 +8,7 @@ import (
 	"syncsim/netsim/fluid"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
+	"syncsim/transport"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -58,7 +59,7 @@ func init() {
 			FloatParam("alpha_ms", 1, 0, 1e5, "one-way latency between workers in ms (paper default 1)"),
 			FloatParam("model_mb", 500, 0.001, 1e7, "model size v in MB (paper 500)"),
 			FloatParam("duration_s", 100, 0.001, 1e6, "simulated training time in seconds (paper 100)"),
-			EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on a star) or packet"),
+			EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on a star) or packet (DCTCP ring all-reduce on a star; small models only)"),
 			EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)"),
 		},
 		Metrics: []Metric{
@@ -78,7 +79,8 @@ func init() {
 type srClusterSetup struct {
 	sim     *netsim.Sim
 	cluster *syncctl.Cluster
-	fluid   *fluid.Engine // flow fidelity only
+	fluid   *fluid.Engine    // flow fidelity only
+	stack   *transport.Stack // packet fidelity only
 	p       int
 }
 
@@ -125,8 +127,12 @@ func buildSRCluster(r *Run) (*srClusterSetup, error) {
 			return nil, err
 		}
 		cfg.Exec, setup.fluid = exec, eng
-	default:
-		return nil, fmt.Errorf("sr-cluster: fidelity %s is not supported at this fidelity level (use analytic or flow)", ps.String("fidelity"))
+	case "packet":
+		exec, stack, err := srPacketExecutor(sim, gbps, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Exec, setup.stack = exec, stack
 	}
 	var ctl syncctl.Controller
 	switch ps.String("scheme") {
@@ -178,6 +184,11 @@ func runSRCluster(r *Run) (*Result, error) {
 				return nil, fmt.Errorf("sr-cluster: fluid engine: %w", err)
 			}
 		}
+		if s.stack != nil {
+			if err := s.stack.Network().CheckConservation(); err != nil {
+				return nil, fmt.Errorf("sr-cluster: packet books: %w", err)
+			}
+		}
 	}
 	if r.Series {
 		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
@@ -215,3 +226,46 @@ func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncct
 	exec, err := syncctl.NewFlowExecutor(eng, fab.HostIDs())
 	return exec, eng, err
 }
+
+// srPacketExecutor builds the packet-fidelity executor of sr-cluster: the
+// same star as srFlowExecutor, but the ring transfers are DCTCP flows of
+// the transport stack through output-queued switch ports. Every port marks
+// ECN at the DCTCP guideline K for the fastest edge (C x RTT / 7 with
+// RTT = 2 alpha) and drops beyond 4K packets; the minimum and initial
+// retransmission timeouts are raised to 2 and 3 RTTs so that long
+// latencies (alpha = 1 ms) do not fire spurious timeouts. Packet fidelity
+// is for small models and short runs: a 500 MB model moves about 10^6
+// packets per worker per synchronisation.
+func srPacketExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, *transport.Stack, error) {
+	rates := make([]netsim.Rate, len(gbps))
+	var fastest netsim.Rate
+	for i, g := range gbps {
+		rates[i] = training.GbpsToRate(g)
+		fastest = max(fastest, rates[i])
+	}
+	delay := netsim.FromSeconds(cfg.Alpha / 2)
+	rtt := 4 * delay // host-switch-host and back
+	const mtu = 1500
+	k := switchmodel.DCTCPK(fastest, rtt, mtu)
+	q := switchmodel.QueueConfig{ECNBytes: netsim.Bytes(k) * mtu, Buffer: max(4*netsim.Bytes(k)*mtu, srPacketBuffer)}
+	net := netsim.NewNetwork(sim)
+	fab, err := topologies.StarRates(net, rates, delay, q)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	tc := transport.DefaultConfig()
+	tc.MinRTO = max(tc.MinRTO, 2*rtt)
+	tc.InitRTO = max(tc.InitRTO, 3*rtt)
+	if err := tc.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	stack := transport.NewStack(net, tc)
+	exec, err := syncctl.NewFlowExecutor(stack, fab.HostIDs())
+	return exec, stack, err
+}
+
+// srPacketBuffer is the least per-port drop-tail buffer at packet fidelity:
+// a fast worker's window arriving at a slow worker's port (rates differ up
+// to 20:1) must not overflow before ECN feedback arrives; 1 MB is the order
+// of the per-port share of a datacenter switch's buffer.
+const srPacketBuffer = netsim.Megabyte
