@@ -97,9 +97,10 @@ func TestSRClusterSeries(t *testing.T) {
 // rates (lambda = 1, all 20 Gbps): DCTCP ring transfers can only be slower
 // than Eq. 2 (2.7% of headers, slow start of every step's flow, queueing)
 // but, with a bandwidth-delay product much smaller than a chunk, by less
-// than 30%. (With skewed rates the packet ring is up to about 2x slower
-// than Eq. 2: a slow worker's own NIC queue, which marks no ECN, delays the
-// ACKs of its predecessor's transfer.)
+// than 30%. (With skewed rates, lambda = 0.05, the packet ring measured
+// about 2x slower than Eq. 2; a plausible cause, not yet verified, is a
+// slow worker's own NIC queue, which marks no ECN, delaying the ACKs of
+// its predecessor's transfer.)
 func TestSRClusterPacket(t *testing.T) {
 	for _, scheme := range []string{"allreduce", "partial-reduce", "selective-reduce"} {
 		t.Run(scheme, func(t *testing.T) {
