@@ -1,0 +1,92 @@
+package inagg
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
+)
+
+// TestCongestionControlOnSharedPath: four workers behind one 100 Gbps path
+// to the aggregating switch (the PA-ATP testbed's dumbbell with one path)
+// offer 4x the path's rate. The path carries every gradient one way and
+// every result (and GACK) the other way, which bounds the iteration time
+// from below. The window protocols react to ECN, lose nothing and stay
+// within 50% of that bound (ATP within 100%); SwitchML, whose pool of one BDP per worker is
+// not congestion-controlled, overflows the path's 256 KB buffer.
+func TestCongestionControlOnSharedPath(t *testing.T) {
+	const grad = 2 * netsim.Megabyte
+	for _, tc := range []struct {
+		proto     Protocol
+		wantDrops bool
+	}{{ATP, false}, {PAATP, false}, {StrawAsyn, false}, {SwitchML, true}} {
+		t.Run(tc.proto.String(), func(t *testing.T) {
+			net := netsim.NewNetwork(netsim.New(1))
+			q := switchmodel.QueueConfig{Buffer: 256 * netsim.Kilobyte, ECNBytes: 30 * netsim.Kilobyte}
+			f, err := topologies.Dumbbell(net, 4, 1, 1, 100*netsim.Gbps, 100*netsim.Gbps, 2*netsim.Microsecond, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ac := DefaultAggregatorConfig()
+			ac.BDPPackets = 488 // 100 Gbps x 12.1 us (6 cables of 2 us, serialisation) / 310 B
+			agg, err := NewAggregator(f.Edge[1], ac)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := NewJob(net, JobConfig{ID: 0, Protocol: tc.proto, Workers: f.HostsOf(0), PS: f.HostsOf(1)[0],
+				Switch: agg, Gradient: grad, Iterations: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := j.Start(); err != nil {
+				t.Fatal(err)
+			}
+			net.Sim.Run(netsim.Second)
+			if err := j.Check(); err != nil {
+				t.Fatal(err)
+			}
+			if err := agg.CheckLeaks(); err != nil {
+				t.Fatal(err)
+			}
+			if err := net.CheckConservation(); err != nil {
+				t.Fatal(err)
+			}
+			drops := net.Stats().Dropped
+			// Forward: 4 gradients per sequence; reverse: 4 results (and
+			// 4 GACKs under the asynchronous protocols).
+			data := grad + netsim.Bytes(j.PacketsPerIteration())*INAHeaderBytes
+			back := 4 * data
+			if tc.proto.Async() {
+				back += 4 * netsim.Bytes(j.PacketsPerIteration()) * INAHeaderBytes
+			}
+			ideal := netsim.TxTime(back, 100*netsim.Gbps)
+			t.Logf("AJCT %v %v (path-limited ideal %v), drops %d, window %+v", j.AJCT(), j.IterationTimes(), ideal, drops, j.Window(0))
+			if j.AJCT() < ideal {
+				t.Fatalf("AJCT %v below the path-limited time %v", j.AJCT(), ideal)
+			}
+			if tc.wantDrops {
+				if drops == 0 {
+					t.Fatal("SwitchML without congestion control did not overflow the shared path")
+				}
+				return
+			}
+			if drops != 0 {
+				t.Fatalf("%d drops under ECN-driven windows", drops)
+			}
+			// ATP halves on any echoed mark (AIMD), and its echo ORs the
+			// marks of all workers, so it keeps less in flight than the
+			// DCTCP-style asynchronous windows.
+			slack := 3 * ideal / 2
+			if tc.proto == ATP {
+				slack = 2 * ideal
+			}
+			if j.AJCT() > slack {
+				t.Fatalf("AJCT %v more than %v (path-limited time %v)", j.AJCT(), slack, ideal)
+			}
+			if j.Window(0).CWDCuts == 0 && tc.proto != ATP {
+				t.Fatal("no ECN cut")
+			}
+		})
+	}
+}
