@@ -1,0 +1,40 @@
+package training
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ReadTrace reads measured per-iteration compute times, one number of
+// seconds per line (blank lines and lines starting with '#' are skipped),
+// and returns them as an Empirical distribution that trusts its data from
+// the first sample. It is how users replace the parametric CNN and
+// Transformer approximations with their own traces.
+func ReadTrace(r io.Reader) (*Empirical, error) {
+	e := NewEmpirical(1, nil)
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+			return nil, fmt.Errorf("trace line %d: %q is not a positive number of seconds", line, t)
+		}
+		e.Observe(x)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	if e.Len() == 0 {
+		return nil, fmt.Errorf("trace: no samples")
+	}
+	return e, nil
+}
