@@ -80,9 +80,12 @@ func leafSpineFrom(ps Params) (topologies.LeafSpineConfig, error) {
 }
 
 // unloadedLatency is the time from the first bit leaving src to the last
-// bit of a full segment reaching dst on an empty network, minus the
-// segment's serialisation at the source: propagation on every link plus
-// one store-and-forward serialisation per switch.
+// bit of a packet of seg bytes reaching dst on an empty network, minus the
+// packet's serialisation at the source: propagation on every link plus one
+// store-and-forward serialisation per switch. Callers pass the smallest
+// packet a flow can send, so no flow beats its ideal (a full segment would
+// make one-packet flows look faster than ideal); for multi-segment flows
+// this understates the ideal by under a segment time per switch.
 func unloadedLatency(net *netsim.Network, seg netsim.Bytes) func(src, dst netsim.NodeID) netsim.Time {
 	return func(src, dst netsim.NodeID) netsim.Time {
 		path, err := net.Path(src, dst, 0)
@@ -138,10 +141,9 @@ func runBackground(r *Run) (*Result, error) {
 	sim.At(warm, func() { fab.ResetQueueStats(warm) })
 	sim.Run(end)
 
-	seg := tc.MSS + tc.HeaderBytes
 	sum, err := gen.Stats(background.StatsConfig{
 		Warmup: warm, Stop: end,
-		Latency: unloadedLatency(net, seg),
+		Latency: unloadedLatency(net, tc.HeaderBytes+1),
 		WireBytes: func(b netsim.Bytes) netsim.Bytes {
 			return b + (b+tc.MSS-1)/tc.MSS*tc.HeaderBytes
 		},
