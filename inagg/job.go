@@ -170,7 +170,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		maxCWD = float64(params.MaxWindow)
 		if j.agg != nil {
 			// The BDP in bytes, in this job's packets.
-			bdp := float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
+			bdp := 2 * float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
 			maxCWD = math.Max(1, math.Floor(bdp/float64(j.hdr+j.payload)))
 		}
 	}
