@@ -169,7 +169,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	if maxCWD == 0 {
 		maxCWD = float64(params.MaxWindow)
 		if j.agg != nil {
-			// The BDP in bytes, in this job's packets.
+			// Twice the BDP in bytes, in this job's packets.
 			bdp := 2 * float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
 			maxCWD = math.Max(1, math.Floor(bdp/float64(j.hdr+j.payload)))
 		}

@@ -54,10 +54,11 @@ type Params struct {
 	// packets, far beyond any BDP in the papers.
 	MaxWindow int
 	// MaxCWD caps the congestion window of ATP and the asynchronous
-	// protocols, in packets. 0 (the default) caps it at the aggregating
-	// switch's BDP (AggregatorConfig.BDPPackets, scaled to this protocol's
-	// packet size): PA-ATP Sec. II-A, "each worker maintains a sliding
-	// congestion window with a size less than bandwidth-delay product".
+	// protocols, in packets. 0 (the default) caps it at twice the
+	// aggregating switch's BDP (AggregatorConfig.BDPPackets, scaled to this
+	// protocol's packet size). PA-ATP Sec. II-A notes that INA workers keep
+	// windows below the BDP; the cap leaves room for round trips longer
+	// than the configured one (ATP's result clock runs through the PS).
 	// Without an aggregator (BytePS) the default cap is MaxWindow.
 	MaxCWD float64
 	// CWDIncrease is the asynchronous window growth of StrawAsyn and
