@@ -94,13 +94,18 @@ type Params struct {
 	// package; 64 ms).
 	RTO, MaxRTO netsim.Time
 
-	// SwitchMLPool is SwitchML's slot pool per job; 0 (default) sizes it to
-	// the aggregator's bandwidth-delay product, as SwitchML sizes its pool
-	// to keep the pipe full (Sapio et al., NSDI 2021, Sec. 3.5). The switch
-	// reserves two copies of every slot (SwitchML's shadow copies).
+	// SwitchMLPool is SwitchML's slot pool per job (its window per
+	// worker); 0 (default) sizes it to the aggregator's bandwidth-delay
+	// product so that one worker can fill its link (Sapio et al., NSDI
+	// 2021, size the pool to the BDP). The public p4app-switchML client
+	// defaults to 256 outstanding packets of 1 KB payload; with the 248 B
+	// payloads used here 256 packets would not cover a 100 Gbps BDP. The
+	// switch reserves two copies of every slot (SwitchML's shadow copies).
 	SwitchMLPool int
 	// SwitchMLTimeout is SwitchML's per-slot retransmission timeout
-	// (default 1 ms, the order SwitchML uses for its worker timeouts).
+	// (default 1 ms, the datacenter RTO floor used throughout syncsim; the
+	// public p4app-switchML DPDK client waits 10 ms, sized for software
+	// timers, and doubles it only after tens of thousands of timeouts).
 	SwitchMLTimeout netsim.Time
 }
 
