@@ -56,6 +56,12 @@ func (e *Engine) Check() error {
 		if t.rate < 0 {
 			return fmt.Errorf("transfer %d: negative rate %g", t.id, t.rate)
 		}
+		if t.finish < now || (t.rate > 0) != (t.finish != netsim.Never) {
+			return fmt.Errorf("transfer %d: projection %v at rate %g (now %v)", t.id, t.finish, t.rate, now)
+		}
+		if t.finish != netsim.Never && (!t.inTree || t.entryAt > t.finish) {
+			return fmt.Errorf("transfer %d: projection %v not queued (entry %v, queued %v)", t.id, t.finish, t.entryAt, t.inTree)
+		}
 		for i, l := range t.path {
 			p := t.pos[i]
 			if p < 0 || int(p) >= len(e.links[l].trs) || e.links[l].trs[p] != t {

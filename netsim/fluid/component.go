@@ -95,29 +95,64 @@ func (e *Engine) allocate() {
 // whose rate changed, and enforces the no-stall invariant. A transfer
 // whose rate is unchanged keeps its projection: recomputing it from the
 // advanced remainder could only move it by rounding.
+//
+// The ordered set is updated lazily. t.finish is the projection; the set
+// holds at most one live entry per transfer, at t.entryAt <= t.finish. A
+// projection that moves later leaves the entry where it is: when the entry
+// comes due, completeDue re-queues it at t.finish. A projection that moves
+// earlier gets a new entry and the old one turns stale; stale entries are
+// recognised when they come due (or swept when they are many) and
+// dropped. Arrivals, which slow transfers down, then cost no B-tree work.
 func (e *Engine) reproject() {
 	now := e.sim.Now()
 	for _, t := range e.comp {
 		if t.rate <= 0 {
 			e.checkStall(t)
 		}
-		if t.inTree && t.rate == t.prev {
+		if t.rate == t.prev && (t.inTree || t.rate == 0) {
 			continue
 		}
 		f := projectFinish(now, t.remaining, t.rate)
-		if t.inTree {
-			if f == t.finish {
-				continue
-			}
-			e.tree.Delete(item{at: t.finish, id: t.id})
-			t.inTree = false
-		}
 		t.finish = f
-		if f != netsim.Never {
-			e.tree.ReplaceOrInsert(item{at: f, id: t.id, t: t})
-			t.inTree = true
+		if f == netsim.Never || (t.inTree && t.entryAt <= f) {
+			continue
 		}
+		if t.inTree {
+			e.stale++
+		}
+		e.tree.ReplaceOrInsert(item{at: f, id: t.id, t: t})
+		t.entryAt, t.inTree = f, true
 	}
+	if e.stale > sweepMin && 2*e.stale > e.tree.Len() {
+		e.sweep()
+	}
+}
+
+// sweepMin is the number of stale entries below which they are left to
+// be dropped when they come due (a bound on wasted memory, not a model
+// constant).
+const sweepMin = 1024
+
+// live reports whether it is its transfer's current entry.
+func live(it item) bool {
+	t := it.t
+	return it.id == t.id && t.st == stActive && t.inTree && it.at == t.entryAt
+}
+
+// sweep deletes every stale entry from the ordered set.
+func (e *Engine) sweep() {
+	e.items = e.items[:0]
+	e.tree.Ascend(func(it item) bool {
+		if !live(it) {
+			e.items = append(e.items, it)
+		}
+		return true
+	})
+	for _, it := range e.items {
+		e.tree.Delete(it)
+	}
+	clear(e.items)
+	e.stale = 0
 }
 
 // checkStall panics unless a zero-rate transfer is blocked by a link with

@@ -62,10 +62,14 @@
 // Rates are float64 bits/s and remaining bytes float64; time is integer
 // picoseconds. A projected completion is now + ceil(8e12 remaining / rate)
 // ps, so a transfer never finishes before its bytes could have been sent,
-// and at most one picosecond late. Projections are kept in a B-tree
-// ordered by (time, transfer id), with one timer armed for the earliest,
-// and a projection is only recomputed when the transfer's rate changes, so
-// it does not drift. A transfer whose links all have positive capacity
+// and at most one picosecond late. A projection is only recomputed when
+// the transfer's rate changes, so it does not drift. Projections are kept
+// in a B-tree ordered by (time, transfer id), with one timer armed for the
+// earliest entry. Entries are updated lazily: a projection that moves
+// later keeps its early entry, which is re-queued at the new time when it
+// comes due; one that moves earlier gets a new entry and the old one is
+// dropped when it surfaces. Completions therefore still fire exactly at
+// their projections, in (time, id) order. A transfer whose links all have positive capacity
 // never sits at rate 0 under MaxMin; under FCFS it may, but only behind a
 // link its predecessors saturate. Violations panic naming the invariant.
 package fluid

@@ -66,6 +66,7 @@ type Engine struct {
 	actSeq  uint64
 	dirty   []int32
 	flushAt netsim.Time // time of the queued flush event, or -1
+	stale   int         // superseded entries still in the ordered set
 	busy    bool        // inside a handler that flushes before returning
 	full    bool        // tests: recompute every transfer on every change
 
@@ -76,6 +77,7 @@ type Engine struct {
 	changed []int32
 	heap    linkHeap
 	doneBuf []*transfer
+	items   []item
 	cepoch  uint32
 	fepoch  uint32
 	chepoch uint32
@@ -321,7 +323,21 @@ func (e *Engine) completeDue() {
 		}
 		e.tree.DeleteMin()
 		t := it.t
+		if !live(it) {
+			if e.stale > 0 {
+				e.stale--
+			}
+			continue
+		}
 		t.inTree = false
+		if t.finish > now {
+			// The projection moved later since this entry was queued.
+			if t.finish != netsim.Never {
+				e.tree.ReplaceOrInsert(item{at: t.finish, id: t.id, t: t})
+				t.entryAt, t.inTree = t.finish, true
+			}
+			continue
+		}
 		e.advance(t)
 		e.settle(t)
 		e.depart(t)

@@ -33,6 +33,7 @@ type transfer struct {
 	prev      float64     // rate before the current recomputation
 	last      netsim.Time // time remaining was last advanced to
 	finish    netsim.Time // projected completion (last byte sent); Never if rate 0
+	entryAt   netsim.Time // time of its live entry in the ordered set, if inTree
 	inTree    bool
 
 	cmark  uint32 // component epoch
