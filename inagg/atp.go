@@ -13,6 +13,10 @@ import (
 // by one per round trip afterwards, and is halved at most once per round
 // trip when a result echoes ECN (the switch ORs the CE bits of the
 // gradients it aggregates and the PS echoes them) or a loss is detected.
+// (The public ATP client halves on every echoed mark, adds 1500 B per
+// unmarked result and caps the window at 100 packets, a setting tuned to
+// its testbed; here the cap is MaxCWD and growth follows TCP, so that the
+// baseline can fill 100 Gbps paths.)
 type atpCtl struct {
 	cwnd, ssthresh float64
 	cutEnd         int64
