@@ -132,7 +132,7 @@ func (w *worker) pump() {
 			// acknowledgement arrives (another job may own the backlog).
 			if !w.wakePending {
 				w.wakePending = true
-				w.j.net.Sim.After(netsim.TxTime(nic.Queue.Bytes()+1, nic.Link.Rate), w, evWake, nil, 0)
+				w.j.net.Sim.After(netsim.TxTime(nic.Queue.Bytes()+w.j.hdr+w.j.payload, nic.Link.Rate), w, evWake, nil, 0)
 			}
 			break
 		}
