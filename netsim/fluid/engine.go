@@ -102,7 +102,9 @@ func New(net *netsim.Network, mode Mode) *Engine {
 		panic(fmt.Sprintf("fluid: unknown mode %d", mode))
 	}
 	e := &Engine{net: net, sim: net.Sim, mode: mode, flushAt: -1}
-	e.tree = btree.NewG(32, itemLess)
+	// Degree 32 measured as good as 8-64 here; the free list keeps the
+	// nodes that sweeps and bursts of completions release for reuse.
+	e.tree = btree.NewWithFreeListG(32, itemLess, btree.NewFreeListG[item](1024))
 	ls := net.Links()
 	e.links = make([]linkState, len(ls))
 	for i, l := range ls {
