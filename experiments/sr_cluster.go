@@ -42,7 +42,12 @@ func init() {
 			"duration_s: average sync time and scale over completed syncs, total sync, total " +
 			"iteration (completed computations of all workers), wasted wait per worker (time from a " +
 			"worker's first BPAWR wait to its launch, when no worker that became ready after the wait " +
-			"began joined its group), idle per worker (time in the ready queue).",
+			"began joined its group), idle per worker (time in the ready queue). The paper's figures are " +
+			"sweeps of this experiment: Figs. 5/6 --vary n=40,80,120,160,200 and scheme, trace=cnn / " +
+			"transformer; Fig. 7 wasted_wait_s over n; Fig. 8 --vary p_frac=0.1,0.2,0.3,0.4,0.5; Fig. 9 " +
+			"--vary eta; Fig. 10 --vary theta=1,...,20; Fig. 11 --vary start=warm,cold; Fig. 12 --vary " +
+			"bw_error; Fig. 13 --vary lambda=0.05,0.1,0.2; Fig. 14 --vary alpha_ms=0,1,5,50; the paper " +
+			"reports 20 trials (--trials 20) as min/median/max.",
 		Params: []Param{
 			EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
@@ -70,6 +75,7 @@ func init() {
 			{Name: "wasted_wait_s", Unit: "s", Help: "wasted wait time per worker (BPAWR waits that no newly ready worker joined)"},
 			{Name: "idle_s", Unit: "s", Help: "mean time per worker spent in the ready queue"},
 			{Name: "p_workers", Unit: "workers", Help: "the resolved minimum group size p"},
+			{Name: "bpawr_waits", Unit: "", Help: "selective reduce: BPAWR wait-and-replace decisions (0 for other schemes)"},
 		},
 		Run: runSRCluster,
 	})
@@ -175,6 +181,10 @@ func runSRCluster(r *Run) (*Result, error) {
 	res.Metrics["wasted_wait_s"] = m.WastedWait
 	res.Metrics["idle_s"] = m.Idle
 	res.Metrics["p_workers"] = float64(s.p)
+	res.Metrics["bpawr_waits"] = 0
+	if sr, ok := s.cluster.Controller().(*syncctl.SelectiveReduce); ok {
+		res.Metrics["bpawr_waits"] = float64(sr.Waits())
+	}
 	if r.Check {
 		if err := s.cluster.Check(); err != nil {
 			return nil, fmt.Errorf("sr-cluster: books do not balance: %w", err)

@@ -154,6 +154,9 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 // Sim is the cluster's simulation.
 func (c *Cluster) Sim() *netsim.Sim { return c.sim }
 
+// Controller is the cluster's controller.
+func (c *Cluster) Controller() Controller { return c.ctl }
+
 // N is the number of workers.
 func (c *Cluster) N() int { return len(c.w) }
 

@@ -77,8 +77,8 @@ func TestSelectiveReduceMovesDelta(t *testing.T) {
 	if m.WastedWait != 0 {
 		t.Errorf("wasted wait per worker %v, want 0", m.WastedWait)
 	}
-	if sr.Rounds() != 2 {
-		t.Errorf("k = %d, want 2", sr.Rounds())
+	if sr.Rounds() != 2 || sr.Waits() != 2 {
+		t.Errorf("k = %d, waits = %d; want 2, 2 (t=1 twice)", sr.Rounds(), sr.Waits())
 	}
 }
 

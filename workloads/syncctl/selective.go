@@ -64,6 +64,7 @@ type SelectiveReduce struct {
 	emp       *training.Empirical
 	pred      Predictor
 	k         int
+	waits     int
 	waitStart []netsim.Time // per worker: start of its wait, or -1
 	est       []float64
 	s         []Training
@@ -111,6 +112,10 @@ func (*SelectiveReduce) Name() string { return "selective-reduce" }
 
 // Rounds is k, the number of synchronisations launched so far.
 func (s *SelectiveReduce) Rounds() int { return s.k }
+
+// Waits is the number of WaitReplace decisions BPAWR has made so far (one
+// per group and controller pass).
+func (s *SelectiveReduce) Waits() int { return s.waits }
 
 func (s *SelectiveReduce) predictor(c *Cluster) Predictor {
 	if s.pred != nil {
@@ -202,6 +207,7 @@ func (s *SelectiveReduce) selectAndLaunch(c *Cluster, q []int) {
 			}
 			launch = append(launch, ids)
 		case WaitReplace:
+			s.waits++
 			now := c.Sim().Now()
 			for _, m := range g {
 				if s.waitStart[m.ID] < 0 {
