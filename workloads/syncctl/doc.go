@@ -13,9 +13,36 @@
 // from its compute-time distribution, joins the ready queue, synchronises in
 // a group chosen by the controller, and computes again. A group's
 // (weighted) ring all-reduce either takes the analytic time of Eq. 2 with
-// the group's minimum bandwidth, or is simulated on a network through a
-// netsim.Bulk engine (see FlowExecutor).
+// the group's minimum bandwidth (Analytic), or runs as a ring all-reduce of
+// transfers on a network through a netsim.Bulk engine (FlowExecutor, with
+// the fluid engine or the packet transport stack).
 //
 // Units: bandwidths are bits/s and model sizes bytes (float64), algorithm
 // times are seconds (float64); event times are netsim.Time.
+//
+// # Reading of the paper
+//
+// Where the printed algorithms are ambiguous or inconsistent we chose as
+// follows (each choice is also documented next to its code):
+//
+//   - BAG, Alg. 1 line 6 "len(g) <= p" is taken literally: p+1 workers seed
+//     a group; this matches Alg. 3 line 8, which needs len(Q) > p.
+//   - BPAWR returns False both for "wait for more workers" (line 3) and for
+//     "no waiting worth it" (line 19) while Alg. 3 launches on True; we
+//     follow the text: Hold (line 3), WaitReplace (line 17), Launch (line
+//     19), and only Launch groups are synchronised.
+//   - k (Alg. 3) counts every launched synchronisation, the full all reduce
+//     included, so that one happens every c rounds (c = 0 disables it).
+//   - line 8 of Alg. 2, k = |sum p_i|, is read as floor; CalcExpectedBW
+//     (line 36, lost in print) is the probability-weighted mean bandwidth,
+//     as the text says.
+//   - Eq. 4 is implemented as printed (F(t+dt), the unconditional CDF);
+//     the exact conditional is an option.
+//   - t_X uses the approximation printed on line 15 (bandwidth terms only).
+//   - Bandwidth estimation error: the estimate of b is b + b e x with
+//     x ~ U[-1, 1], drawn afresh per worker at every refresh (line 9).
+//   - Wasted wait: a worker's wait, from the first wait-and-replace
+//     decision that includes it to its launch, counts as wasted when no
+//     worker that became ready after the wait began is in its launched
+//     group.
 package syncctl
