@@ -81,6 +81,24 @@ func (e *Engine) fill(group []*transfer) {
 	}
 }
 
+// fillOne is fill for a group of one transfer: it takes the smallest
+// residual on its path.
+func (e *Engine) fillOne(t *transfer) {
+	r := e.links[t.path[0]].resid
+	for _, l := range t.path[1:] {
+		r = min(r, e.links[l].resid)
+	}
+	r = max(r, 0)
+	t.rate = r
+	for _, l := range t.path {
+		ls := &e.links[l]
+		ls.resid -= r
+		if ls.resid < snap*ls.cap {
+			ls.resid = 0
+		}
+	}
+}
+
 // linkHeap is an indexed binary min-heap of link ids ordered by
 // (links[l].share, l); each link records its position in hpos (-1 when
 // absent). It allocates nothing once grown.

@@ -76,6 +76,17 @@ func (e *Engine) Check() error {
 		return fmt.Errorf("transfer books: sends %d, completed %d, pending %d (counted %d), active %d (counted %d)",
 			e.sends, e.completed, e.pending, nPending, e.active, nActive)
 	}
+	n, prev := 0, (*transfer)(nil)
+	for t := e.first; t != nil; t = t.nextAct {
+		if t.st != stActive || t.prevAct != prev || (prev != nil && prev.seq >= t.seq) {
+			return fmt.Errorf("active list broken at transfer %d", t.id)
+		}
+		prev = t
+		n++
+	}
+	if n != e.active || e.last != prev {
+		return fmt.Errorf("active list holds %d transfers, %d are active", n, e.active)
+	}
 	for l := range e.links {
 		ls := &e.links[l]
 		sum := 0.0

@@ -24,6 +24,7 @@ func TestCheckDetectsViolations(t *testing.T) {
 			e.links[l].trs = e.links[l].trs[:0]
 		}, "not listed"},
 		{"lost count", func(e *Engine) { e.active++ }, "transfer books"},
+		{"active list", func(e *Engine) { e.first.nextAct = nil }, "active list"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package fluid
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"syncsim/netsim"
@@ -80,14 +81,39 @@ func (e *Engine) allocate() {
 	}
 	// FCFS: ranks by activation time, each rank filled max-min on what the
 	// earlier ranks left (package documentation).
-	slices.SortFunc(e.comp, func(a, b *transfer) int { return cmp.Compare(a.seq, b.seq) })
+	e.orderComp()
 	for i := 0; i < len(e.comp); {
 		j := i + 1
 		for j < len(e.comp) && e.comp[j].start == e.comp[i].start {
 			j++
 		}
-		e.fill(e.comp[i:j])
+		if j == i+1 {
+			e.fillOne(e.comp[i])
+		} else {
+			e.fill(e.comp[i:j])
+		}
 		i = j
+	}
+}
+
+// orderComp puts e.comp in activation order: by sorting it when it is
+// small, or else by walking the engine's list of active transfers (kept in
+// activation order) and picking the component's, in O(active).
+func (e *Engine) orderComp() {
+	n := len(e.comp)
+	if n*bits.Len(uint(n)) < e.active {
+		slices.SortFunc(e.comp, func(a, b *transfer) int { return cmp.Compare(a.seq, b.seq) })
+		return
+	}
+	ep := e.cepoch
+	e.comp = e.comp[:0]
+	for t := e.first; t != nil; t = t.nextAct {
+		if t.cmark == ep {
+			e.comp = append(e.comp, t)
+		}
+	}
+	if len(e.comp) != n {
+		panic("fluid: active list out of step with the links' transfer lists")
 	}
 }
 

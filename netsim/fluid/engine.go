@@ -58,6 +58,8 @@ type Engine struct {
 	links []linkState
 
 	slots []*transfer
+	first *transfer // active transfers in activation order (linked list)
+	last  *transfer
 	free  []int32
 	tree  *btree.BTreeG[item]
 	timer netsim.Timer
@@ -226,6 +228,13 @@ func (e *Engine) activate(t *transfer) {
 	}
 	t.st = stActive
 	e.active++
+	t.prevAct, t.nextAct = e.last, nil
+	if e.last != nil {
+		e.last.nextAct = t
+	} else {
+		e.first = t
+	}
+	e.last = t
 	for i, l := range t.path {
 		ls := &e.links[l]
 		t.pos[i] = int32(len(ls.trs))
@@ -254,6 +263,17 @@ func (e *Engine) depart(t *transfer) {
 		t.pos[i] = -1
 		e.markDirty(l)
 	}
+	if t.prevAct != nil {
+		t.prevAct.nextAct = t.nextAct
+	} else {
+		e.first = t.nextAct
+	}
+	if t.nextAct != nil {
+		t.nextAct.prevAct = t.prevAct
+	} else {
+		e.last = t.prevAct
+	}
+	t.prevAct, t.nextAct = nil, nil
 	e.active--
 	t.st = stDraining
 	t.rate = 0

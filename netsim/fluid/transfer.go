@@ -28,6 +28,8 @@ type transfer struct {
 	start netsim.Time // activation time (FCFS rank)
 	seq   uint64      // activation order, breaks FCFS ties deterministically
 
+	prevAct, nextAct *transfer // neighbours in the engine's active list
+
 	remaining float64     // bytes still to send, as of last
 	rate      float64     // bits/s
 	prev      float64     // rate before the current recomputation
