@@ -28,30 +28,50 @@ const Virtual = -1
 // As printed, line 6 admits p+1 workers unconditionally, so every group but
 // the last has at least p+1 members; we follow the pseudocode literally
 // (it is consistent with Alg. 3, line 8, which needs len(Q) > p).
-// q is not modified.
+// p must be at least 1 (the controllers check it). q is not modified; the
+// groups share one backing array, each capped at its own length.
 func BAG(q []Member, p int, eta float64) [][]Member {
 	l := make([]Member, len(q))
 	copy(l, q)
-	slices.SortStableFunc(l, func(a, b Member) int { return cmp.Compare(b.BW, a.BW) })
+	sortByBW(l)
 	var groups [][]Member
-	var g []Member
-	bstar := 0.0
-	for _, w := range l {
-		switch {
-		case len(g) <= p:
-			g = append(g, w)
-			bstar = w.BW * (1 - eta)
-		case w.BW >= bstar:
-			g = append(g, w)
-		default:
-			groups = append(groups, g)
-			g = []Member{w}
-		}
-	}
-	if len(g) > 0 {
-		groups = append(groups, g)
+	start := 0
+	for start < len(l) {
+		end := bagGroupEnd(l, start, p, eta)
+		// Groups are consecutive runs of l; the capacity is capped so that
+		// a caller appending to one group cannot overwrite the next.
+		groups = append(groups, l[start:end:end])
+		start = end
 	}
 	return groups
+}
+
+// sortByBW sorts l by bandwidth non-increasingly, keeping the order of
+// ties (Alg. 1, line 2).
+func sortByBW(l []Member) {
+	slices.SortStableFunc(l, func(a, b Member) int { return cmp.Compare(b.BW, a.BW) })
+}
+
+// bagGroupEnd walks the sorted list l from start and returns the end of
+// the group that starts there (lines 5-15). The group's first worker
+// always joins; while the group has at most p members the next joins and
+// sets b* (lines 6-8); then workers join while b_i >= b* (lines 9-10). A
+// group opened at line 14 keeps the previous b* until its next seed, but
+// that seed always comes (len(g) = 1 <= p), so computing each group on its
+// own gives the same groups as the single loop of Alg. 1.
+func bagGroupEnd(l []Member, start, p int, eta float64) int {
+	i := start
+	bstar := 0.0
+	for ; i < len(l); i++ {
+		switch {
+		case i-start <= p:
+			bstar = l[i].BW * (1 - eta)
+		case l[i].BW >= bstar:
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // minBW is the smallest bandwidth in g (+Inf for an empty group).

@@ -54,7 +54,7 @@ func Conditional(cdf func(w int) func(float64) float64) Predictor {
 // bandwidth is strictly larger than b gets the probability of being ready
 // within dt. The result keeps S's order.
 func PredictWorkers(s []Training, dt, b float64, pred Predictor) []Candidate {
-	var c []Candidate
+	c := make([]Candidate, 0, len(s))
 	for _, w := range s {
 		if w.BW > b {
 			c = append(c, Candidate{ID: w.ID, BW: w.BW, Prob: pred(w.ID, w.Elapsed, dt)})
@@ -181,16 +181,16 @@ func BPAWR(s []Training, g []Member, prm BPAWRParams, pred Predictor) (BPAWRResu
 	for range k {
 		l = append(l, Member{ID: Virtual, BW: vb})
 	}
-	gstar := BAG(l, prm.P, prm.Eta)[0]
-	in := make(map[int]bool, len(gstar))
-	for _, w := range gstar {
-		if w.ID != Virtual {
-			in[w.ID] = true
-		}
-	}
+	// G <- BAG(L); g* <- G[0] (lines 12-13): only the first group is
+	// needed, the sorted prefix of L.
+	sortByBW(l)
+	m := bagGroupEnd(l, 0, prm.P, prm.Eta)
+	gstar := l[:m]
+	// g_delta = g \ g* (line 14): the real workers after the prefix, in
+	// bandwidth order.
 	var delta []Member
-	for _, w := range g {
-		if !in[w.ID] {
+	for _, w := range l[m:] {
+		if w.ID != Virtual {
 			delta = append(delta, w)
 		}
 	}
