@@ -104,3 +104,19 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestBAGGroupsIndependent: Alg. 3 appends g_delta to the next group;
+// appending to one group must not overwrite another.
+func TestBAGGroupsIndependent(t *testing.T) {
+	gs := BAG(members(10, 9, 8, 1, 0.9, 0.8), 1, 0.1)
+	before := ids(gs)
+	if !reflect.DeepEqual(before, [][]int{{0, 1}, {2, 3, 4}, {5}}) {
+		t.Fatalf("groups %v", before)
+	}
+	gs[0] = append(gs[0], Member{ID: 98, BW: 1})
+	gs[1] = append(gs[1], Member{ID: 99, BW: 1})
+	after := ids(gs)
+	if !reflect.DeepEqual(after[1][:3], before[1]) || !reflect.DeepEqual(after[2], before[2]) {
+		t.Errorf("appending changed later groups: %v -> %v", before, after)
+	}
+}
