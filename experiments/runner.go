@@ -67,6 +67,10 @@ func (e *RunError) Error() string {
 // Unwrap returns the run's own error.
 func (e *RunError) Unwrap() error { return e.Err }
 
+// reorderWindow bounds the jobs issued but not yet emitted (at least
+// twice the worker count).
+const reorderWindow = 64
+
 // job is one (point, trial) waiting to run; seq is its position among the
 // jobs actually issued.
 type job struct {
@@ -123,9 +127,18 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 
 	jobCh := make(chan job)
 	resCh := make(chan done, r.Parallel)
+	// A job holds a credit from issue until it leaves the reorder buffer,
+	// so one slow early job lets at most reorderWindow later outcomes
+	// pile up in memory.
+	credits := make(chan struct{}, max(reorderWindow, 2*r.Parallel))
 	go func() { // issue jobs in grid order until stopped
 		defer close(jobCh)
 		for _, j := range js {
+			select {
+			case credits <- struct{}{}:
+			case <-stop.Done():
+				return
+			}
 			if stop.Err() != nil {
 				return
 			}
@@ -158,6 +171,7 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 	var firstErr error
 	for d := range resCh {
 		if d.err != nil {
+			<-credits
 			if d.seq < limit {
 				limit, firstErr = d.seq, d.err
 			}
@@ -165,6 +179,7 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 			continue
 		}
 		if d.seq >= limit {
+			<-credits
 			continue
 		}
 		pending[d.seq] = d.out
@@ -179,6 +194,7 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 				cancel()
 				break
 			}
+			<-credits
 			next++
 			emitted++
 		}

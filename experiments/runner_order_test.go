@@ -3,9 +3,11 @@ package experiments
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var toyVary = []string{"n=1,2,3,5", "mode=fast,slow"}
@@ -226,5 +228,41 @@ func TestRunnerRejectsBadSettings(t *testing.T) {
 		if err := r.Run(context.Background(), func(*Outcome) error { return nil }); err == nil {
 			t.Errorf("%+v: no error", r)
 		}
+	}
+}
+
+// TestRunnerBoundsReorderBuffer: while the first job is stuck, at most
+// reorderWindow-1 later jobs run, so finished outcomes cannot pile up
+// without bound.
+func TestRunnerBoundsReorderBuffer(t *testing.T) {
+	e := toyExperiment()
+	release := make(chan struct{})
+	var mu sync.Mutex
+	started := 0
+	e.Run = func(r *Run) (*Result, error) {
+		if r.Trial == 0 {
+			<-release
+		} else {
+			mu.Lock()
+			started++
+			mu.Unlock()
+		}
+		return r.Exp.NewResult(), nil
+	}
+	r := &Runner{Exp: e, Points: []Params{e.Defaults()}, Trials: 300, Parallel: 4}
+	errc := make(chan error)
+	rows := 0
+	go func() { errc <- r.Run(context.Background(), func(*Outcome) error { rows++; return nil }) }()
+	count := func() int { mu.Lock(); defer mu.Unlock(); return started }
+	for count() < reorderWindow-1 {
+		runtime.Gosched()
+	}
+	time.Sleep(20 * time.Millisecond) // give an unbounded runner time to run ahead
+	if n := count(); n != reorderWindow-1 {
+		t.Errorf("%d later jobs ran while the first was stuck, want %d", n, reorderWindow-1)
+	}
+	close(release)
+	if err := <-errc; err != nil || rows != 300 {
+		t.Errorf("err %v, %d rows", err, rows)
 	}
 }

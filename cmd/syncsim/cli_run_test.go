@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -115,6 +116,21 @@ func TestHoistFlags(t *testing.T) {
 		got := strings.Join(hoistFlags(app, strings.Fields(tc.in)), " ")
 		if got != tc.want {
 			t.Errorf("hoistFlags(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestNum(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{677480, "677480"}, {-3, "-3"}, {59.71666, "59.717"}, {0.997441, "0.99744"},
+		{123456.78, "123457"}, {9.73333, "9.7333"}, {0.0012345, "0.0012345"},
+		{1.5e-7, "1.5e-07"}, {2.5e13, "25000000000000"}, {2.5e15, "2.5e+15"}, {1.25e12 + 0.5, "1.25e+12"}, {math.NaN(), "NaN"}, {math.Inf(-1), "-Inf"},
+	} {
+		if got := num(tc.v); got != tc.want {
+			t.Errorf("num(%v) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }

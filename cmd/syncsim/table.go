@@ -2,10 +2,13 @@ package main
 
 import (
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"syncsim/experiments"
 )
 
 // helpWidth bounds the width of a table cell; longer text (help strings)
@@ -35,8 +38,19 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	return t.Render()
 }
 
-// num formats a number for a terminal table: five significant digits,
-// "NaN" when undefined.
+// num formats a number for a terminal table with about five significant
+// digits: integers in full (up to 1e15), other values of moderate size in
+// fixed point, and very small or large ones in exponent form; "NaN" when
+// undefined.
 func num(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return experiments.FormatFloat(v)
+	case v == math.Trunc(v) && a < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 1e-3 && a < 1e12:
+		return strconv.FormatFloat(v, 'f', max(0, 4-int(math.Floor(math.Log10(a)))), 64)
+	}
 	return strconv.FormatFloat(v, 'g', 5, 64)
 }
