@@ -27,10 +27,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"'syncsim describe EXP'). 'run' runs one parameter point over several trials and\n" +
 			"prints the median and [min-max] of every metric; 'sweep' runs a grid of points\n" +
 			"and streams one CSV row per point and trial. Output is identical for any\n" +
-			"--parallel; the seed of every row is in the CSV.",
+			"--parallel; the seed of every row is in the CSV. Flags may come before or after\n" +
+			"the experiment name.",
 		Writer:                    stdout,
 		ErrWriter:                 stderr,
-		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true, // --vary n=1,2,3 keeps its commas
 		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError:              usageError,
@@ -42,7 +42,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fmt.Errorf("unknown command %q (commands: list, describe, run, sweep; see 'syncsim --help')", c.Args().First())
+				return fmt.Errorf("unknown command %q (commands: list, describe, run, sweep, help; see 'syncsim --help')", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

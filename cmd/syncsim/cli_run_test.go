@@ -95,6 +95,10 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, version) {
 		t.Errorf("--version: exit %d %q", code, out)
 	}
+	out, _, code = runCLI(t, "help", "run")
+	if code != 0 || !strings.Contains(out, "--trials") {
+		t.Errorf("help run: exit %d\n%s", code, out)
+	}
 	out, _, code = runCLI(t, "sweep", "--help")
 	if code != 0 || !strings.Contains(out, "--vary") || !strings.Contains(out, "--resume") {
 		t.Errorf("sweep --help: exit %d\n%s", code, out)

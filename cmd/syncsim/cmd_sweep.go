@@ -50,6 +50,9 @@ func sweepCommand() *cli.Command {
 			})
 			prog.finish()
 			rows := out.csv.Rows()
+			if out.resume != nil {
+				rows += out.resume.Rows()
+			}
 			if cerr := out.close(); err == nil && cerr != nil {
 				err = fmt.Errorf("closing %s: %w", p.csvPath, cerr)
 			}
@@ -60,7 +63,7 @@ func sweepCommand() *cli.Command {
 			if out.resume != nil && out.resume.Rows() > 0 {
 				kept = fmt.Sprintf(" after the %d rows already there", out.resume.Rows())
 			}
-			fmt.Fprintf(c.App.ErrWriter, "wrote %d rows (%d points x %d trials) to %s%s\n", rows, len(p.points), p.trials, p.csvPath, kept)
+			fmt.Fprintf(c.App.ErrWriter, "wrote %d rows (%d points x %d trials) to %s%s\n", out.csv.Rows(), len(p.points), p.trials, p.csvPath, kept)
 			return nil
 		},
 	}
