@@ -38,13 +38,15 @@ func (l *Link) InFlight() int { return l.count }
 // Peer is the node at the far end.
 func (l *Link) Peer() Node { return l.to }
 
-// carry starts propagating p, which finished serialisation now.
-func (l *Link) carry(p *Packet, now Time) {
+// carry hands p to the link; its serialisation ends at depart (now or
+// later), after which it propagates for Delay. Departures on a link are
+// non-decreasing, so the FIFO stays ordered by arrival.
+func (l *Link) carry(p *Packet, depart Time) {
 	if l.count == len(l.fifo) {
 		l.grow()
 	}
-	at := now + l.Delay
-	l.fifo[(l.head+l.count)%len(l.fifo)] = inflight{p, at}
+	at := depart + l.Delay
+	l.fifo[(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at}
 	l.count++
 	if !l.pending {
 		l.pending = true
@@ -59,7 +61,7 @@ func (l *Link) grow() {
 	}
 	f := make([]inflight, n)
 	for i := 0; i < l.count; i++ {
-		f[i] = l.fifo[(l.head+i)%len(l.fifo)]
+		f[i] = l.fifo[(l.head+i)&(len(l.fifo)-1)]
 	}
 	l.fifo, l.head = f, 0
 }
@@ -73,7 +75,7 @@ func (l *Link) HandleEvent(ev Event) {
 			break
 		}
 		l.fifo[l.head] = inflight{}
-		l.head = (l.head + 1) % len(l.fifo)
+		l.head = (l.head + 1) & (len(l.fifo) - 1)
 		l.count--
 		l.Delivered++
 		l.DeliveredBytes += uint64(e.p.Size)

@@ -129,13 +129,13 @@ func (net *Network) drop(p *Packet) {
 	net.Sim.pool.Put(p)
 }
 
-// InFlight counts packets inside the network: queued at or being
-// serialised by a port, or propagating on a link.
+// InFlight counts packets inside the network: queued at a port, or
+// being serialised onto or propagating on a link.
 func (net *Network) InFlight() uint64 {
 	var n uint64
 	for _, nd := range net.nodes {
 		for _, pt := range nd.Base().Ports {
-			n += uint64(pt.Backlog())
+			n += uint64(pt.Queue.Len())
 		}
 	}
 	for _, l := range net.links {

@@ -73,16 +73,23 @@ func (q *FIFO) Bytes() Bytes { return q.bytes }
 
 // Port is a node's output port: a queue feeding a serialiser that puts one
 // packet at a time onto its Link.
+//
+// The serialiser is lazy: a packet that finds the port idle starts at once
+// and is handed to the link with its departure time (the end of its
+// serialisation), so an uncongested port costs no event at all; a port with
+// waiting packets keeps one event, at the end of the current serialisation,
+// to start the next. Timing is exactly that of an eager serialiser.
 type Port struct {
 	Node  NodeID // owner
 	Index int    // position among the owner's ports
 	Link  *Link  // outgoing link
 	Queue Queue
 
-	net  *Network
-	busy *Packet // being serialised
+	net     *Network
+	freeAt  Time // end of the current (or last) serialisation
+	pending bool // a start-next event is scheduled at freeAt
 
-	// Counters.
+	// Counters (a packet is counted when its serialisation starts).
 	TxPackets uint64
 	TxBytes   uint64
 	Drops     uint64
@@ -101,35 +108,44 @@ func (pt *Port) Send(p *Packet) bool {
 		pt.net.drop(p)
 		return false
 	}
-	if pt.busy == nil {
-		pt.startNext(now)
+	if !pt.pending {
+		if now >= pt.freeAt {
+			pt.startNext(now)
+		} else {
+			pt.pending = true
+			pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+		}
 	}
 	return true
 }
 
+// startNext serialises the head of the queue from now and, if more packets
+// wait, schedules the start of the next at the end of this one.
 func (pt *Port) startNext(now Time) {
 	p := pt.Queue.Dequeue(now)
 	if p == nil {
 		return
 	}
-	pt.busy = p
 	d := TxTime(p.Size, pt.Link.Rate)
 	pt.busyTime += d
-	pt.net.Sim.Schedule(now+d, pt, 0, nil, 0)
-}
-
-// HandleEvent completes the serialisation of the packet in service.
-func (pt *Port) HandleEvent(ev Event) {
-	p := pt.busy
-	pt.busy = nil
+	pt.freeAt = now + d
 	pt.TxPackets++
 	pt.TxBytes += uint64(p.Size)
-	pt.Link.carry(p, ev.At)
+	pt.Link.carry(p, pt.freeAt)
+	if pt.Queue.Len() > 0 {
+		pt.pending = true
+		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+	}
+}
+
+// HandleEvent starts the next waiting packet at the end of a serialisation.
+func (pt *Port) HandleEvent(ev Event) {
+	pt.pending = false
 	pt.startNext(ev.At)
 }
 
 // Busy reports whether a packet is being serialised.
-func (pt *Port) Busy() bool { return pt.busy != nil }
+func (pt *Port) Busy() bool { return pt.net.Sim.now < pt.freeAt }
 
 // BusyTime is the total serialisation time scheduled so far (including the
 // remainder of the packet in service).
@@ -138,7 +154,7 @@ func (pt *Port) BusyTime() Time { return pt.busyTime }
 // Backlog is the number of packets held by the port: queued plus in service.
 func (pt *Port) Backlog() int {
 	n := pt.Queue.Len()
-	if pt.busy != nil {
+	if pt.Busy() {
 		n++
 	}
 	return n
