@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -13,8 +15,11 @@ type Axis struct {
 }
 
 // ParseAxis parses a --vary specification "key=v1,v2,..." against e's
-// schema. Every value is validated and canonicalised with ParseValue; an
-// empty value or a value listed twice is an error.
+// schema. For integer and real parameters an item may also be an
+// inclusive range "start:stop:step" (step > 0), expanded in increasing
+// order, so "load=0.1:0.5:0.2" is "load=0.1,0.3,0.5". Every value is
+// validated and canonicalised with ParseValue; an empty value or a value
+// listed twice is an error.
 func ParseAxis(e *Experiment, spec string) (Axis, error) {
 	k, list, ok := strings.Cut(spec, "=")
 	k = strings.TrimSpace(k)
@@ -24,12 +29,25 @@ func ParseAxis(e *Experiment, spec string) (Axis, error) {
 	if _, ok := e.Param(k); !ok {
 		return Axis{}, e.unknownParam(k)
 	}
-	ax := Axis{Name: k}
-	seen := map[string]bool{}
+	p, _ := e.Param(k)
+	var items []string
 	for _, raw := range strings.Split(list, ",") {
 		if strings.TrimSpace(raw) == "" {
 			return Axis{}, fmt.Errorf("malformed --vary %q: empty value in the list", spec)
 		}
+		if strings.Contains(raw, ":") && (p.Kind == Int || p.Kind == Float) {
+			r, err := expandRange(k, raw)
+			if err != nil {
+				return Axis{}, err
+			}
+			items = append(items, r...)
+			continue
+		}
+		items = append(items, raw)
+	}
+	ax := Axis{Name: k}
+	seen := map[string]bool{}
+	for _, raw := range items {
 		v, err := e.ParseValue(k, raw)
 		if err != nil {
 			return Axis{}, err
@@ -41,6 +59,42 @@ func ParseAxis(e *Experiment, spec string) (Axis, error) {
 		ax.Values = append(ax.Values, v)
 	}
 	return ax, nil
+}
+
+// expandRange expands "start:stop:step" into its values, start + i*step
+// for i = 0, 1, ... while not beyond stop (with a relative tolerance of
+// 1e-9 steps, so 0.1:0.5:0.2 ends at 0.5 despite rounding). Values are
+// rounded to 12 significant digits, which removes the binary residue of
+// i*step (0.30000000000000004 becomes 0.3).
+func expandRange(key, item string) ([]string, error) {
+	parts := strings.Split(item, ":")
+	bad := func(why string) ([]string, error) {
+		return nil, fmt.Errorf("%s=%q: %s; a range is start:stop:step with step > 0 and start <= stop", key, item, why)
+	}
+	if len(parts) != 3 {
+		return bad("malformed range")
+	}
+	var f [3]float64
+	for i, s := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad(fmt.Sprintf("%q is not a finite number", s))
+		}
+		f[i] = v
+	}
+	start, stop, step := f[0], f[1], f[2]
+	if !(step > 0) || start > stop {
+		return bad("empty range")
+	}
+	n := math.Floor((stop-start)/step+1e-9) + 1
+	if n > MaxGridPoints {
+		return bad(fmt.Sprintf("more than %d values", MaxGridPoints))
+	}
+	out := make([]string, int(n))
+	for i := range out {
+		out[i] = strconv.FormatFloat(start+float64(i)*step, 'g', 12, 64)
+	}
+	return out, nil
 }
 
 // Expand resolves --set overrides and --vary axes into the points of a

@@ -36,6 +36,41 @@ func TestExpandCanonicalisesValues(t *testing.T) {
 	}
 }
 
+func TestExpandRanges(t *testing.T) {
+	e := toyExperiment()
+	for _, tc := range []struct{ spec, want string }{
+		{"load=0.1:0.5:0.2", "0.1 0.3 0.5"},
+		{"load=0:0.3:0.1", "0 0.1 0.2 0.3"},
+		{"load=0.9,0:0.2:0.1", "0.9 0 0.1 0.2"},
+		{"n=2:9:3", "2 5 8"},
+		{"n=1:1:1,4", "1 4"},
+	} {
+		ax, err := ParseAxis(e, tc.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		if got := strings.Join(ax.Values, " "); got != tc.want {
+			t.Errorf("%s = %s, want %s", tc.spec, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ spec, want string }{
+		{"load=0.5:0.1:0.1", "empty range"},
+		{"load=0:1:0", "empty range"},
+		{"load=0:1", "malformed range"},
+		{"load=0:x:1", `"x" is not a finite number`},
+		{"n=1:3:0.5", "not an integer"},
+		{"n=60:70:5", "out of range"},
+		{"n=1:4:1,3", "twice"},
+		{"mode=a:b:c", "one of fast|slow|undef"},
+		{"load=0:1:1e-9", "more than"},
+	} {
+		if _, err := ParseAxis(e, tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
 func TestExpandNoAxesIsBasePoint(t *testing.T) {
 	e := toyExperiment()
 	pts, axes, err := Expand(e, []string{"n=9"}, nil)

@@ -188,3 +188,11 @@ func TestSweepSeriesAndTiming(t *testing.T) {
 		t.Errorf("series file has %d lines:\n%s", n, data)
 	}
 }
+
+func TestSweepRangeEqualsList(t *testing.T) {
+	a, _, c1 := sweepFile(t, "--vary", "load=0.1:0.5:0.2", "toy-cli")
+	b, _, c2 := sweepFile(t, "--vary", "load=0.1,0.3,0.5", "toy-cli")
+	if c1 != 0 || c2 != 0 || a != b || strings.Count(a, "\n") != 4 {
+		t.Errorf("range and list differ:\n%s\n%s", a, b)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 func sweepCommand() *cli.Command {
 	flags := append(gridFlags(true),
-		&cli.StringSliceFlag{Name: "vary", Usage: "sweep a parameter over `key=v1,v2,...` (repeatable; the first --vary changes slowest)"},
+		&cli.StringSliceFlag{Name: "vary", Usage: "sweep a parameter over `key=v1,v2,...`; numbers may use start:stop:step ranges (repeatable; the first --vary changes slowest)"},
 		&cli.BoolFlag{Name: "resume", Usage: "keep the rows already in the CSV and run only the missing (point, trial) rows"},
 	)
 	return &cli.Command{
