@@ -26,7 +26,12 @@ func SeriesPath(dir, exp string, point, trial int, name string) string {
 // WriteSeries writes every series of o into dir, one CSV file per series
 // with its declared columns as header.
 func WriteSeries(dir, exp string, o *Outcome) error {
+	seen := map[string]bool{}
 	for _, s := range o.Result.Series {
+		if seen[s.Name] {
+			return fmt.Errorf("%s point %d trial %d returned two series named %q", exp, o.Point, o.Trial, s.Name)
+		}
+		seen[s.Name] = true
 		if err := writeOneSeries(SeriesPath(dir, exp, o.Point, o.Trial, s.Name), s); err != nil {
 			return fmt.Errorf("series %q of %s point %d trial %d: %w", s.Name, exp, o.Point, o.Trial, err)
 		}

@@ -137,7 +137,11 @@ func TestSeriesErrors(t *testing.T) {
 			}
 		})
 	}
-	o := &Outcome{Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}}}}
+	o := &Outcome{Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}, {Name: "q", Columns: []string{"b"}}}}}
+	if err := WriteSeries(dir, "toy", o); err == nil || !strings.Contains(err.Error(), `two series named "q"`) {
+		t.Errorf("duplicate series name: err = %v", err)
+	}
+	o = &Outcome{Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}}}}
 	if err := WriteSeries(filepath.Join(dir, "missing"), "toy", o); err == nil {
 		t.Error("missing directory not reported")
 	}
