@@ -138,3 +138,13 @@ func TestNum(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFlagReachesRuns(t *testing.T) {
+	if _, stderr, code := runCLI(t, "run", "--set", "n=13", "toy-cli"); code != 0 {
+		t.Fatalf("without --check: exit %d %s", code, stderr)
+	}
+	_, stderr, code := runCLI(t, "run", "--check", "--set", "n=13", "toy-cli")
+	if code == 0 || !strings.Contains(stderr, "toy books do not balance") {
+		t.Errorf("with --check: exit %d %s", code, stderr)
+	}
+}

@@ -14,7 +14,8 @@ import (
 // The CLI tests drive a toy experiment registered only in tests: a tiny
 // netsim simulation whose event times come from the run's seed, so every
 // metric depends on the seed and the parameters. It fails for n >= fail_n
-// (when fail_n > 0) and panics for n == panic_n (when panic_n > 0).
+// (when fail_n > 0), panics for n == panic_n (when panic_n > 0) and
+// fails its --check for n == 13.
 func init() {
 	experiments.Register(&experiments.Experiment{
 		Name:    "toy-cli",
@@ -42,6 +43,9 @@ func toyRun(r *experiments.Run) (*experiments.Result, error) {
 	}
 	if p := r.Params.Int("panic_n"); p > 0 && n == p {
 		panic("toy invariant broken")
+	}
+	if r.Check && n == 13 {
+		return nil, errors.New("toy books do not balance")
 	}
 	scale := 1 + r.Params.Float("load")
 	if r.Params.String("mode") == "slow" {
