@@ -25,6 +25,8 @@ func init() {
 		FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
 	)
 	params = append(params, inaBackgroundParams(0.5)...)
+	params = append(params, EnumParam("bg_hosts", "all", []string{"all", "free"},
+		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS"))
 	Register(&Experiment{
 		Name:    "ina-leafspine",
 		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
@@ -162,7 +164,22 @@ func buildINALeafSpine(r *Run) (*inaRig, error) {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
 	}
-	if err := g.addBackground(ps, fab.HostIDs(), nil, lc.HostRate, horizon); err != nil {
+	bg := fab.HostIDs()
+	if ps.String("bg_hosts") == "free" {
+		busy := make([]bool, len(fab.Hosts))
+		for _, hs := range place {
+			for _, h := range hs {
+				busy[fab.HostIndex(h.ID())] = true
+			}
+		}
+		bg = bg[:0:0]
+		for i, h := range fab.Hosts {
+			if !busy[i] {
+				bg = append(bg, h.ID())
+			}
+		}
+	}
+	if err := g.addBackground(ps, bg, nil, lc.HostRate, horizon); err != nil {
 		return nil, err
 	}
 	return g, nil
