@@ -282,3 +282,56 @@ func TestINABadParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestINABasicSeries checks the throughput series of Fig. 8 against the
+// run's own books: the UDP column is the CBR rate while it runs and zero
+// after, agg_total is agg_a + agg_b in every row, and the f_a1 column
+// integrates to what the worker put on the wire up to the last sample.
+func TestINABasicSeries(t *testing.T) {
+	e, _ := Lookup("ina-basic")
+	ps, err := e.Resolve(with(tinyBasic, "protocol=atp", "sample_us=10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(&Run{Exp: e, Params: ps, Seed: 1, Series: true, Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Series) != 1 {
+		t.Fatalf("%d series", len(res.Series))
+	}
+	s := res.Series[0]
+	col := map[string]int{}
+	for i, c := range s.Columns {
+		col[c] = i
+	}
+	for _, c := range []string{"time_ms", "f_a1_gbps", "f_a2_gbps", "f_b1_gbps", "f_b2_gbps", "udp_gbps", "agg_a_gbps", "agg_b_gbps", "agg_total_gbps"} {
+		if _, ok := col[c]; !ok {
+			t.Fatalf("column %s missing from %v", c, s.Columns)
+		}
+	}
+	if len(s.Rows) < 10 {
+		t.Fatalf("%d rows", len(s.Rows))
+	}
+	var a1 float64
+	for _, row := range s.Rows {
+		at := row[col["time_ms"]]
+		u := row[col["udp_gbps"]]
+		switch {
+		case at <= 0.1 && math.Abs(u-32) > 32*0.05: // 1500 B packets quantise a 10 us sample
+			t.Errorf("t=%.3f ms: udp %.2f Gbps during the burst", at, u)
+		case at > 0.11 && u != 0:
+			t.Errorf("t=%.3f ms: udp %.2f Gbps after the burst", at, u)
+		}
+		if d := row[col["agg_a_gbps"]] + row[col["agg_b_gbps"]] - row[col["agg_total_gbps"]]; math.Abs(d) > 1e-9 {
+			t.Errorf("t=%.3f ms: agg_total differs from the sum by %g", at, d)
+		}
+		a1 += row[col["f_a1_gbps"]] * 1e9 / 8 * 10e-6
+	}
+	// The job ran to completion; the series stops with the run, so the
+	// integral is at most the worker's bytes and misses at most one sample.
+	total := float64(0.7e6) / 248 * 310
+	if a1 > total*1.01 || a1 < total-40e9/8*10e-6-total*0.01 {
+		t.Errorf("f_a1 integrates to %.0f B, worker sent about %.0f B", a1, total)
+	}
+}
