@@ -16,6 +16,7 @@ func BenchmarkQueueEnqueueDequeue(b *testing.B) {
 		{"droptail-ecn", QueueConfig{Buffer: 256 * netsim.KiB, ECNPackets: 20}},
 		{"red", QueueConfig{Buffer: 256 * netsim.KiB, RED: &REDConfig{MinBytes: 20000, MaxBytes: 60000, MaxP: 0.1, Weight: 0.002}}},
 		{"shared", QueueConfig{Shared: NewSharedBuffer(netsim.MiB, 1)}},
+		{"control-first", QueueConfig{Buffer: 256 * netsim.KiB, ControlFirst: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := netsim.New(1)

@@ -34,12 +34,37 @@ type QueueConfig struct {
 	// switch must share one *SharedBuffer; topology builders give every
 	// switch its own copy of this template.
 	Shared *SharedBuffer
+	// ControlFirst gives the queue a control band served ahead of data
+	// (strict priority), as a host NIC with a separate transmit ring for
+	// acknowledgements does: packets without payload (Payload == 0: pure
+	// ACKs and other control messages) wait in their own FIFO and leave
+	// before any queued data packet; packets with payload keep FIFO order
+	// among themselves. Without it a host's ACKs wait behind the window
+	// its own sender has queued in the NIC, the ACK compression of
+	// two-way traffic (Zhang, Shenker and Clark, SIGCOMM 1991).
+	//
+	// The control band lies outside Buffer, Shared and RED: only data
+	// packets count toward the data limits, and an ACK is never refused
+	// because data fills the buffer. It is bounded by ControlBuffer
+	// instead. Control packets are never marked CE nor dropped early; the
+	// ECN thresholds and the RED average compare against the data band
+	// only, the packets an arriving data packet queues behind. Len, Bytes,
+	// the maxima, time averages and series report both bands (what the
+	// port holds), and the Enqueued/Dequeued/Dropped counters count both;
+	// ControlEnqueued and ControlDropped count the control band alone.
+	ControlFirst bool
+	// ControlBuffer is the control band's own drop-tail limit in bytes
+	// (0: unlimited). Only used with ControlFirst.
+	ControlBuffer netsim.Bytes
 }
 
 // Validate reports a configuration error, if any.
 func (c QueueConfig) Validate() error {
 	if c.Buffer < 0 {
 		return fmt.Errorf("queue buffer %d B is negative", c.Buffer)
+	}
+	if c.ControlBuffer < 0 {
+		return fmt.Errorf("control band buffer %d B is negative", c.ControlBuffer)
 	}
 	if c.ECNBytes < 0 || c.ECNPackets < 0 {
 		return fmt.Errorf("ECN thresholds must be non-negative (got %d B, %d packets)", c.ECNBytes, c.ECNPackets)
@@ -59,30 +84,33 @@ func (c QueueConfig) Validate() error {
 
 // PortQueue is the switch output queue: a FIFO ring (allocation-free once it
 // has grown to the largest backlog) with drop-tail, shared-buffer admission,
-// ECN marking, counters and a time-averaged occupancy. It implements
+// ECN marking, counters and a time-averaged occupancy, and optionally a
+// control band served first (QueueConfig.ControlFirst). It implements
 // netsim.Queue.
 type PortQueue struct {
 	cfg QueueConfig
 	sim *netsim.Sim
 
-	ring  []*netsim.Packet
-	head  int
-	n     int
-	bytes netsim.Bytes
+	data pktRing // the data band (every packet without ControlFirst)
+	ctrl pktRing // the control band (ControlFirst only)
 
 	red    redState
 	redRng *rand.Rand
 	name   string
 
 	// Counters since creation or the last ResetStats.
-	Enqueued      uint64       // packets accepted
-	EnqueuedBytes uint64       // bytes accepted
-	Dequeued      uint64       // packets handed to the serialiser
-	Dropped       uint64       // packets refused (buffer full, shared threshold, RED)
-	DroppedBytes  uint64       // bytes refused
-	Marked        uint64       // packets marked CE here
-	MaxBytes      netsim.Bytes // largest occupancy in bytes
-	MaxPackets    int          // largest occupancy in packets
+	Enqueued      uint64 // packets accepted
+	EnqueuedBytes uint64 // bytes accepted
+	Dequeued      uint64 // packets handed to the serialiser
+	Dropped       uint64 // packets refused (buffer full, shared threshold, RED)
+	DroppedBytes  uint64 // bytes refused
+	Marked        uint64 // packets marked CE here
+	// ControlEnqueued and ControlDropped count the control band's
+	// accepted and refused packets (already included in Enqueued and
+	// Dropped).
+	ControlEnqueued, ControlDropped uint64
+	MaxBytes                        netsim.Bytes // largest occupancy in bytes
+	MaxPackets                      int          // largest occupancy in packets
 
 	avg    timeAvg
 	series *Series
@@ -109,23 +137,30 @@ func (q *PortQueue) Config() QueueConfig { return q.cfg }
 // Name is the queue's label.
 func (q *PortQueue) Name() string { return q.name }
 
-// Len implements netsim.Queue: packets waiting.
-func (q *PortQueue) Len() int { return q.n }
+// Len implements netsim.Queue: packets waiting in both bands.
+func (q *PortQueue) Len() int { return q.data.n + q.ctrl.n }
 
-// Bytes implements netsim.Queue: bytes waiting.
-func (q *PortQueue) Bytes() netsim.Bytes { return q.bytes }
+// Bytes implements netsim.Queue: bytes waiting in both bands.
+func (q *PortQueue) Bytes() netsim.Bytes { return q.data.bytes + q.ctrl.bytes }
+
+// ControlLen is the number of packets in the control band (0 without
+// ControlFirst).
+func (q *PortQueue) ControlLen() int { return q.ctrl.n }
 
 // Enqueue implements netsim.Queue: it admits p (and possibly marks it CE) or
 // refuses it; the Port then counts the drop and frees p.
 func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 	c := &q.cfg
+	if c.ControlFirst && p.Payload == 0 {
+		return q.enqueueControl(p, now)
+	}
 	if c.RED != nil {
 		q.redAverage(now)
 	}
-	if c.Buffer > 0 && q.bytes+p.Size > c.Buffer {
+	if c.Buffer > 0 && q.data.bytes+p.Size > c.Buffer {
 		return q.refuse(p)
 	}
-	if c.Shared != nil && !c.Shared.admit(q.bytes, p.Size) {
+	if c.Shared != nil && !c.Shared.admit(q.data.bytes, p.Size) {
 		return q.refuse(p)
 	}
 	ect := p.Flags&netsim.FlagECT != 0
@@ -142,7 +177,7 @@ func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 			return q.refuse(p)
 		}
 	}
-	if ect && ((c.ECNPackets > 0 && q.n >= c.ECNPackets) || (c.ECNBytes > 0 && q.bytes >= c.ECNBytes)) {
+	if ect && ((c.ECNPackets > 0 && q.data.n >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
 		mark = true
 	}
 	if mark && p.Flags&netsim.FlagCE == 0 {
@@ -152,17 +187,35 @@ func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 	if c.Shared != nil {
 		c.Shared.used += p.Size
 	}
-	q.push(p)
+	q.data.push(p)
+	q.accepted(p, now)
+	return true
+}
+
+// enqueueControl admits a packet without payload to the control band,
+// bounded by ControlBuffer alone.
+func (q *PortQueue) enqueueControl(p *netsim.Packet, now netsim.Time) bool {
+	if b := q.cfg.ControlBuffer; b > 0 && q.ctrl.bytes+p.Size > b {
+		q.ControlDropped++
+		return q.refuse(p)
+	}
+	q.ctrl.push(p)
+	q.ControlEnqueued++
+	q.accepted(p, now)
+	return true
+}
+
+// accepted books an admitted packet.
+func (q *PortQueue) accepted(p *netsim.Packet, now netsim.Time) {
 	q.Enqueued++
 	q.EnqueuedBytes += uint64(p.Size)
 	q.changed(now)
-	if q.bytes > q.MaxBytes {
-		q.MaxBytes = q.bytes
+	if b := q.Bytes(); b > q.MaxBytes {
+		q.MaxBytes = b
 	}
-	if q.n > q.MaxPackets {
-		q.MaxPackets = q.n
+	if n := q.Len(); n > q.MaxPackets {
+		q.MaxPackets = n
 	}
-	return true
 }
 
 func (q *PortQueue) refuse(p *netsim.Packet) bool {
@@ -171,19 +224,21 @@ func (q *PortQueue) refuse(p *netsim.Packet) bool {
 	return false
 }
 
-// Dequeue implements netsim.Queue.
+// Dequeue implements netsim.Queue: the control band first, then data.
 func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
-	if q.n == 0 {
+	if q.ctrl.n > 0 {
+		p := q.ctrl.pop()
+		q.Dequeued++
+		q.changed(now)
+		return p
+	}
+	if q.data.n == 0 {
 		if q.cfg.RED != nil {
 			q.red.idleSince(now)
 		}
 		return nil
 	}
-	p := q.ring[q.head]
-	q.ring[q.head] = nil
-	q.head = (q.head + 1) & (len(q.ring) - 1)
-	q.n--
-	q.bytes -= p.Size
+	p := q.data.pop()
 	if q.cfg.Shared != nil {
 		q.cfg.Shared.used -= p.Size
 	}
@@ -192,29 +247,12 @@ func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
 	return p
 }
 
-// push appends p to the ring, doubling it (a power of two) when full.
-func (q *PortQueue) push(p *netsim.Packet) {
-	if q.n == len(q.ring) {
-		n := 2 * len(q.ring)
-		if n == 0 {
-			n = 16
-		}
-		r := make([]*netsim.Packet, n)
-		for i := 0; i < q.n; i++ {
-			r[i] = q.ring[(q.head+i)&(len(q.ring)-1)]
-		}
-		q.ring, q.head = r, 0
-	}
-	q.ring[(q.head+q.n)&(len(q.ring)-1)] = p
-	q.n++
-	q.bytes += p.Size
-}
-
 // changed folds the occupancy that held until now into the time average and
-// the series, after the queue has just changed to (q.bytes, q.n).
+// the series, after the queue has just changed.
 func (q *PortQueue) changed(now netsim.Time) {
-	q.avg.update(now, q.bytes, q.n)
+	b, n := q.Bytes(), q.Len()
+	q.avg.update(now, b, n)
 	if q.series != nil {
-		q.series.observe(now, q.bytes, q.n)
+		q.series.observe(now, b, n)
 	}
 }

@@ -89,12 +89,12 @@ func (q *PortQueue) redAverage(now netsim.Time) {
 	c, r := q.cfg.RED, &q.red
 	if r.idle {
 		r.idle = false
-		if c.IdlePacketTime > 0 && q.n == 0 {
+		if c.IdlePacketTime > 0 && q.data.n == 0 {
 			m := float64(now-r.idleStart) / float64(c.IdlePacketTime)
 			r.avg *= math.Pow(1-c.Weight, m)
 		}
 	}
-	r.avg += c.Weight * (float64(q.bytes) - r.avg)
+	r.avg += c.Weight * (float64(q.data.bytes) - r.avg)
 }
 
 // redDecide picks (or not) the arriving packet from the current average.

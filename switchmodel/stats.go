@@ -75,8 +75,9 @@ func (q *PortQueue) MeanBytes(now netsim.Time) float64 { return q.avg.mean(now, 
 func (q *PortQueue) ResetStats(now netsim.Time) {
 	q.Enqueued, q.EnqueuedBytes, q.Dequeued = 0, 0, 0
 	q.Dropped, q.DroppedBytes, q.Marked = 0, 0, 0
-	q.MaxBytes, q.MaxPackets = q.bytes, q.n
-	q.avg.reset(now, q.bytes, q.n)
+	q.ControlEnqueued, q.ControlDropped = 0, 0
+	q.MaxBytes, q.MaxPackets = q.Bytes(), q.Len()
+	q.avg.reset(now, q.Bytes(), q.Len())
 }
 
 // Sample is one point of a queue time series.
@@ -107,9 +108,9 @@ func (q *PortQueue) EnableSeries(interval netsim.Time) *Series {
 		interval = 0
 	}
 	now := q.sim.Now()
-	s := &Series{Interval: interval, next: now, curB: q.bytes, curN: q.n}
+	s := &Series{Interval: interval, next: now, curB: q.Bytes(), curN: q.Len()}
 	if interval == 0 {
-		s.Samples = append(s.Samples, Sample{now, q.bytes, q.n})
+		s.Samples = append(s.Samples, Sample{now, q.Bytes(), q.Len()})
 	}
 	q.series = s
 	return s

@@ -68,3 +68,65 @@ func TestSetHostQueues(t *testing.T) {
 	}
 	mustConserve(t, net)
 }
+
+// orderSink records the payload of every packet in arrival order.
+type orderSink struct {
+	net      *netsim.Network
+	payloads []netsim.Bytes
+}
+
+func (k *orderSink) Receive(p *netsim.Packet) {
+	k.payloads = append(k.payloads, p.Payload)
+	k.net.Sim.Packets().Put(p)
+}
+
+// TestHostNICControlFirst queues ten data packets and then a pure ACK in a
+// host's NIC. With the default host queues the ACK leaves right after the
+// packet already on the wire, so it is the second arrival; with plain FIFO
+// NICs (SetHostQueues without ControlFirst) it arrives last.
+func TestHostNICControlFirst(t *testing.T) {
+	tests := []struct {
+		name   string
+		set    *switchmodel.QueueConfig
+		ackPos int
+	}{
+		{"default NIC: control first", nil, 1},
+		{"FIFO NIC", &switchmodel.QueueConfig{Buffer: q0.Buffer}, 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			net := newNet(1)
+			f, err := Star(net, 2, netsim.Gbps, us, q0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nic := f.QueueBetween(f.Hosts[0].ID(), f.Edge[0].ID())
+			if c := nic.Config(); !c.ControlFirst || c.ControlBuffer != q0.Buffer || c.Buffer != q0.Buffer {
+				t.Fatalf("default NIC config %+v", c)
+			}
+			if tc.set != nil {
+				if err := f.SetHostQueues(*tc.set); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k := &orderSink{net: net}
+			f.Hosts[1].Register(k)
+			for i := 0; i < 10; i++ {
+				sendOne(f, f.Hosts[0], f.Hosts[1].ID(), 1000, 1)
+			}
+			ack := net.Sim.Packets().Get()
+			ack.Dst, ack.Size, ack.Flow = f.Hosts[1].ID(), 40, 2
+			f.Hosts[0].Send(ack)
+			net.Sim.Run(netsim.Never)
+			if len(k.payloads) != 11 {
+				t.Fatalf("%d arrivals, want 11", len(k.payloads))
+			}
+			for i, pl := range k.payloads {
+				if (pl == 0) != (i == tc.ackPos) {
+					t.Fatalf("arrival order %v: want the ACK at position %d", k.payloads, tc.ackPos)
+				}
+			}
+			mustConserve(t, net)
+		})
+	}
+}
