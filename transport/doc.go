@@ -23,10 +23,19 @@
 //
 // Receiver: one cumulative ACK per data segment, made from the data packet
 // itself, with ECE set exactly when the segment carried CE; out-of-order
-// segments wait in a ring bitmap.
+// byte ranges wait in a sorted span set (segments need not start on MSS
+// multiples).
 //
 // Completion: a flow completes, and its done callback runs, at the virtual
 // time the receiver holds every byte (the netsim.Bulk contract); FCT is
 // measured from the call to Start, StartLatency included. The sender's
 // final ACK arrives later and only closes the endpoints.
+//
+// Two netsim.Bulk implementations: Stack.Send opens a fresh flow per
+// message (slow start from the initial window every time), and
+// Stack.Persistent keeps one connection per ordered host pair and appends
+// each message to its byte stream, so window, alpha and RTT estimate carry
+// over from message to message, as collective libraries' long-lived
+// sockets do; a message's done runs when the receiver holds the stream up
+// to the message's end.
 package transport

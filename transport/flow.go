@@ -10,6 +10,7 @@ import (
 const (
 	kindStart int32 = iota + 1
 	kindRTO
+	kindReady // a persistent connection's message has waited its StartLatency
 )
 
 // flowState is the sender's life cycle.
@@ -50,10 +51,12 @@ type Flow struct {
 	local            bool
 	completed        bool
 	state            flowState
-	limit            int64 // Size, or MaxInt64 for long-lived flows
+	limit            int64 // Size, MaxInt64 for long-lived flows, or the sendable end of a connection
 	rcv              receiver
 	done             func(*Flow)
 	bulkDone         func()
+	conn             *Conn // set on a persistent connection's flow
+	lastSend         netsim.Time
 
 	// Sender sequence space, in payload bytes.
 	sndUna, sndNxt, sndMax int64

@@ -6,38 +6,50 @@ import (
 	"syncsim/netsim"
 )
 
-// TestSegSet checks the reorder ring against a map model through random
-// insertions above a moving base and in-order draining, including growth.
-func TestSegSet(t *testing.T) {
-	rng := netsim.Stream(7, "segset")
-	var s segSet
-	model := map[int64]bool{}
-	base := int64(0)
+// TestSpanSet checks the reorder buffer against a byte-map model through
+// random ranges (overlapping, touching, duplicated, far ahead) above a
+// moving next-expected byte and in-order draining.
+func TestSpanSet(t *testing.T) {
+	rng := netsim.Stream(7, "spanset")
+	var x spanSet
+	model := map[int64]bool{} // bytes held above nxt
+	nxt := int64(0)
 	for step := 0; step < 20000; step++ {
-		span := int64(8)
+		off := 1 + rng.Int64N(40)
 		if step%1000 < 10 {
-			span = 5000 // occasional far segment forces growth
+			off = 1 + rng.Int64N(3000) // occasional far range
 		}
-		i := base + 1 + rng.Int64N(span)
-		if got, want := s.add(base, i), !model[i]; got != want {
-			t.Fatalf("step %d: add(%d) = %v, want %v", step, i, got, want)
+		s := nxt + off
+		e := s + 1 + rng.Int64N(20)
+		x.add(s, e)
+		for b := s; b < e; b++ {
+			model[b] = true
 		}
-		model[i] = true
-		if rng.IntN(3) == 0 { // the next expected segment arrives
-			base++
-			for s.take(base) {
-				if !model[base] {
-					t.Fatalf("step %d: took %d, which was never added", step, base)
+		if rng.IntN(3) == 0 { // an in-order range arrives
+			nxt += 1 + rng.Int64N(10)
+			for b := range model {
+				if b < nxt {
+					delete(model, b)
 				}
-				delete(model, base)
-				base++
 			}
-			if model[base] {
-				t.Fatalf("step %d: %d present in the model but not taken", step, base)
+			want := nxt
+			for model[want] {
+				delete(model, want)
+				want++
 			}
+			if got := x.advance(nxt); got != want {
+				t.Fatalf("step %d: advance(%d) = %d, want %d", step, nxt, got, want)
+			}
+			nxt = want
 		}
-		if s.n != len(model) {
-			t.Fatalf("step %d: %d members, model has %d", step, s.n, len(model))
+		if got := x.bytes(); got != int64(len(model)) {
+			t.Fatalf("step %d: %d bytes held, model has %d", step, got, len(model))
+		}
+		for i := x.h; i < len(x.iv); i++ {
+			v := x.iv[i]
+			if v.s >= v.e || v.s <= nxt || (i > x.h && x.iv[i-1].e >= v.s) {
+				t.Fatalf("step %d: spans %v not sorted, disjoint and above %d", step, x.iv[x.h:], nxt)
+			}
 		}
 	}
 }

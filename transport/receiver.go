@@ -6,13 +6,13 @@ import "syncsim/netsim"
 // every data segment at once with a cumulative ACK and echoes the
 // segment's CE mark exactly in ECE, the per-packet echo that the DCTCP
 // receiver approximates with its two-state delayed-ACK machine (DCTCP
-// paper, Sec. 3.1, "ECN-Echo at the Receiver"). Out-of-order segments are
-// kept in a ring bitmap.
+// paper, Sec. 3.1, "ECN-Echo at the Receiver"). Out-of-order byte ranges
+// are kept in a span set.
 type receiver struct {
 	f        *Flow
 	ep       int32
 	nxt      int64 // next expected payload byte
-	ooo      segSet
+	ooo      spanSet
 	complete bool
 }
 
@@ -26,23 +26,15 @@ func (r *receiver) Receive(p *netsim.Packet) {
 		sim.Packets().Put(p) // stale packet for a reused endpoint number
 		return
 	}
-	mss := int64(f.st.cfg.MSS)
-	switch {
-	case p.Seq == r.nxt:
-		r.nxt += int64(p.Payload)
-		for r.ooo.n > 0 && r.nxt%mss == 0 {
-			s := r.nxt / mss
-			if !r.ooo.take(s) {
-				break
+	if s, e := p.Seq, p.Seq+int64(p.Payload); s <= r.nxt {
+		if e > r.nxt {
+			r.nxt = e
+			if r.ooo.len() > 0 {
+				r.nxt = r.ooo.advance(r.nxt)
 			}
-			end := (s + 1) * mss
-			if end > f.limit {
-				end = f.limit
-			}
-			r.nxt = end
 		}
-	case p.Seq > r.nxt:
-		r.ooo.add(r.nxt/mss, p.Seq/mss)
+	} else {
+		r.ooo.add(s, e)
 	}
 
 	// The data packet becomes the ACK.
@@ -60,6 +52,10 @@ func (r *receiver) Receive(p *netsim.Packet) {
 	p.Hops = 0
 	f.dstHost.Send(p)
 
+	if f.conn != nil {
+		f.conn.delivered(r.nxt)
+		return
+	}
 	if !r.complete && r.nxt >= f.limit {
 		r.complete = true
 		f.complete()

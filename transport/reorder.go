@@ -1,69 +1,76 @@
 package transport
 
-import "math/bits"
+// span is the half-open byte range [s, e) of the stream.
+type span struct{ s, e int64 }
 
-// segSet is the receiver's out-of-order buffer: the set of segment indices
-// received above the next expected one, as a power-of-two ring bitmap.
-// Index i lives at bit i mod capacity; every member lies in
-// [base, base+capacity) where base is the receiver's next expected segment,
-// so positions never alias. The ring grows by doubling and is reused, so
-// the steady state allocates nothing.
-type segSet struct {
-	words []uint64
-	n     int // members
+// spanSet is the receiver's out-of-order buffer: the byte ranges received
+// above the next expected byte, as sorted, disjoint, non-touching spans.
+// Segments may start anywhere (a persistent connection's message ends
+// need not fall on MSS boundaries, and a retransmission may straddle the
+// original segments), so ranges rather than segment indices are kept.
+// Arrivals after a hole extend the last span, and repairs drain from the
+// front, so both are O(1) in the common case; the slice is reused, so the
+// steady state allocates nothing.
+type spanSet struct {
+	iv []span // members are iv[h:]
+	h  int
 }
 
-func (s *segSet) capacity() int64 { return int64(len(s.words)) * 64 }
+// len is the number of spans held.
+func (x *spanSet) len() int { return len(x.iv) - x.h }
 
-// add inserts segment i (> base) and reports whether it was new.
-func (s *segSet) add(base, i int64) bool {
-	if i-base >= s.capacity() {
-		s.grow(base, i)
+// bytes is the number of bytes held.
+func (x *spanSet) bytes() int64 {
+	var n int64
+	for _, v := range x.iv[x.h:] {
+		n += v.e - v.s
 	}
-	pos := i & (s.capacity() - 1)
-	w, b := pos>>6, uint64(1)<<(pos&63)
-	if s.words[w]&b != 0 {
-		return false
-	}
-	s.words[w] |= b
-	s.n++
-	return true
+	return n
 }
 
-// take removes segment i and reports whether it was present.
-func (s *segSet) take(i int64) bool {
-	if s.n == 0 {
-		return false
+// add inserts [s, e), merging it with the spans it overlaps or touches.
+func (x *spanSet) add(s, e int64) {
+	if e <= s {
+		return
 	}
-	pos := i & (s.capacity() - 1)
-	w, b := pos>>6, uint64(1)<<(pos&63)
-	if s.words[w]&b == 0 {
-		return false
+	// i: the first span that ends at or after s (it may touch or
+	// overlap the new one, or lie wholly after it).
+	i := len(x.iv)
+	for i > x.h && x.iv[i-1].e >= s {
+		i--
 	}
-	s.words[w] &^= b
-	s.n--
-	return true
-}
-
-// grow enlarges the ring so that i fits, keeping members at their indices.
-func (s *segSet) grow(base, i int64) {
-	need := uint64(i-base) + 1
-	c := uint64(128)
-	if need > c {
-		c = uint64(1) << bits.Len64(need-1)
+	k := i
+	for k < len(x.iv) && x.iv[k].s <= e {
+		s, e = min(s, x.iv[k].s), max(e, x.iv[k].e)
+		k++
 	}
-	if c < 2*uint64(s.capacity()) {
-		c = 2 * uint64(s.capacity())
-	}
-	nw := make([]uint64, c/64)
-	old, oc := s.words, s.capacity()
-	for pos := int64(0); pos < oc && s.n > 0; pos++ {
-		if old[pos>>6]&(1<<(pos&63)) == 0 {
-			continue
+	switch {
+	case k == i: // no neighbour: insert at i
+		if x.h > 0 && len(x.iv) == cap(x.iv) {
+			n := copy(x.iv, x.iv[x.h:])
+			x.iv = x.iv[:n]
+			i -= x.h
+			x.h = 0
 		}
-		j := base + ((pos - base) & (oc - 1)) // the member stored at pos
-		np := j & int64(c-1)
-		nw[np>>6] |= 1 << (np & 63)
+		x.iv = append(x.iv, span{})
+		copy(x.iv[i+1:], x.iv[i:])
+		x.iv[i] = span{s, e}
+	default: // merged into iv[i], spans i+1..k-1 absorbed
+		x.iv[i] = span{s, e}
+		n := copy(x.iv[i+1:], x.iv[k:])
+		x.iv = x.iv[:i+1+n]
 	}
-	s.words = nw
+}
+
+// advance absorbs every span that starts at or before nxt, the next
+// expected byte, and returns the new next expected byte.
+func (x *spanSet) advance(nxt int64) int64 {
+	for x.h < len(x.iv) && x.iv[x.h].s <= nxt {
+		nxt = max(nxt, x.iv[x.h].e)
+		x.h++
+	}
+	if x.h == len(x.iv) {
+		x.iv, x.h = x.iv[:0], 0
+	}
+	return nxt
 }

@@ -48,6 +48,7 @@ func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
 	p.Size = payload + f.st.cfg.HeaderBytes
 	p.Seq = seq
 	p.SentAt = sim.Now()
+	f.lastSend = p.SentAt
 	p.Class = f.Class
 	if f.cc == DCTCP {
 		p.Flags = netsim.FlagECT
@@ -106,7 +107,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 		if f.cc == DCTCP {
 			f.dctcp.closeWindow(ack, f.sndNxt)
 		}
-		if ack >= f.limit {
+		if ack >= f.limit && f.conn == nil {
 			f.state = stateFinished
 			f.close()
 			return
