@@ -145,7 +145,9 @@ func (f *Flow) close() {
 
 // Stop ends a flow (normally a long-lived one): no more segments are sent,
 // both endpoints close, and packets still in flight are discarded on
-// arrival. A flow that already completed is unaffected.
+// arrival. A flow that already completed is unaffected. Stopping a
+// persistent connection's flow strands its undelivered messages: their
+// dones never run.
 func (f *Flow) Stop() {
 	switch f.state {
 	case stateFinished, stateStopped:
@@ -154,7 +156,7 @@ func (f *Flow) Stop() {
 		f.close()
 	}
 	f.state = stateStopped
-	if !f.completed {
+	if !f.completed && f.conn == nil { // connections are not in the counts
 		f.st.active--
 		f.st.Stopped++
 	}

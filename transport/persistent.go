@@ -135,6 +135,8 @@ type message struct {
 }
 
 // Flow is the connection's transport flow (window, alpha, RTT, counters).
+// It is long-lived (Size 0) and never completes; Delivered and BytesAcked
+// count stream bytes over all messages.
 func (c *Conn) Flow() *Flow { return c.f }
 
 // Posted is the stream length: the bytes of every message posted so far.

@@ -141,6 +141,42 @@ func TestPersistentLoss(t *testing.T) {
 	}
 }
 
+// TestPersistentLossAcrossBoundary posts six 20000 B messages at once, so
+// the stream is cut into MSS segments regardless of messages, and drops
+// segment 13 (bytes 18980-20440), which carries the end of message 0 and
+// the start of message 1. Fast retransmit repairs it; the receiver, which
+// holds the segments behind it, then jumps past the end of message 1, so
+// both dones run at the retransmission's arrival, in order, and the others
+// follow in order.
+func TestPersistentLossAcrossBoundary(t *testing.T) {
+	const msgs, size = 6, 20000
+	lq := &lossQueue{flow: 1, drop: map[int64]bool{13 * 1460: true}}
+	net, a, b := pair(10*netsim.Gbps, 10*netsim.Microsecond, lq)
+	st := NewStack(net, DefaultConfig())
+	p := st.Persistent()
+	l := &msgLog{net: net, conn: func() *Conn { return p.Conn(a.ID(), b.ID()) }}
+	for i := 0; i < msgs; i++ {
+		p.Send(a.ID(), b.ID(), size, netsim.BulkOpts{}, l.done(i))
+	}
+	net.Sim.Run(netsim.Never)
+	if len(lq.drop) != 0 || len(l.idx) != msgs {
+		t.Fatalf("drop pending %v, %d dones", lq.drop, len(l.idx))
+	}
+	for k, i := range l.idx {
+		if i != k || l.held[k] < netsim.Bytes((k+1)*size) || (k > 0 && l.at[k] < l.at[k-1]) {
+			t.Fatalf("dones %v at %v holding %v: not FIFO at the message ends", l.idx, l.at, l.held)
+		}
+	}
+	if l.at[0] != l.at[1] || l.held[0] < 2*size {
+		t.Fatalf("messages 0 and 1 done at %v and %v (held %d): the repair should complete both", l.at[0], l.at[1], l.held[0])
+	}
+	f := p.Conn(a.ID(), b.ID()).Flow()
+	if f.FastRecoveries != 1 || f.Retransmits != 1 || f.Timeouts != 0 || f.Delivered() != msgs*size {
+		t.Fatalf("fast recoveries %d retransmits %d timeouts %d delivered %d", f.FastRecoveries, f.Retransmits, f.Timeouts, f.Delivered())
+	}
+	checkBooks(t, net)
+}
+
 // TestPersistentWarmWindow sends two 1 MB messages one after the other on a
 // path whose bandwidth-delay product (10 Gbps x 200 us = 250 KB) is far
 // above the initial window: on the warm connection the second message
