@@ -209,7 +209,9 @@ func buildMixedFabric(r *Run) (*mixedRig, error) {
 		rig.ina = append(rig.ina, job)
 	}
 
-	// Ring all-reduce jobs over the DCTCP stack.
+	// Ring all-reduce jobs over the DCTCP stack, on persistent connections
+	// as collective libraries keep them (windows carry over between steps).
+	ringBulk := rig.stack.Persistent()
 	ringSize := netsim.Bytes(math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte)))
 	for j := 0; j < nRing; j++ {
 		hs := take(ps.Int("ring_workers"))
@@ -217,7 +219,7 @@ func buildMixedFabric(r *Run) (*mixedRig, error) {
 		for i, h := range hs {
 			ids[i] = h.ID()
 		}
-		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulk: rig.stack, hosts: ids, size: ringSize,
+		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulk: ringBulk, hosts: ids, size: ringSize,
 			iters: iters, compute: compute, onDone: finished})
 	}
 
