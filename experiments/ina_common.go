@@ -58,6 +58,8 @@ func inaMetrics(extra ...Metric) []Metric {
 		{"retransmits", "packets", "gradient retransmissions over all workers"},
 		{"timeouts", "", "worker retransmission-timer expiries"},
 		{"overflow_pkts", "packets", "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
+		{"aecn_marks", "packets", "results marked with PA-ATP's AECN bit at aggregating switches (0: the asynchrony limit never bound)"},
+		{"agg_mem_peak", "", "largest fraction of an aggregating switch's aggregators in use at once"},
 		{"drops", "packets", "packets dropped at switch queues"},
 		{"events", "", "simulator events processed"},
 	}
@@ -256,11 +258,20 @@ func (g *inaRig) fill(r *Run, res *Result) error {
 	}
 	m["retransmits"] = float64(retx)
 	m["timeouts"] = float64(tos)
-	var over uint64
+	var over, aecn uint64
+	var peak float64
 	for _, a := range g.aggs {
 		over += a.Stats.Collisions + a.Stats.RetxForwarded
+		aecn += a.Stats.AECNMarked
+		if n := a.Memory().Size(); n > 0 {
+			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))
+		}
 	}
 	m["overflow_pkts"] = float64(over)
+	m["aecn_marks"] = float64(aecn)
+	if len(g.aggs) > 0 {
+		m["agg_mem_peak"] = peak
+	}
 	d, _ := queueTotals(g.fab.SwitchQueues())
 	m["drops"] = float64(d)
 	m["events"] = float64(g.sim.Events())

@@ -24,9 +24,12 @@ import (
 // NOT reproduced, logged only:
 //   - pa-atp vs strawasyn: within a few percent, order varies by seed
 //     (pa-atp 1% slower on the mean). With two jobs and 10 MiB per leaf the
-//     asynchrony limit hardly binds, so PA-ATP reduces to StrawAsyn plus
+//     asynchrony limit never binds (aecn_marks = 0, at most 8% of the
+//     aggregators in use), so PA-ATP reduces to StrawAsyn plus
 //     progress-aware cuts; the paper's gains grow with jobs and memory
-//     pressure (Figs. 13, 15), which this small case does not have.
+//     pressure (Figs. 13, 15). At switch_mem_mb=0.25 the limit binds (some
+//     600 AECN marks) and lifts switch_agg_frac from 0.41 to 0.59, but the
+//     AJCT does not improve here: overflow to an uncongested PS is cheap.
 //   - switchml: not the slowest. Its BDP-sized slot pool ignores ECN and
 //     takes bandwidth from the DCTCP background; it loses packets and times
 //     out in some seeds (2.5 ms) and finishes first in others (0.23 ms).
