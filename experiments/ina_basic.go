@@ -24,7 +24,7 @@ func init() {
 			"in Gbit/s. The *_early metrics average the same rates over the UDP burst [0, udp_ms). The paper's jobs are " +
 			"benchmark jobs that always have data to send; iterations sets how many gradients each pushes. " +
 			"delay_us = 1.25 gives a 10 us base RTT, the RTT behind the paper's 40 Gbps BDP of 166 packets (Fig. 6).",
-		Params: []Param{
+		Params: append([]Param{
 			EnumParam("protocol", "pa-atp", inagg.ProtocolNames(), "gradient synchronisation protocol (the paper shows switchml, atp, pa-atp)"),
 			FloatParam("gradient_a_mb", 7, 0.000248, 1e5, "job A's gradient per worker per iteration, MB"),
 			FloatParam("gradient_b_mb", 3, 0.000248, 1e5, "job B's gradient per worker per iteration, MB"),
@@ -39,7 +39,7 @@ func init() {
 			FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
 			FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit, ms"),
-		},
+		}, inaConstantParams()...),
 		Metrics: inaMetrics(
 			Metric{"jct_a_ms", "ms", "job A's mean iteration time"},
 			Metric{"jct_b_ms", "ms", "job B's mean iteration time"},
@@ -120,7 +120,7 @@ func runINABasic(r *Run) (*Result, error) {
 	if udpRate > rate {
 		return nil, fmt.Errorf("udp_gbps=%g exceeds link_gbps=%g", ps.Float("udp_gbps"), ps.Float("link_gbps"))
 	}
-	g := newINARig(r.Seed)
+	g := newINARig(r)
 	// Hosts: l0 A1, l1 A2, l2 B1, l3 B2, l4 UDP source; r0 PS A, r1 PS B, r2 UDP sink.
 	rtt := 8 * delay
 	fab, err := topologies.Dumbbell(g.net, 5, 3, 3, rate, rate, delay, dumbbellQueue(ps.Float("buffer_kb"), rate, rtt))

@@ -25,7 +25,7 @@ func inaModelChoices() []string {
 // inaCommonParams are the parameters every INA experiment takes, with the
 // experiment's own defaults for the protocol, model, scale and iterations.
 func inaCommonParams(proto, model string, models []string, scale float64, iters int, memMB float64) []Param {
-	return []Param{
+	return append([]Param{
 		EnumParam("protocol", proto, inagg.ProtocolNames(), "gradient synchronisation protocol (PA-ATP Sec. V-A baselines, Sec. VI-D ablations)"),
 		EnumParam("model", model, models, "model whose gradient each worker pushes per iteration (ResNet50 98 MB, AlexNet 233 MB, VGG11 491 MB, VGG19 548 MB; custom: gradient_mb)"),
 		FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)"),
@@ -35,7 +35,35 @@ func inaCommonParams(proto, model string, models []string, scale float64, iters 
 		FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)"),
 		FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
 		FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
+	}, inaConstantParams()...)
+}
+
+// inaConstantParams are the protocol constants the PA-ATP paper leaves
+// open, with the public ATP and SwitchML clients' values as defaults (see
+// inagg.Params).
+func inaConstantParams() []Param {
+	d := inagg.DefaultParams()
+	return []Param{
+		FloatParam("init_cwd", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
+			"(100: the public ATP client's window per thread)"),
+		FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
+			"consecutive expiries (200: the public ATP client's)"),
+		FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
+			"timeout, ms (10: the public p4app-switchML client's)"),
 	}
+}
+
+// inaJobParams are the worker constants of a run: the defaults with the
+// run's inaConstantParams.
+func inaJobParams(ps Params) *inagg.Params {
+	p := inagg.DefaultParams()
+	if ps.Has("init_cwd") {
+		p.InitCWD = ps.Float("init_cwd")
+		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
+		p.MaxRTO = max(p.MaxRTO, p.RTO)
+		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
+	}
+	return &p
 }
 
 // inaBackgroundParams are the background-traffic parameters.
@@ -104,11 +132,13 @@ type inaRig struct {
 	stack   *transport.Stack
 	pending int
 	first   netsim.Time // earliest job start
+	params  *inagg.Params
 }
 
-func newINARig(seed uint64) *inaRig {
-	sim := netsim.New(seed)
-	return &inaRig{sim: sim, net: netsim.NewNetwork(sim), first: -1}
+// newINARig starts the scenario of run r.
+func newINARig(r *Run) *inaRig {
+	sim := netsim.New(r.Seed)
+	return &inaRig{sim: sim, net: netsim.NewNetwork(sim), first: -1, params: inaJobParams(r.Params)}
 }
 
 // aggConfig is the aggregator configuration of the run: switch_mem_mb,
@@ -162,9 +192,12 @@ func computeFunc(ps Params) func(w, k int) netsim.Time {
 	return func(int, int) netsim.Time { return c }
 }
 
-// addJob creates and starts a job; the rig stops the simulation when its
-// last job is done.
+// addJob creates and starts a job with the run's worker constants; the rig
+// stops the simulation when its last job is done.
 func (g *inaRig) addJob(cfg inagg.JobConfig) (*inagg.Job, error) {
+	if cfg.Params == nil {
+		cfg.Params = g.params
+	}
 	cfg.OnDone = func(*inagg.Job) {
 		g.pending--
 		if g.pending == 0 {

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 
 	"syncsim/inagg"
 	"syncsim/netsim"
@@ -23,6 +24,8 @@ func init() {
 		FloatParam("link_gbps", float64(ls.HostRate)/float64(netsim.Gbps), 0.001, 1600, "rate of every cable, Gbit/s"),
 		FloatParam("delay_us", ls.Delay.Seconds()*1e6, 0, 1e6, "propagation delay of every cable, us"),
 		FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
+		FloatParam("ecn_k_kb", 0, 0, 1e7, "ECN marking threshold per switch port in queued KB (0: DCTCP's guideline K > C x RTT / 7 "+
+			"in full-size packets, 30 KB on the default fabric)"),
 	)
 	params = append(params, inaBackgroundParams(0.5)...)
 	params = append(params, EnumParam("bg_hosts", "all", []string{"all", "free"},
@@ -59,12 +62,13 @@ func leafSpineINAConfig(ps Params) (topologies.LeafSpineConfig, error) {
 	c.FabricRate = c.HostRate
 	c.Delay = netsim.FromMicros(ps.Float("delay_us"))
 	rtt := 8 * c.Delay
-	c.Queue = switchmodel.QueueConfig{
-		Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000),
-		// DCTCP's K in full-size segments, as bytes, so that 310 B INA
-		// packets see the same marking depth as 1500 B segments.
-		ECNBytes: netsim.Bytes(switchmodel.DCTCPK(c.HostRate, rtt, 1500)) * 1500,
+	// DCTCP's K in full-size segments, as bytes, so that 310 B INA
+	// packets see the same marking depth as 1500 B segments.
+	k := netsim.Bytes(switchmodel.DCTCPK(c.HostRate, rtt, 1500)) * 1500
+	if kb := ps.Float("ecn_k_kb"); kb > 0 {
+		k = netsim.Bytes(math.Round(kb * 1000))
 	}
+	c.Queue = switchmodel.QueueConfig{Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000), ECNBytes: k}
 	return c, c.Queue.Validate()
 }
 
@@ -122,7 +126,7 @@ func buildINALeafSpine(r *Run) (*inaRig, error) {
 	}
 	jobs, workers := ps.Int("jobs"), ps.Int("workers")
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
-	g := newINARig(r.Seed)
+	g := newINARig(r)
 	fab, err := topologies.LeafSpine(g.net, lc)
 	if err != nil {
 		return nil, err

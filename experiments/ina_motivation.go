@@ -35,7 +35,7 @@ func init() {
 			"B1 and B2 (no straggler) share p3, both PSes on one host, and a small switch memory (switch_mem_mb): without an asynchrony " +
 			"limit A1's lead fills the aggregators, B's gradients miss them and go to the PS unaggregated, and the PS link congests. " +
 			"In progress and async-limit the jobs push gradient_units each and the *_window metrics cover [warmup, duration_ms).",
-		Params: []Param{
+		Params: append([]Param{
 			EnumParam("example", exSyncAsync, []string{exSyncAsync, exProgress, exAsyncLimit}, "which motivating example (Fig. 1, 2 or 3)"),
 			EnumParam("protocol", "strawasyn", inagg.ProtocolNames(), "gradient synchronisation protocol (the side of the comparison)"),
 			FloatParam("unit_ms", 1, 0.001, 1e4, "time unit, ms (a data unit is link_gbps x unit_ms)"),
@@ -50,7 +50,7 @@ func init() {
 			FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit for sync-vs-async, ms"),
 			FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
-		},
+		}, inaConstantParams()...),
 		Metrics: inaMetrics(
 			Metric{"ajct_units", "units", "AJCT in time units (sync-vs-async)"},
 			Metric{"ideal_ajct_units", "units", "the paper's fluid AJCT for the protocol's class: 1.625 synchronous, 1.125 asynchronous (sync-vs-async)"},
@@ -137,7 +137,7 @@ func runINAMotivation(r *Run) (*Result, error) {
 			return nil, err
 		}
 	}
-	g := newINARig(r.Seed)
+	g := newINARig(r)
 	fab, err := topologies.Dumbbell(g.net, 5, 3, lay.paths, rate, rate, delay, dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
 	if err != nil {
 		return nil, err

@@ -60,7 +60,7 @@ func runINATestbed(r *Run) (*Result, error) {
 	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
 	delay := netsim.FromMicros(ps.Float("delay_us"))
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
-	g := newINARig(r.Seed)
+	g := newINARig(r)
 	fab, err := topologies.Dumbbell(g.net, testbedLeft, testbedRight, testbedPaths, rate, rate, delay,
 		dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
 	if err != nil {

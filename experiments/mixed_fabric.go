@@ -45,7 +45,7 @@ func init() {
 			"the same threshold. With series, the \"iterations\" table lists every job's completed iterations. " +
 			"Defaults are a reduced PA-ATP NS3 fabric (100 Gbps, 2 us, 256 KB per port; 2 spines x 4 " +
 			"leaves x 4 hosts instead of 8 x 8 x 16) sized to run in seconds.",
-		Params: []Param{
+		Params: append([]Param{
 			IntParam("spines", 2, 1, 1024, "spine switches (PA-ATP NS3: 8)"),
 			IntParam("leaves", 4, 1, 1024, "leaf switches (PA-ATP NS3: 8)"),
 			IntParam("hosts_per_leaf", 4, 1, 1024, "hosts under each leaf (PA-ATP NS3: 16)"),
@@ -71,7 +71,7 @@ func init() {
 			FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: 10% of the run)"),
-		},
+		}, inaConstantParams()...),
 		Metrics: []Metric{
 			{"ajct_ms", "ms", "INA jobs: mean iteration time over their completed iterations"},
 			{"ring_iter_ms", "ms", "ring jobs: mean iteration time (compute + all-reduce) over their completed iterations"},
@@ -200,7 +200,7 @@ func buildMixedFabric(r *Run) (*mixedRig, error) {
 		}
 		job, err := inagg.NewJob(net, inagg.JobConfig{
 			ID: j, Protocol: proto, Workers: hs[:len(hs)-1], PS: psHost, Switch: rig.aggs[leaf],
-			Gradient: grad, Iterations: iters, Compute: computeFn,
+			Gradient: grad, Iterations: iters, Compute: computeFn, Params: inaJobParams(ps),
 			OnDone: func(*inagg.Job) { finished() },
 		})
 		if err != nil {

@@ -160,6 +160,16 @@ func (ps Params) String(name string) string { return ps.text[ps.index(name, Enum
 // Bool returns a boolean parameter.
 func (ps Params) Bool(name string) bool { return ps.text[ps.index(name, Bool)] == "true" }
 
+// Has reports whether the experiment has a parameter called name.
+func (ps Params) Has(name string) bool {
+	for _, p := range ps.exp.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Text returns the canonical text of any parameter (for CSV).
 func (ps Params) Text(name string) string {
 	for i, p := range ps.exp.Params {

@@ -23,6 +23,7 @@ type asyncCtl struct {
 	wgt      float64 // beta weight w
 	maxw     float64 // AWD cap
 	maxc     float64 // CWD cap
+	ai       float64 // additive increase per round trip, packets
 
 	// congestion window
 	cwd, ssthresh float64
@@ -44,9 +45,9 @@ type asyncCtl struct {
 	awdDropSum    float64 // sum of AWD reductions at cuts
 }
 
-func newAsyncCtl(p Params, maxCWD, g float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
+func newAsyncCtl(p Params, maxCWD, g, ai float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
 	c := &asyncCtl{g: g, perAck: perAck, progress: progress, limit: limit, wgt: p.W, maxw: float64(p.MaxWindow),
-		maxc: maxCWD, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, beta: p.InitBeta}
+		maxc: maxCWD, ai: ai, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, beta: p.InitBeta}
 	c.awd = math.Min(math.Max(1, initAWD), c.maxw)
 	return c
 }
@@ -97,7 +98,7 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	if c.perAck || c.cwd < c.ssthresh {
 		c.cwd++
 	} else {
-		c.cwd += 1 / c.cwd
+		c.cwd += c.ai / c.cwd
 	}
 	c.cwd = math.Min(c.cwd, c.maxc)
 }

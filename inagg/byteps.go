@@ -5,5 +5,6 @@ package inagg
 // window (slow start, one packet per round trip, cuts by alpha/2 with
 // g = 1/16) clocked by the PS's per-packet acknowledgements.
 func newBytePSCtl(p Params, maxCWD float64) *asyncCtl {
-	return newAsyncCtl(p, maxCWD, p.BytePSG, false, false, false, 0)
+	p.InitCWD = p.BytePSInitCWD
+	return newAsyncCtl(p, maxCWD, p.BytePSG, 1, false, false, false, 0)
 }

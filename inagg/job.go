@@ -66,6 +66,7 @@ type Job struct {
 	lastPayload netsim.Bytes
 	hdr         netsim.Bytes
 	psRing      int
+	ring        uint8 // NIC transmit ring of the job's packets at its hosts
 	// recoveryBatch is how many resends a timeout recovery keeps in
 	// flight: the CWD cap (one BDP).
 	recoveryBatch int64
@@ -126,6 +127,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	j.lastPayload = cfg.Gradient - netsim.Bytes(j.packets-1)*j.payload
 	if cfg.Protocol.INA() {
 		j.agg = cfg.Switch
+		j.ring = INARing
 	}
 	win := int64(params.MaxWindow)
 	if j.packets < win {
@@ -198,15 +200,15 @@ func (j *Job) newController(w *worker, maxCWD, initAWD float64) controller {
 	case SwitchML:
 		return newSwitchMLCtl(w, j.agg.jobs[j.cfg.ID].poolSize)
 	case ATP:
-		return newATPCtl(p, maxCWD)
+		return newATPCtl(p, maxCWD, j.hdr+j.payload)
 	case StrawAsyn:
-		return newStrawAsynCtl(p, maxCWD, false, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, false, initAWD)
 	case StrawAsynPC:
-		return newStrawAsynCtl(p, maxCWD, true, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, true, false, initAWD)
 	case StrawAsynAL:
-		return newStrawAsynCtl(p, maxCWD, false, true, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, true, initAWD)
 	default:
-		return newPAATPCtl(p, maxCWD, initAWD)
+		return newPAATPCtl(p, maxCWD, j.hdr+j.payload, initAWD)
 	}
 }
 

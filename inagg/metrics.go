@@ -102,6 +102,7 @@ func (j *Job) TotalWorkerStats() WorkerStats {
 		t.Results += s.Results
 		t.DupResults += s.DupResults
 		t.BadResults += s.BadResults
+		t.Pulls += s.Pulls
 	}
 	return t
 }
@@ -152,7 +153,7 @@ func (j *Job) Window(w int) WindowState {
 			s.AWDPeakSum, s.AWDDropSum = c.awdPeakSum, c.awdDropSum
 		}
 	case *atpCtl:
-		s.CWD = c.cwnd
+		s.CWD, s.CWDCuts = c.cwnd(), c.cuts
 	case *switchmlCtl:
 		s.CWD = float64(c.pool)
 	}

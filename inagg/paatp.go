@@ -1,5 +1,7 @@
 package inagg
 
+import "syncsim/netsim"
+
 // newPAATPCtl is PA-ATP's worker (Sec. III-B): dual sliding windows (CWD on
 // GACKs, AWD on AACKs; snd_next below the smaller right edge), progress
 // degree p = p_l / p_avg from last_GACK, last_AACK and the s_sum the switch
@@ -8,6 +10,6 @@ package inagg
 // and w default to 0.125 (Sec. V-A). Fast retransmission on AACK gaps and
 // retransmissions to the PS are done by the worker for every hashed
 // protocol.
-func newPAATPCtl(p Params, maxCWD, initAWD float64) *asyncCtl {
-	return newAsyncCtl(p, maxCWD, p.F, p.CWDIncrease == PerAck, true, true, initAWD)
+func newPAATPCtl(p Params, maxCWD float64, pkt netsim.Bytes, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, maxCWD, p.F, atpIncrease(pkt), p.CWDIncrease == PerAck, true, true, initAWD)
 }

@@ -39,10 +39,15 @@ type Params struct {
 	// selects the protocol default (INAHeaderBytes or BytePSHeaderBytes).
 	HeaderBytes netsim.Bytes
 
-	// InitCWD is the initial congestion window in packets for ATP and the
-	// asynchronous protocols (default 10, the initial window of RFC 6928
-	// that DCTCP stacks use; neither ATP nor PA-ATP states one).
+	// InitCWD is the initial congestion window in packets of ATP and the
+	// asynchronous protocols (default 100: the public ATP client starts
+	// each thread's window at its share of aggregators,
+	// max_agtr_size_per_thread = 100 in in-ATP/ATP client/p4ml_manager.cc;
+	// neither the ATP nor the PA-ATP paper states one).
 	InitCWD float64
+	// BytePSInitCWD is BytePS's initial window in packets (default 10, the
+	// initial window of RFC 6928 of the TCP BytePS runs over).
+	BytePSInitCWD float64
 	// InitAWD is PA-ATP's initial asynchronous degree window in packets.
 	// 0 (the default) starts every job at AWD* = eta (M + BDP) / N of
 	// Sec. III-C, with N the number of jobs registered at the aggregator
@@ -88,11 +93,17 @@ type Params struct {
 	// reach before the worker retransmits it (fast retransmit on an AACK
 	// gap, Sec. III-B1); default 3, TCP's duplicate-ACK threshold.
 	GapThreshold int
-	// RTO is the retransmission timeout for ATP, BytePS and the
-	// asynchronous protocols, doubled on consecutive expiries up to
-	// MaxRTO (default 1 ms, the datacenter RTO floor used by the transport
-	// package; 64 ms).
+	// RTO is the retransmission timeout of ATP, StrawAsyn (+PC, +AL) and
+	// PA-ATP: default 200 us, the receive timeout of the public ATP client
+	// (in-ATP/ATP, client/p4ml_manager.cc: 0.0002 s without a result),
+	// whose stack PA-ATP extends. Unlike the client, consecutive expiries
+	// double it up to MaxRTO (default 64 ms), so that a wait for a
+	// straggling worker does not become a stream of resends.
 	RTO, MaxRTO netsim.Time
+	// BytePSRTO is BytePS's initial retransmission timeout (default 1 ms,
+	// the datacenter RTO floor of the transport package's TCP: BytePS runs
+	// over TCP), doubled like RTO.
+	BytePSRTO netsim.Time
 
 	// SwitchMLPool is SwitchML's slot pool per job (its window per
 	// worker); 0 (default) sizes it to the aggregator's bandwidth-delay
@@ -103,16 +114,18 @@ type Params struct {
 	// switch reserves two copies of every slot (SwitchML's shadow copies).
 	SwitchMLPool int
 	// SwitchMLTimeout is SwitchML's per-slot retransmission timeout
-	// (default 1 ms, the datacenter RTO floor used throughout syncsim; the
-	// public p4app-switchML DPDK client waits 10 ms, sized for software
-	// timers, and doubles it only after tens of thousands of timeouts).
+	// (default 10 ms, the default of the public p4app-switchML client,
+	// dev_root/client_lib/src/config.cc "general.timeout"; the client
+	// doubles it only after 100 timeouts, which one iteration here rarely
+	// reaches, so it stays fixed).
 	SwitchMLTimeout netsim.Time
 }
 
 // DefaultParams returns the defaults documented on Params.
 func DefaultParams() Params {
 	return Params{
-		InitCWD:         10,
+		InitCWD:         100,
+		BytePSInitCWD:   10,
 		MaxWindow:       1 << 14,
 		CWDIncrease:     PerRTT,
 		NICQueuePackets: 16,
@@ -122,9 +135,10 @@ func DefaultParams() Params {
 		InitAlpha:       1,
 		InitBeta:        1,
 		GapThreshold:    3,
-		RTO:             netsim.Millisecond,
+		RTO:             200 * netsim.Microsecond,
 		MaxRTO:          64 * netsim.Millisecond,
-		SwitchMLTimeout: netsim.Millisecond,
+		BytePSRTO:       netsim.Millisecond,
+		SwitchMLTimeout: 10 * netsim.Millisecond,
 	}
 }
 
@@ -133,8 +147,8 @@ func (p Params) Validate() error {
 	switch {
 	case p.PayloadBytes < 0 || p.HeaderBytes < 0:
 		return fmt.Errorf("inagg: payload and header sizes must be non-negative (got %d, %d)", p.PayloadBytes, p.HeaderBytes)
-	case !(p.InitCWD >= 1):
-		return fmt.Errorf("inagg: initial CWD must be at least 1 packet, got %v", p.InitCWD)
+	case !(p.InitCWD >= 1) || !(p.BytePSInitCWD >= 1):
+		return fmt.Errorf("inagg: initial windows must be at least 1 packet, got %v and %v (BytePS)", p.InitCWD, p.BytePSInitCWD)
 	case !(p.InitAWD >= 0):
 		return fmt.Errorf("inagg: initial AWD must be non-negative, got %v", p.InitAWD)
 	case p.MaxWindow < 2 || p.MaxWindow > 1<<22:
@@ -153,6 +167,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: gap threshold must be at least 1, got %d", p.GapThreshold)
 	case p.RTO <= 0 || p.MaxRTO < p.RTO:
 		return fmt.Errorf("inagg: need 0 < RTO <= MaxRTO (got %v, %v)", p.RTO, p.MaxRTO)
+	case p.BytePSRTO <= 0 || p.MaxRTO < p.BytePSRTO:
+		return fmt.Errorf("inagg: need 0 < BytePS RTO <= MaxRTO (got %v, %v)", p.BytePSRTO, p.MaxRTO)
 	case p.SwitchMLPool < 0:
 		return fmt.Errorf("inagg: SwitchML pool must be non-negative, got %d", p.SwitchMLPool)
 	case p.SwitchMLTimeout <= 0:

@@ -19,7 +19,8 @@ type PSStats struct {
 	Duplicates  uint64 // contributions received again
 	Conflicts   uint64 // aggregates overlapping contributions already merged (dropped; recovered by resends)
 	Completions uint64 // sequences completed here (results multicast)
-	Resent      uint64 // results resent to one worker after a duplicate gradient
+	Resent      uint64 // results resent to one worker after a duplicate gradient or a pull
+	Pulls       uint64 // result pulls received
 	GACKs       uint64 // GACKs sent
 	Stale       uint64 // packets for a sequence the ring has moved past (must stay 0)
 	Overwritten uint64 // incomplete sequences overwritten in the ring (must stay 0)
@@ -48,6 +49,10 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 	}
 	seq := p.Seq
 	e := &ps.ring[seq&ps.mask]
+	if p.Kind == KindPull {
+		ps.pull(p, e)
+		return
+	}
 	if e.seq != seq {
 		if e.seq > seq {
 			ps.stats.Stale++
@@ -115,6 +120,19 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 	}
 }
 
+// pull answers a worker's pull with the result of its sequence if the
+// sequence is complete, and drops it otherwise.
+func (ps *paramServer) pull(p *netsim.Packet, e *psEntry) {
+	ps.stats.Pulls++
+	if e.seq != p.Seq || !e.done {
+		ps.j.net.Sim.Packets().Put(p)
+		return
+	}
+	ps.stats.Resent++
+	ps.fillResult(p, e, int(p.Ext[extWorker]))
+	ps.host.Send(p)
+}
+
 // complete sends e's result to every worker (reusing spare, if not nil)
 // and books where the contributions were summed. Under the INA protocols
 // the PS sends one copy, which the aggregating switch multicasts (ATP);
@@ -150,6 +168,7 @@ func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
 func (ps *paramServer) fillResult(q *netsim.Packet, e *psEntry, i int) {
 	j := ps.j
 	q.Kind = KindResult
+	q.Ring = j.ring
 	q.Seq = e.seq
 	q.SrcEP = ps.ep
 	q.Payload = j.payloadOf(e.seq)

@@ -36,7 +36,7 @@ func (c *cbr) HandleEvent(netsim.Event) {
 // dumbbell, and a 32 Gbps UDP flow shares p1 from 0 to 1 ms. Under ATP's
 // synchronous window the worker on the free path p2 is held to the
 // straggler's pace; under PA-ATP it keeps sending near line rate,
-// buffering gradients in the aggregators, and the job finishes sooner.
+// buffering gradients in the aggregators.
 func TestStragglerPathFig8(t *testing.T) {
 	sent := map[Protocol]netsim.Bytes{}
 	jct := map[Protocol]netsim.Time{}
@@ -97,10 +97,14 @@ func TestStragglerPathFig8(t *testing.T) {
 	if sent[PAATP] < 2*sent[ATP] {
 		t.Errorf("the worker on the free path sent %d B under PA-ATP and %d B under ATP by 1 ms: no asynchrony gain", sent[PAATP], sent[ATP])
 	}
-	// After the UDP flow stops, the window of the worker on p1 regrows by
-	// one packet per round trip (PerRTT) under both protocols, so the
-	// gain in completion time is small; it must not be a loss.
-	if jct[PAATP] >= jct[ATP] {
-		t.Errorf("PA-ATP JCT %v not below ATP's %v", jct[PAATP], jct[ATP])
+	// After the UDP flow stops, the worker on p1 is the straggler under
+	// both protocols and regrows its window by 1500 B per round trip. Under
+	// PA-ATP its downlink carries a 62 B GACK beside every 310 B result, so
+	// it pushes at most 40 x 310/372 = 33.3 Gbps against ATP's 40 (the GACK
+	// overhead of Sec. V-C); with a single job that cancels the head start
+	// of the worker on p2 (the paper's gain in Fig. 8 comes from job B,
+	// which this test leaves out). The completion times must stay close.
+	if float64(jct[PAATP]) > 1.05*float64(jct[ATP]) {
+		t.Errorf("PA-ATP JCT %v more than 5%% above ATP's %v", jct[PAATP], jct[ATP])
 	}
 }

@@ -20,7 +20,23 @@ const (
 	// a retransmission releases its aggregator (ATP's memory-leak
 	// avoidance, PA-ATP Sec. III-B1).
 	KindPartial
+	// KindPull is a worker's request for the result of a sequence it has
+	// sent and had acknowledged (GACKed) but whose result has not come: a
+	// header-only packet to the PS, which answers with the result if the
+	// sequence is complete and ignores it otherwise. The asynchronous
+	// protocols send pulls on a retransmission timeout, to recover results
+	// lost at the tail of a window without flushing partial aggregates.
+	KindPull
 )
+
+// INARing is the NIC transmit ring (netsim.Packet.Ring) of the INA
+// protocols' packets at workers and parameter servers: ATP and PA-ATP run in
+// kernel-bypass stacks (RDMA raw Ethernet verbs, PA-ATP Sec. IV) whose
+// queue pairs are transmit rings of their own beside the kernel's (ring 0),
+// which carries TCP, background traffic and BytePS. On NICs with several
+// rings (topologies.HostQueue) the two share the port by deficit round
+// robin.
+const INARing uint8 = 1
 
 // Protocol header words in netsim.Packet.Ext.
 const (

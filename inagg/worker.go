@@ -2,6 +2,7 @@ package inagg
 
 import (
 	"syncsim/netsim"
+	"syncsim/switchmodel"
 )
 
 // controller is a protocol's sending policy at one worker: which sequence
@@ -49,6 +50,7 @@ type WorkerStats struct {
 	Results     uint64       // new results received
 	DupResults  uint64       // results received again
 	BadResults  uint64       // results whose sum or bitmap was wrong (must stay 0)
+	Pulls       uint64       // result pulls sent after a timeout (protocols with GACKs)
 }
 
 // worker is one training worker's endpoint.
@@ -125,14 +127,13 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 func (w *worker) pump() {
 	maxw := int64(w.j.params.MaxWindow)
 	nicq := w.j.params.NICQueuePackets
-	nic := w.host.NIC()
 	for w.sndNext < w.iterEnd && w.sndNext-w.lastAACK <= maxw && w.ctl.allow(w, w.sndNext) {
-		if nicq > 0 && nic.Backlog() >= nicq {
+		if nicq > 0 && w.nicBacklog() >= nicq {
 			// Wait for the NIC to drain; wake up by then even if no
 			// acknowledgement arrives (another job may own the backlog).
 			if !w.wakePending {
 				w.wakePending = true
-				w.j.net.Sim.After(netsim.TxTime(nic.Queue.Bytes()+w.j.hdr+w.j.payload, nic.Link.Rate), w, evWake, nil, 0)
+				w.j.net.Sim.After(w.nicWait(), w, evWake, nil, 0)
 			}
 			break
 		}
@@ -144,6 +145,34 @@ func (w *worker) pump() {
 	if w.j.cfg.Protocol != SwitchML && w.outstanding() && !w.rto.Armed() {
 		w.rto.SetAfter(w.rtoValue())
 	}
+}
+
+// nicBacklog is how many packets the worker's NIC holds that the worker's
+// next packet queues behind in its transmit ring: the ring's waiting packets
+// when the NIC has several rings, else everything the port holds.
+func (w *worker) nicBacklog() int {
+	nic := w.host.NIC()
+	if rq, ok := nic.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+		n := rq.RingLen(w.j.ring)
+		if nic.Busy() {
+			n++
+		}
+		return n
+	}
+	return nic.Backlog()
+}
+
+// nicWait is how long a worker whose NIC ring is full waits before it looks
+// again: until a single FIFO has drained, or, with several rings served by
+// deficit round robin, one round (a quantum of the other rings and one of
+// its own packets), after which its ring has sent at least one packet.
+func (w *worker) nicWait() netsim.Time {
+	nic := w.host.NIC()
+	pkt := w.j.hdr + w.j.payload
+	if rq, ok := nic.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+		return netsim.TxTime(netsim.Bytes(rq.Rings()-1)*switchmodel.RingQuantum+pkt, nic.Link.Rate)
+	}
+	return netsim.TxTime(nic.Queue.Bytes()+pkt, nic.Link.Rate)
 }
 
 // transmit puts gradient packet seq on the wire.
@@ -159,6 +188,7 @@ func (w *worker) transmit(seq int64, retx bool) {
 	p.Size = j.hdr + p.Payload
 	p.SentAt = j.net.Sim.Now()
 	p.Flags = netsim.FlagECT
+	p.Ring = j.ring
 	if retx {
 		p.Flags |= netsim.FlagRetx
 	}
@@ -205,7 +235,13 @@ func (w *worker) onGACK(p *netsim.Packet) {
 	}
 	*f |= fGACK
 	w.stats.GACKs++
+	before := w.lastGACK
 	w.advanceGACK()
+	if w.lastGACK > before {
+		// Progress: the retransmission timer restarts.
+		w.backoff = 0
+		w.rto.SetAfter(w.rtoValue())
+	}
 	w.ctl.onGACK(w, p)
 	w.pump()
 }
@@ -248,7 +284,7 @@ func (w *worker) onResult(p *netsim.Packet) {
 	w.ctl.onResult(w, seq, p)
 	if j.cfg.Protocol != SwitchML {
 		if w.rtxNext < w.rtxEnd {
-			w.recoverSome(1)
+			w.recoverSome(1, w.gacks() && w.backoff == 0)
 		}
 		w.detectGap(seq)
 		if moved {
@@ -298,6 +334,9 @@ func (w *worker) detectGap(seq int64) {
 // rtoValue is the current retransmission timeout with backoff.
 func (w *worker) rtoValue() netsim.Time {
 	r := w.j.params.RTO
+	if w.j.cfg.Protocol == BytePS {
+		r = w.j.params.BytePSRTO
+	}
 	for i := uint(0); i < w.backoff && r < w.j.params.MaxRTO; i++ {
 		r *= 2
 	}
@@ -307,13 +346,24 @@ func (w *worker) rtoValue() netsim.Time {
 	return r
 }
 
-// timeout starts a recovery round: no result arrived for a whole RTO, so
-// the outstanding sequences still lacking results (including a lost tail
-// that no later result can reveal as a gap) are presumed lost. They are
-// resent in a window of one BDP (the CWD cap): a first batch now, then one
-// more for every new result, so that a recovery does not flood the path
-// whose losses caused it. Resends go to the PS (SwitchML: to the slot),
-// which answers with the result if the sequence is already complete.
+// timeout starts a recovery round: no result (and, under the protocols
+// with GACKs, no GACK) arrived for a whole RTO, so the outstanding
+// sequences still unacknowledged (including a lost tail that no later
+// result can reveal as a gap) are presumed lost. They are resent in a
+// window of one BDP (the CWD cap): a first batch now, then one more for
+// every new result, so that a recovery does not flood the path whose
+// losses caused it. Resends go to the PS (SwitchML: to the slot), which
+// answers with the result if the sequence is already complete.
+//
+// Under the protocols with GACKs a GACKed gradient has reached the switch
+// or the PS and is not resent: its result may simply wait for other
+// workers, and resending it would flush its aggregator to the PS. When
+// every outstanding sequence is GACKed, the worker pulls the missing
+// results from the PS instead (KindPull), which recovers results lost at
+// the tail, where no later result reveals a gap. A GACK does not make a
+// contribution safe, though: the aggregate or partial aggregate that
+// carries it to the PS can be lost. If the timer expires again with the
+// pulls unanswered, the worker resends its gradients lacking results.
 func (w *worker) timeout() {
 	if w.done || !w.outstanding() {
 		return
@@ -321,22 +371,67 @@ func (w *worker) timeout() {
 	w.stats.Timeouts++
 	w.ctl.onTimeout(w)
 	w.rtxNext, w.rtxEnd = w.lastAACK+1, w.sndNext
-	w.recoverSome(w.j.recoveryBatch)
+	if !w.recoverSome(w.j.recoveryBatch, w.gacks()) && w.gacks() {
+		if w.backoff == 0 {
+			w.pullResults(w.j.recoveryBatch)
+		} else {
+			// The pulls went unanswered: an aggregate may have been lost
+			// after the switch acknowledged its gradients. Resend.
+			w.rtxNext = w.lastAACK + 1
+			w.recoverSome(w.j.recoveryBatch, false)
+		}
+	}
 	w.backoff++
 	w.rto.SetAfter(w.rtoValue())
 }
 
+// pullResults sends pulls for up to n outstanding sequences without
+// results, oldest first.
+func (w *worker) pullResults(n int64) {
+	j := w.j
+	for s := w.lastAACK + 1; s < w.sndNext && n > 0; s++ {
+		if w.flags[s&w.mask]&fResult != 0 {
+			continue
+		}
+		p := j.net.Sim.Packets().Get()
+		p.Kind = KindPull
+		p.Flow = w.flow
+		p.Dst, p.DstEP = j.ps.host.ID(), j.ps.ep
+		p.SrcEP = w.ep
+		p.Seq = s
+		p.Size = j.hdr
+		p.SentAt = j.net.Sim.Now()
+		p.Ring = j.ring
+		p.Ext[extJob] = int64(j.cfg.ID)
+		p.Ext[extWorker] = int64(w.idx)
+		w.stats.Pulls++
+		w.host.Send(p)
+		n--
+	}
+}
+
+// gacks reports whether the protocol acknowledges gradients one by one.
+func (w *worker) gacks() bool { return w.j.cfg.Protocol.Async() }
+
 // recoverSome resends up to n of the sequences of the recovery round that
-// still lack results.
-func (w *worker) recoverSome(n int64) {
+// still lack results (and GACKs, with skipGACKed); it reports whether it
+// resent any.
+func (w *worker) recoverSome(n int64, skipGACKed bool) bool {
+	skip := fResult
+	if skipGACKed {
+		skip |= fGACK
+	}
+	sent := false
 	for n > 0 && w.rtxNext < w.rtxEnd {
 		s := w.rtxNext
 		w.rtxNext++
-		if s > w.lastAACK && w.flags[s&w.mask]&fResult == 0 {
+		if s > w.lastAACK && w.flags[s&w.mask]&skip == 0 {
 			w.retransmit(s)
 			n--
+			sent = true
 		}
 	}
+	return sent
 }
 
 // finishIteration records the iteration and starts the next one.

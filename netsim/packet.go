@@ -44,6 +44,7 @@ type Packet struct {
 	Kind    uint8 // protocol-defined packet type
 	Hops    uint8 // switches traversed
 	Class   uint8 // traffic class label for statistics
+	Ring    uint8 // transmit ring at the sending host's NIC (see RingQueue)
 	Ext     [ExtWords]int64
 	next    *Packet // free list and link FIFO chaining
 }

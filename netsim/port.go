@@ -11,6 +11,19 @@ type Queue interface {
 	Bytes() Bytes
 }
 
+// RingQueue is a Queue with several transmit rings, as a host NIC with a
+// ring per application has: the kernel stack's (ring 0) and those of
+// kernel-bypass applications. A packet waits in ring Packet.Ring. Senders
+// that bound what they keep queued at the NIC count their own ring only.
+type RingQueue interface {
+	Queue
+	// Rings is the number of transmit rings (1: a single FIFO).
+	Rings() int
+	// RingLen is the number of packets waiting in the ring that packets
+	// of ring r join.
+	RingLen(r uint8) int
+}
+
 // FIFO is a plain drop-tail queue limited in bytes (Limit <= 0: unlimited).
 // Host NICs use it; switches use the disciplines of package switchmodel.
 type FIFO struct {

@@ -56,7 +56,27 @@ type QueueConfig struct {
 	// ControlBuffer is the control band's own drop-tail limit in bytes
 	// (0: unlimited). Only used with ControlFirst.
 	ControlBuffer netsim.Bytes
+	// Rings splits the data band into this many transmit rings served by
+	// deficit round robin (Shreedhar and Varghese, SIGCOMM 1995) with a
+	// quantum of RingQuantum bytes, as a host NIC arbitrates between the
+	// transmit rings of the kernel stack and of kernel-bypass
+	// applications (RDMA queue pairs, DPDK queues): an application that
+	// keeps its own ring short is not starved by a deep kernel backlog.
+	// A data packet joins ring Packet.Ring (rings beyond the last join the
+	// last); Buffer and the ECN thresholds apply to each ring on its own.
+	// 0 or 1: a single FIFO. At most MaxRings; not combined with RED or a
+	// shared buffer (switch ports use neither rings nor host NIC
+	// arbitration).
+	Rings int
 }
+
+// MaxRings is the largest QueueConfig.Rings.
+const MaxRings = 8
+
+// RingQuantum is the bytes a transmit ring may send per round of the NIC's
+// deficit round robin: one full-size Ethernet payload, so rings share the
+// port by bytes whatever their packet sizes.
+const RingQuantum netsim.Bytes = 1500
 
 // Validate reports a configuration error, if any.
 func (c QueueConfig) Validate() error {
@@ -65,6 +85,12 @@ func (c QueueConfig) Validate() error {
 	}
 	if c.ControlBuffer < 0 {
 		return fmt.Errorf("control band buffer %d B is negative", c.ControlBuffer)
+	}
+	if c.Rings < 0 || c.Rings > MaxRings {
+		return fmt.Errorf("transmit rings must be in [0, %d], got %d", MaxRings, c.Rings)
+	}
+	if c.Rings > 1 && (c.RED != nil || c.Shared != nil) {
+		return fmt.Errorf("transmit rings (%d) cannot be combined with RED or a shared buffer", c.Rings)
 	}
 	if c.ECNBytes < 0 || c.ECNPackets < 0 {
 		return fmt.Errorf("ECN thresholds must be non-negative (got %d B, %d packets)", c.ECNBytes, c.ECNPackets)
@@ -91,8 +117,9 @@ type PortQueue struct {
 	cfg QueueConfig
 	sim *netsim.Sim
 
-	data pktRing // the data band (every packet without ControlFirst)
-	ctrl pktRing // the control band (ControlFirst only)
+	data pktRing  // the data band (every packet without ControlFirst)
+	ctrl pktRing  // the control band (ControlFirst only)
+	rs   *ringSet // the data band's transmit rings (Rings > 1); data is unused
 
 	red    redState
 	redRng *rand.Rand
@@ -127,6 +154,9 @@ func NewQueue(sim *netsim.Sim, cfg QueueConfig) *PortQueue {
 // derived from the Sim's seed and name, e.g. "leaf3->spine1".
 func NewNamedQueue(sim *netsim.Sim, cfg QueueConfig, name string) *PortQueue {
 	q := &PortQueue{cfg: cfg, sim: sim, name: name}
+	if cfg.Rings > 1 {
+		q.rs = newRingSet(cfg.Rings)
+	}
 	q.avg.reset(sim.Now(), 0, 0)
 	return q
 }
@@ -138,10 +168,20 @@ func (q *PortQueue) Config() QueueConfig { return q.cfg }
 func (q *PortQueue) Name() string { return q.name }
 
 // Len implements netsim.Queue: packets waiting in both bands.
-func (q *PortQueue) Len() int { return q.data.n + q.ctrl.n }
+func (q *PortQueue) Len() int {
+	if q.rs != nil {
+		return q.rs.n + q.ctrl.n
+	}
+	return q.data.n + q.ctrl.n
+}
 
 // Bytes implements netsim.Queue: bytes waiting in both bands.
-func (q *PortQueue) Bytes() netsim.Bytes { return q.data.bytes + q.ctrl.bytes }
+func (q *PortQueue) Bytes() netsim.Bytes {
+	if q.rs != nil {
+		return q.rs.bytes + q.ctrl.bytes
+	}
+	return q.data.bytes + q.ctrl.bytes
+}
 
 // ControlLen is the number of packets in the control band (0 without
 // ControlFirst).
@@ -153,6 +193,9 @@ func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 	c := &q.cfg
 	if c.ControlFirst && p.Payload == 0 {
 		return q.enqueueControl(p, now)
+	}
+	if q.rs != nil {
+		return q.enqueueRing(p, now)
 	}
 	if c.RED != nil {
 		q.redAverage(now)
@@ -230,6 +273,14 @@ func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
 		p := q.ctrl.pop()
 		q.Dequeued++
 		q.changed(now)
+		return p
+	}
+	if q.rs != nil {
+		p := q.rs.next()
+		if p != nil {
+			q.Dequeued++
+			q.changed(now)
+		}
 		return p
 	}
 	if q.data.n == 0 {

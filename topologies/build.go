@@ -105,10 +105,23 @@ func (b *builder) queue(from, to netsim.NodeID) netsim.Queue {
 // behind the whole window it queued in its NIC, and the flow it receives
 // is ACK-clocked by that backlog (two-way-traffic ACK compression, Zhang,
 // Shenker and Clark, SIGCOMM 1991); a ring all-reduce then ran 7-19 %
-// slower than its cost model. Use Fabric.SetHostQueues for a plain FIFO.
+// slower than its cost model.
+//
+// Data waits in HostRings transmit rings, one for the kernel stack and one
+// for kernel-bypass applications, served by deficit round robin, so that
+// an application that keeps its own ring short (an INA worker) is not
+// starved by the kernel's backlog. Use Fabric.SetHostQueues for a plain
+// FIFO.
 func HostQueue(q switchmodel.QueueConfig) switchmodel.QueueConfig {
-	return switchmodel.QueueConfig{Buffer: q.Buffer, ControlFirst: true, ControlBuffer: q.Buffer}
+	return switchmodel.QueueConfig{Buffer: q.Buffer, ControlFirst: true, ControlBuffer: q.Buffer, Rings: HostRings}
 }
+
+// HostRings is the number of data transmit rings of the NICs builders
+// make (switchmodel.QueueConfig.Rings): ring 0 for the kernel stack (TCP,
+// UDP, background traffic) and ring 1 for kernel-bypass applications (the
+// in-network aggregation protocols), shared by deficit round robin, each
+// with the port's Buffer.
+const HostRings = 2
 
 func (b *builder) connect(x, y netsim.NodeID, rate netsim.Rate, delay netsim.Time) {
 	b.net.Connect(x, y, rate, delay, b.queue(x, y), b.queue(y, x))
