@@ -82,6 +82,7 @@ func inaMetrics(extra ...Metric) []Metric {
 		{"agg_tput_gbps", "Gbit/s", "aggregation throughput: gradient bytes whose aggregation completed (workers x payload per result) per second, from the first job start to the last job end"},
 		{"switch_agg_frac", "", "gradient bytes aggregated at switches over all gradient bytes aggregated (switch + PS)"},
 		{"jct_max_ms", "ms", "slowest job's mean iteration time (NaN unless every job finished)"},
+		{"ajct_done_ms", "ms", "mean over the jobs that finished of their mean iteration time (NaN if none did; equals ajct_ms when all did)"},
 		{"jobs_done", "", "jobs that finished every iteration"},
 		{"retransmits", "packets", "gradient retransmissions over all workers"},
 		{"timeouts", "", "worker retransmission-timer expiries"},
@@ -149,6 +150,30 @@ func inaAggConfig(ps Params, bdp int) inagg.AggregatorConfig {
 	c.Eta = ps.Float("eta")
 	c.BDPPackets = bdp
 	return c
+}
+
+// switchMLPool is the SwitchML slot pool of each of n SwitchML jobs
+// aggregating at a switch of configuration ac: the bandwidth-delay product
+// (inagg's default) when the n pools, with their shadow copies, fit in the
+// switch memory, else an equal share of it, as SwitchML's controller
+// partitions the aggregators among the jobs it admits. 0 means the default.
+func switchMLPool(ac inagg.AggregatorConfig, n int) int {
+	m := int(ac.Memory / inagg.AggregatorBytes)
+	if n < 1 || 2*n*ac.BDPPackets <= m {
+		return 0
+	}
+	return max(1, m/(2*n))
+}
+
+// withPool returns the run's worker constants with SwitchML pool size pool
+// (0: unchanged).
+func (g *inaRig) withPool(pool int) *inagg.Params {
+	if pool == 0 {
+		return g.params
+	}
+	p := *g.params
+	p.SwitchMLPool = pool
+	return &p
 }
 
 // inaBDP is the bandwidth-delay product in INA packets (310 B) of a path
@@ -277,6 +302,9 @@ func (g *inaRig) fill(r *Run, res *Result) error {
 		tos += st.Timeouts
 		atSwitch += j.SwitchAggregatedBytes()
 		atPS += j.PSAggregatedBytes()
+	}
+	if done > 0 {
+		m["ajct_done_ms"] = sum / float64(done)
 	}
 	if done < len(g.jobs) {
 		end = g.sim.Now()

@@ -147,6 +147,10 @@ func buildINALeafSpine(r *Run) (*inaRig, error) {
 		return nil, err
 	}
 	aggAt := make([]*inagg.Aggregator, fab.Groups())
+	perLeaf := make([]int, fab.Groups())
+	for _, hs := range place {
+		perLeaf[fab.GroupOf(hs[0].ID())]++
+	}
 	for j, hs := range place {
 		model := ps.String("model")
 		if model == modelMix {
@@ -168,7 +172,8 @@ func buildINALeafSpine(r *Run) (*inaRig, error) {
 			g.aggs = append(g.aggs, aggAt[leaf])
 		}
 		if _, err := g.addJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: aggAt[leaf],
-			Gradient: grad, Iterations: ps.Int("iterations"), Compute: computeFunc(ps)}); err != nil {
+			Gradient: grad, Iterations: ps.Int("iterations"), Compute: computeFunc(ps),
+			Params: g.withPool(switchMLPool(ac, perLeaf[leaf]))}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
 	}

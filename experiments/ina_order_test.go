@@ -1,77 +1,143 @@
 package experiments
 
 import (
+	"fmt"
+	"math"
+	"sync"
 	"testing"
 )
 
-// TestINALeafSpineOrder compares the AJCT of the protocols of PA-ATP
-// Figs. 12-14 on a small leaf-spine (2 spines x 4 leaves x 4 hosts, the
-// paper's 100 Gbps / 2 us / 256 KB, 2:1 oversubscribed like the paper's
-// fabric), two jobs of 3 workers pushing 1 MB for 3 iterations, Hadoop
-// background at load 0.6 among the hosts without jobs (bg_hosts=free), mean
-// over seeds 1-3. The paper's order is pa-atp < strawasyn < atp < switchml.
+// orderSets is the fixed small leaf-spine of TestINALeafSpineOrder: the
+// paper's 100 Gbps / 2 us / 256 KB links on 4 spines x 4 leaves x 4 hosts
+// (non-blocking), two jobs of 6 workers pushing 1 MB for 3 iterations,
+// Hadoop background at load 0.6 among all hosts (the paper's all-to-all),
+// and 0.25 MiB of aggregator memory (1024 aggregators, a quarter of one
+// job's 4033-packet gradient; the paper's 10 MB holds a tenth of a ResNet50
+// gradient and a fiftieth of a VGG19 one, so memory pressure here is
+// milder than in its Figs. 12-14).
+var orderSets = []string{"spines=4", "leaves=4", "hosts_per_leaf=4", "jobs=2", "workers=6", "model=custom",
+	"gradient_mb=1", "iterations=3", "load=0.6", "bg_hosts=all", "switch_mem_mb=0.25"}
+
+// orderSeeds are the seeds TestINALeafSpineOrder averages over.
+const orderSeeds = 6
+
+// runOrder runs ina-leafspine with orderSets plus sets for seeds
+// 1..orderSeeds, two at a time, and returns each seed's metrics.
+func runOrder(t *testing.T, sets ...string) []map[string]float64 {
+	t.Helper()
+	e, err := Lookup("ina-leafspine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Resolve(append(append([]string(nil), orderSets...), sets...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]map[string]float64, orderSeeds)
+	errs := make([]error, orderSeeds)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := e.Run(&Run{Exp: e, Params: ps, Seed: uint64(i + 1), Check: true})
+			if err != nil {
+				errs[i] = fmt.Errorf("seed %d %v: %w", i+1, sets, err)
+				return
+			}
+			out[i] = res.Metrics
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestINALeafSpineOrder checks the AJCT order of PA-ATP Figs. 12-14,
+// pa-atp < strawasyn < atp < switchml, on the fixed small leaf-spine of
+// orderSets under background load 0.6, over seeds 1-6.
 //
-// Observed (AJCT, ms, seeds 1 2 3; mean):
+// Observed (AJCT in ms, seeds 1-6):
 //
-//	pa-atp     0.708 0.579 0.506; 0.598
-//	strawasyn  0.678 0.636 0.459; 0.591
-//	switchml   0.226 2.519 1.209; 1.318
-//	atp        3.132 4.632 2.818; 3.527
+//	pa-atp     0.831 0.789 0.795 0.784 0.738 0.740   mean 0.780
+//	strawasyn  0.848 0.958 0.959 0.687 0.920 0.863   mean 0.872
+//	atp        2.114 2.826 2.036 1.763 2.305 1.749   mean 2.132
+//	switchml   33.6  43.6  18.6  38.6 (seeds 1-4 run to the end)
 //
-// What holds and is asserted: both asynchronous protocols beat ATP in every
-// seed by a wide margin (at least 2x asserted; 4.0x to 8.0x observed).
-//
-// NOT reproduced, logged only:
-//   - pa-atp vs strawasyn: within a few percent, order varies by seed
-//     (pa-atp 1% slower on the mean). With two jobs and 10 MiB per leaf the
-//     asynchrony limit never binds (aecn_marks = 0, at most 8% of the
-//     aggregators in use), so PA-ATP reduces to StrawAsyn plus
-//     progress-aware cuts; the paper's gains grow with jobs and memory
-//     pressure (Figs. 13, 15). At switch_mem_mb=0.25 the limit binds (some
-//     600 AECN marks) and lifts switch_agg_frac from 0.41 to 0.59, but the
-//     AJCT does not improve here: overflow to an uncongested PS is cheap.
-//   - switchml: not the slowest. Its BDP-sized slot pool ignores ECN and
-//     takes bandwidth from the DCTCP background; it loses packets and times
-//     out in some seeds (2.5 ms) and finishes first in others (0.23 ms).
-//     ATP is slower than SwitchML in every seed: its result-clocked window
-//     cuts on marked rounds and its retransmission timer (1 ms, doubling)
-//     fires while results wait for a straggler.
-//
-// With bg_hosts=all (background also on the job hosts) ATP is far slower
-// still (130-160 ms: drops and repeated timeouts); see the experiment's Doc.
+// Margins asserted: PA-ATP's mean at least 5% below StrawAsyn's (observed
+// 11%; PA-ATP is faster in 5 of the 6 seeds: its asynchrony limit keeps the
+// leading workers from filling the 1024 aggregators, so less goes to the
+// PS unaggregated: about 40% of StrawAsyn's overflow); StrawAsyn at least
+// 1.5x below ATP in every seed (observed 2.0-2.9x: ATP's result-clocked
+// window is halved whenever the result of a window carries a mark from any
+// worker's path); SwitchML slower than ATP in every seed, shown by its jobs
+// being unfinished at twice ATP's slowest completion (its window has no
+// congestion control; packets lost where six workers' pools converge on the
+// aggregating leaf wait for 10 ms slot timeouts; observed 18.6-43.6 ms in
+// full runs of seeds 1-4; a job that loses nothing is the fastest of all,
+// as one of seed 3's is, at 0.25 ms: no GACKs, and a BDP-sized pool). The paper reports PA-ATP
+// 14-22% below StrawAsyn and StrawAsyn about 2x below ATP (Figs. 12-14);
+// SwitchML is much further behind here than in the paper (5-33% above ATP:
+// PA-ATP's reductions of 62% vs 60% in Fig. 14 and 39% vs 19% in Fig. 12),
+// because every loss costs the public client's 10 ms.
 func TestINALeafSpineOrder(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 12 small leaf-spine simulations (~10 s)")
+		t.Skip("runs 24 small leaf-spine simulations (~15 s)")
 	}
-	base := []string{"spines=2", "leaves=4", "hosts_per_leaf=4", "jobs=2", "workers=3", "model=custom",
-		"gradient_mb=1", "iterations=3", "load=0.6", "bg_hosts=free", "max_ms=2000"}
-	protos := []string{"pa-atp", "strawasyn", "atp", "switchml"}
-	mean := map[string]float64{}
 	ajct := map[string][]float64{}
-	for _, p := range protos {
-		var sum float64
-		for seed := uint64(1); seed <= 3; seed++ {
-			m := runINA(t, "ina-leafspine", seed, with(base, "protocol="+p)...)
+	mean := map[string]float64{}
+	for _, p := range []string{"pa-atp", "strawasyn", "atp"} {
+		for i, m := range runOrder(t, "protocol="+p) {
 			if m["jobs_done"] != 2 {
-				t.Fatalf("%s seed %d: %v jobs done", p, seed, m["jobs_done"])
+				t.Fatalf("%s seed %d: %v jobs done", p, i+1, m["jobs_done"])
 			}
-			t.Logf("%-10s seed %d AJCT %.3f ms", p, seed, m["ajct_ms"])
-			sum += m["ajct_ms"]
 			ajct[p] = append(ajct[p], m["ajct_ms"])
+			mean[p] += m["ajct_ms"] / orderSeeds
 		}
-		mean[p] = sum / 3
+		t.Logf("%-9s AJCT %.3f ms, mean %.3f ms", p, ajct[p], mean[p])
 	}
-	for _, p := range protos {
-		t.Logf("%-10s mean AJCT %.3f ms", p, mean[p])
+	if !(mean["pa-atp"] < 0.95*mean["strawasyn"]) {
+		t.Errorf("mean AJCT pa-atp %.3f ms not 5%% below strawasyn's %.3f ms", mean["pa-atp"], mean["strawasyn"])
 	}
-	for _, async := range []string{"pa-atp", "strawasyn"} {
-		for i := range ajct[async] {
-			if !(2*ajct[async][i] < ajct["atp"][i]) {
-				t.Errorf("seed %d: %s AJCT %.3f ms not 2x below atp's %.3f ms", i+1, async, ajct[async][i], ajct["atp"][i])
-			}
+	wins := 0
+	for i := range ajct["pa-atp"] {
+		if ajct["pa-atp"][i] < ajct["strawasyn"][i] {
+			wins++
+		}
+		if !(1.5*ajct["strawasyn"][i] < ajct["atp"][i]) {
+			t.Errorf("seed %d: strawasyn %.3f ms not 1.5x below atp's %.3f ms", i+1, ajct["strawasyn"][i], ajct["atp"][i])
 		}
 	}
-	// The paper's remaining relations, reported, not asserted (see above).
-	t.Logf("mean ratios: pa-atp/strawasyn = %.3f (paper < 1), strawasyn/atp = %.3f (paper < 1), atp/switchml = %.3f (paper < 1)",
-		mean["pa-atp"]/mean["strawasyn"], mean["strawasyn"]/mean["atp"], mean["atp"]/mean["switchml"])
+	if 2*wins <= orderSeeds {
+		t.Errorf("pa-atp below strawasyn in only %d of %d seeds", wins, orderSeeds)
+	}
+
+	// SwitchML runs until twice ATP's slowest run (its slot timeouts make
+	// whole runs long); a job unfinished by then has an AJCT above a third
+	// of the horizon, which bounds the mean from below.
+	slowest := 0.0
+	for _, a := range ajct["atp"] {
+		slowest = math.Max(slowest, a)
+	}
+	horizon := 2 * 3 * slowest // 3 iterations
+	for i, m := range runOrder(t, "protocol=switchml", fmt.Sprintf("max_ms=%g", horizon)) {
+		// A job unfinished at the horizon has an AJCT above horizon/3.
+		done := m["jobs_done"]
+		lb := (2 - done) * horizon / 3
+		if done > 0 {
+			lb += done * m["ajct_done_ms"]
+		}
+		lb /= 2
+		t.Logf("switchml seed %d: %v jobs done by %.2f ms, AJCT above %.3f ms", i+1, done, horizon, lb)
+		if !(lb > ajct["atp"][i]) {
+			t.Errorf("seed %d: switchml AJCT bound %.3f ms not above atp's %.3f ms", i+1, lb, ajct["atp"][i])
+		}
+	}
 }

@@ -72,18 +72,20 @@ func runINATestbed(r *Run) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	agg, err := inagg.NewAggregator(fab.Edge[1], inaAggConfig(ps, inaBDP(rate, brtt)))
+	ac := inaAggConfig(ps, inaBDP(rate, brtt))
+	agg, err := inagg.NewAggregator(fab.Edge[1], ac)
 	if err != nil {
 		return nil, err
 	}
 	g.aggs = []*inagg.Aggregator{agg}
+	pool := g.withPool(switchMLPool(ac, jobs))
 	for j := 0; j < jobs; j++ {
 		hs := make([]*netsim.Host, workers)
 		for w := range hs {
 			hs[w] = L[(j*workers+w)%testbedLeft]
 		}
 		if _, err := g.addJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs, PS: R[j], Switch: agg,
-			Gradient: grad, Iterations: ps.Int("iterations"), Compute: computeFunc(ps)}); err != nil {
+			Gradient: grad, Iterations: ps.Int("iterations"), Compute: computeFunc(ps), Params: pool}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
 	}
