@@ -16,6 +16,7 @@ const (
 	Float
 	Enum
 	Bool
+	Text
 )
 
 // String names the kind for describe.
@@ -29,6 +30,8 @@ func (k Kind) String() string {
 		return "enum"
 	case Bool:
 		return "bool"
+	case Text:
+		return "text"
 	}
 	return "unknown"
 }
@@ -63,6 +66,12 @@ func BoolParam(name string, def bool, help string) Param {
 	return Param{Name: name, Kind: Bool, Default: strconv.FormatBool(def), Help: help}
 }
 
+// TextParam declares a free-text parameter (a file name, for example); it
+// may be empty but may not contain a comma, which separates --vary values.
+func TextParam(name, def, help string) Param {
+	return Param{Name: name, Kind: Text, Default: def, Help: help}
+}
+
 // Allowed describes the values the parameter accepts, for describe and
 // for error messages.
 func (p Param) Allowed() string {
@@ -75,6 +84,8 @@ func (p Param) Allowed() string {
 		return "one of " + strings.Join(p.Choices, "|")
 	case Bool:
 		return "true|false"
+	case Text:
+		return "any text without commas"
 	}
 	return ""
 }
@@ -117,6 +128,11 @@ func (p Param) parse(text string) (string, error) {
 			return bad("not a boolean")
 		}
 		return strconv.FormatBool(v), nil
+	case Text:
+		if strings.Contains(t, ",") {
+			return bad("contains a comma")
+		}
+		return t, nil
 	}
 	return bad("undeclared kind")
 }
@@ -156,6 +172,9 @@ func (ps Params) Float(name string) float64 {
 
 // String returns an enum parameter.
 func (ps Params) String(name string) string { return ps.text[ps.index(name, Enum)] }
+
+// Str returns a text parameter.
+func (ps Params) Str(name string) string { return ps.text[ps.index(name, Text)] }
 
 // Bool returns a boolean parameter.
 func (ps Params) Bool(name string) bool { return ps.text[ps.index(name, Bool)] == "true" }

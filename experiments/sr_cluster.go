@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"os"
 
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
@@ -32,7 +33,8 @@ func init() {
 		Doc: "n workers on one non-blocking switch; worker i's available bandwidth is " +
 			"round(20u, 3) Gbps with u ~ U[lambda, 1] (Sec. IV-A); one-way latency alpha; a model " +
 			"of model_mb MB; per-iteration compute times from the CNN or Transformer trace " +
-			"approximation (see package workloads/training). Workers compute, join the ready queue " +
+			"approximation (see package workloads/training), a constant, uniform or lognormal law around " +
+			"compute_ms, or a file of measured times (trace=file trace_file=PATH). Workers compute, join the ready queue " +
 			"and synchronise in groups chosen by the scheme: allreduce (BSP), partial-reduce (the " +
 			"first p = round(p_frac*n) ready workers), selective-reduce (Alg. 3 with BAG and BPAWR; " +
 			"k counts launched syncs, a full all reduce every c rounds if c > 0). A group's ring " +
@@ -56,7 +58,13 @@ func init() {
 			FloatParam("theta", 1, 0, 1e6, "BPAWR waiting threshold factor theta (paper default 1)"),
 			FloatParam("dt_ms", 100, 0.001, 1e7, "waiting slot Delta t in ms (not stated in the paper; our default)"),
 			IntParam("c", 0, 0, 1000000000, "full all reduce every c rounds; 0 never (not stated in the paper)"),
-			EnumParam("trace", "cnn", []string{"cnn", "transformer"}, "compute-time trace"),
+			EnumParam("trace", "cnn", []string{"cnn", "transformer", "constant", "uniform", "lognormal", "file"},
+				"per-iteration compute-time distribution: the CNN or Transformer trace approximation, constant compute_ms, "+
+					"uniform in compute_ms x [1 - compute_spread, 1 + compute_spread], lognormal with median compute_ms and "+
+					"log-sd compute_spread, or the measured times in trace_file"),
+			FloatParam("compute_ms", 300, 0.001, 1e7, "centre of the constant, uniform and lognormal compute times, ms"),
+			FloatParam("compute_spread", 0.2, 0, 5, "relative half-width (uniform, below 1) or log-sd (lognormal) of the compute times"),
+			TextParam("trace_file", "", "trace=file: a file of measured compute times, one number of seconds per line ('#' comments)"),
 			EnumParam("start", "warm", []string{"warm", "cold"}, "warm: distribution known in advance; cold: learnt online"),
 			EnumParam("predict", "eq4", []string{"eq4", "conditional"}, "ready-within-dt probability: Eq. 4's F(t+dt) or the exact conditional"),
 			FloatParam("bw_error", 0, 0, 0.99, "bandwidth estimation error e: estimate b(1 + e x), x ~ U[-1, 1]"),
@@ -104,12 +112,9 @@ func buildSRCluster(r *Run) (*srClusterSetup, error) {
 	for i, g := range gbps {
 		bw[i] = g * 1e9
 	}
-	var dist training.Dist
-	switch ps.String("trace") {
-	case "cnn":
-		dist = training.CNN()
-	case "transformer":
-		dist = training.Transformer()
+	dist, err := srComputeDist(ps)
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
 	cost, err := syncctl.ParseCostModel(ps.String("sync_cost"))
 	if err != nil {
@@ -279,3 +284,40 @@ func srPacketExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (sync
 // to 20:1) must not overflow before ECN feedback arrives; 1 MB is the order
 // of the per-port share of a datacenter switch's buffer.
 const srPacketBuffer = netsim.Megabyte
+
+// srComputeDist is the compute-time distribution of the run's trace
+// parameters.
+func srComputeDist(ps Params) (training.Dist, error) {
+	c, spread := ps.Float("compute_ms")/1e3, ps.Float("compute_spread")
+	switch tr := ps.String("trace"); tr {
+	case "uniform":
+		if spread >= 1 {
+			return nil, fmt.Errorf("trace=uniform needs compute_spread below 1, got %g", spread)
+		}
+		if spread == 0 {
+			return training.ParseDist("constant", c)
+		}
+		return training.ParseDist(tr, c*(1-spread), c*(1+spread))
+	case "constant":
+		return training.ParseDist(tr, c)
+	case "lognormal":
+		return training.ParseDist(tr, c, spread)
+	case "file":
+		name := ps.Str("trace_file")
+		if name == "" {
+			return nil, fmt.Errorf("trace=file needs trace_file")
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("trace_file: %w", err)
+		}
+		defer f.Close()
+		e, err := training.ReadTrace(f)
+		if err != nil {
+			return nil, fmt.Errorf("trace_file %s: %w", name, err)
+		}
+		return e, nil
+	default:
+		return training.ParseDist(tr)
+	}
+}

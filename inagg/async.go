@@ -17,7 +17,7 @@ import (
 type asyncCtl struct {
 	// configuration
 	g        float64 // alpha weight (f, or DCTCP's g for BytePS)
-	perAck   bool    // +1 per GACK (PA-ATP's rule) instead of slow start + 1 per RTT
+	perAck   bool    // +1 per GACK (PA-ATP's rule) instead of slow start + ai per RTT
 	progress bool    // progress-aware cuts
 	limit    bool    // asynchrony limit (AWD)
 	wgt      float64 // beta weight w

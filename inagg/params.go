@@ -13,15 +13,18 @@ type IncreaseMode uint8
 // Increase modes.
 const (
 	// PerRTT grows CWD by one per unmarked GACK until the first cut (slow
-	// start) and by one per round trip (1/CWD per GACK) after it, as DCTCP
-	// does. It is the default: read literally, "+1 per GACK" is slow start
-	// for ever, which doubles the window every round trip while a cut can
-	// at most halve it once per round trip, so the window never settles
-	// below its cap and the aggregating switch's downlinks overflow when
-	// many workers converge on it. (Measured: three jobs of 8 workers and
-	// 2 MB gradients on a 4x4x8 leaf-spine dropped about 30 000 packets
-	// under PA-ATP and 1 000 000 under StrawAsyn with PerAck, and none with
-	// PerRTT, at the iteration time of ATP.)
+	// start) and after it by ATPIncreaseBytes (1500 B, about five 310 B
+	// packets) per round trip, spread over the GACKs of a window, the
+	// additive increase of the ATP stack PA-ATP extends (StrawAsyn, the
+	// ablations and PA-ATP share it with ATP, so the comparison isolates
+	// the asynchrony). It is the default: read literally, "+1 per GACK"
+	// is slow start for ever, which doubles the window every round trip
+	// while a cut can at most halve it once per round trip, so the window
+	// never settles below its cap and the aggregating switch's downlinks
+	// overflow when many workers converge on it. (Measured: three jobs of 8
+	// workers and 2 MB gradients on a 4x4x8 leaf-spine dropped about
+	// 30 000 packets under PA-ATP and 1 000 000 under StrawAsyn with
+	// PerAck, and none with one packet per round trip.)
 	PerRTT IncreaseMode = iota
 	// PerAck adds one packet per unmarked GACK, Sec. III-B2 of the PA-ATP
 	// paper read literally ("once receiving a GACK packet, the worker will
