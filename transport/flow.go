@@ -62,6 +62,9 @@ type Flow struct {
 	sndUna, sndNxt, sndMax int64
 	// Windows.
 	cwnd, ssthresh, caAcc, maxCwnd netsim.Bytes
+	// cwndLimited: the last send attempt stopped at the window with data
+	// waiting (the window grows only when it limits, RFC 7661).
+	cwndLimited bool
 	// Loss recovery (RFC 6582).
 	dupacks     int
 	inRecovery  bool

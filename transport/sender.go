@@ -7,12 +7,14 @@ import "syncsim/netsim"
 // outstanding and it is not running (RFC 6298 Sec. 5.1).
 func (f *Flow) trySend() {
 	mss := f.st.cfg.MSS
+	f.cwndLimited = false
 	for f.sndNxt < f.limit {
 		seg := mss
 		if rem := f.limit - f.sndNxt; rem < int64(seg) {
 			seg = netsim.Bytes(rem)
 		}
 		if netsim.Bytes(f.sndNxt-f.sndUna)+seg > f.cwnd {
+			f.cwndLimited = true
 			break
 		}
 		f.sendSegment(f.sndNxt, seg)
@@ -80,6 +82,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 	switch {
 	case ack > f.sndUna:
 		acked := netsim.Bytes(ack - f.sndUna)
+		flight := netsim.Bytes(f.sndNxt - f.sndUna)
 		f.sndUna = ack
 		if ack > f.sndNxt {
 			f.sndNxt = ack // originals overtook a go-back-N restart
@@ -101,7 +104,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 				f.partialSeen = true
 			}
 		} else {
-			f.grow(acked)
+			f.grow(acked, flight)
 		}
 		f.dupacks = 0
 		if f.cc == DCTCP {
@@ -155,9 +158,17 @@ func (f *Flow) Receive(p *netsim.Packet) {
 }
 
 // grow applies slow start below ssthresh and congestion avoidance above
-// (RFC 5681 Sec. 3.1), capped at MaxCwndPkts.
-func (f *Flow) grow(acked netsim.Bytes) {
+// (RFC 5681 Sec. 3.1), capped at MaxCwndPkts, while the window limits the
+// sender (RFC 7661, as Linux's tcp_is_cwnd_limited): the last send stopped
+// at the window, or, in slow start, at least half the window was in flight
+// (flight: outstanding bytes before this ACK). A sender that ran out of
+// data keeps its window, so a persistent connection does not carry a
+// window its traffic never used into its next message as one burst.
+func (f *Flow) grow(acked, flight netsim.Bytes) {
 	mss := f.st.cfg.MSS
+	if !f.cwndLimited && !(f.cwnd < f.ssthresh && 2*flight >= f.cwnd) {
+		return
+	}
 	if f.cwnd < f.ssthresh {
 		f.cwnd = SlowStart(f.cwnd, acked, mss)
 	} else {
