@@ -7,12 +7,19 @@ import (
 )
 
 // Routes holds, for every node with more than one port, the set of
-// shortest-path next-hop ports towards every destination node (the ECMP
-// set). Identical sets are stored once, so a leaf's "any uplink" set is
-// shared by all remote destinations; memory is one small entry per
-// (multi-port node, destination), never per pair of hosts.
+// shortest-path next-hop ports towards every destination (the ECMP set).
+// Destinations are switches and multi-homed hosts; a host with a single
+// port is reached through the switch it hangs off, so its route is that
+// switch's route, plus the switch's port to it. Identical sets are stored
+// once, so a leaf's "any uplink" set is shared by all remote destinations.
+// Memory is one small entry per (multi-port node, destination switch) and
+// one per host, never per pair of hosts: a leaf-spine's tables grow with
+// the square of its switches, a sixteenth of the host count or less.
 type Routes struct {
-	table [][]hopRef // [node][dst]; nil for single-port nodes
+	table [][]hopRef // [node][didx[dst]]; nil rows for single-port nodes
+	didx  []int32    // node -> column of table; -1 for single-homed hosts
+	via   []NodeID   // single-homed host -> the node its port leads to
+	last  []hopRef   // single-homed host -> the one-port set at via
 	sets  []int32    // concatenated port-index sets
 	salt  uint64
 }
@@ -31,26 +38,62 @@ func (net *Network) BuildRoutes() {
 	for _, l := range net.links {
 		in[l.To] = append(in[l.To], l)
 	}
-	r := &Routes{table: make([][]hopRef, n), salt: net.ecmpSalt}
-	for u, nd := range net.nodes {
-		if len(nd.Base().Ports) > 1 {
-			r.table[u] = make([]hopRef, n)
-		}
-	}
+	r := &Routes{table: make([][]hopRef, n), didx: make([]int32, n), via: make([]NodeID, n),
+		last: make([]hopRef, n), salt: net.ecmpSalt}
 	intern := map[string]hopRef{}
-	dist := make([]int32, n)
-	queue := make([]NodeID, 0, n)
 	var key strings.Builder
 	var set []int32
-	for d := 0; d < n; d++ {
+	ref := func() hopRef {
+		key.Reset()
+		for _, p := range set {
+			key.WriteString(strconv.Itoa(int(p)))
+			key.WriteByte(',')
+		}
+		k := key.String()
+		h, ok := intern[k]
+		if !ok {
+			h = hopRef{off: uint32(len(r.sets)), n: uint16(len(set))}
+			r.sets = append(r.sets, set...)
+			intern[k] = h
+		}
+		return h
+	}
+	var dsts []NodeID
+	for d, nd := range net.nodes {
+		b := nd.Base()
+		if b.kind == KindHost && len(b.Ports) == 1 {
+			r.didx[d] = -1
+			pt := b.Ports[0]
+			r.via[d] = pt.Link.To
+			set = set[:0]
+			for _, q := range net.nodes[pt.Link.To].Base().Ports {
+				if q.Link.To == NodeID(d) {
+					set = append(set, int32(q.Index))
+					break
+				}
+			}
+			r.last[d] = ref()
+			continue
+		}
+		r.didx[d] = int32(len(dsts))
+		dsts = append(dsts, NodeID(d))
+	}
+	for u, nd := range net.nodes {
+		if len(nd.Base().Ports) > 1 {
+			r.table[u] = make([]hopRef, len(dsts))
+		}
+	}
+	dist := make([]int32, n)
+	queue := make([]NodeID, 0, n)
+	for col, d := range dsts {
 		for i := range dist {
 			dist[i] = -1
 		}
 		dist[d] = 0
-		queue = append(queue[:0], NodeID(d))
+		queue = append(queue[:0], d)
 		for qi := 0; qi < len(queue); qi++ {
 			v := queue[qi]
-			if int(v) != d && net.nodes[v].Base().kind == KindHost {
+			if v != d && net.nodes[v].Base().kind == KindHost {
 				continue // hosts do not forward
 			}
 			for _, l := range in[v] {
@@ -61,31 +104,21 @@ func (net *Network) BuildRoutes() {
 			}
 		}
 		for u := 0; u < n; u++ {
-			if r.table[u] == nil || u == d || dist[u] < 0 {
+			if r.table[u] == nil || NodeID(u) == d || dist[u] < 0 {
 				continue
 			}
 			set = set[:0]
-			key.Reset()
 			for _, pt := range net.nodes[u].Base().Ports {
 				v := pt.Link.To
 				if dist[v] != dist[u]-1 {
 					continue
 				}
-				if int(v) != d && net.nodes[v].Base().kind == KindHost {
+				if v != d && net.nodes[v].Base().kind == KindHost {
 					continue
 				}
 				set = append(set, int32(pt.Index))
-				key.WriteString(strconv.Itoa(pt.Index))
-				key.WriteByte(',')
 			}
-			k := key.String()
-			ref, ok := intern[k]
-			if !ok {
-				ref = hopRef{off: uint32(len(r.sets)), n: uint16(len(set))}
-				r.sets = append(r.sets, set...)
-				intern[k] = ref
-			}
-			r.table[u][d] = ref
+			r.table[u][col] = ref()
 		}
 	}
 	net.routes = r
@@ -107,7 +140,16 @@ func (r *Routes) NextHops(u, dst NodeID) []int32 {
 	if t == nil {
 		return nil
 	}
-	h := t[dst]
+	var h hopRef
+	if c := r.didx[dst]; c >= 0 {
+		h = t[c]
+	} else if v := r.via[dst]; v == u {
+		h = r.last[dst]
+	} else if c := r.didx[v]; c >= 0 {
+		// Every path to a single-homed host ends through v, so the next
+		// hops towards it are those towards v.
+		h = t[c]
+	}
 	return r.sets[h.off : h.off+uint32(h.n)]
 }
 

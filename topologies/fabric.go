@@ -147,6 +147,7 @@ func (f *Fabric) ResetQueueStats(now netsim.Time) {
 	}
 }
 
+// String summarises the fabric: its kind, hosts, groups and switches.
 func (f *Fabric) String() string {
 	return fmt.Sprintf("%s: %d hosts in %d groups, %d switches", f.Kind, len(f.Hosts), f.Groups(), len(f.Switches))
 }
