@@ -8,6 +8,8 @@ type eventQueue interface {
 	pop() Event
 	peek() *Event
 	len() int
+	// each calls f with the sequence number of every queued event.
+	each(f func(seq uint64))
 }
 
 // heap4 is an allocation-free 4-ary min-heap of events stored by value.
@@ -74,4 +76,10 @@ func (q *heap4) pop() Event {
 	}
 	h[i] = last
 	return top
+}
+
+func (q *heap4) each(f func(seq uint64)) {
+	for i := range q.h {
+		f(q.h[i].seq)
+	}
 }

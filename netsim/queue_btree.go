@@ -29,3 +29,7 @@ func (q *btreeQueue) peek() *Event {
 	}
 	return &e
 }
+
+func (q *btreeQueue) each(f func(seq uint64)) {
+	q.t.Ascend(func(e Event) bool { f(e.seq); return true })
+}

@@ -85,8 +85,10 @@ func (s *Sim) At(t Time, f func()) EventID {
 }
 
 // Cancel prevents a scheduled event from firing. Cancelling an event that
-// has already fired or was already cancelled has no effect beyond a small
-// bookkeeping entry that is dropped when Run ends.
+// has already fired or was already cancelled has no effect: its bookkeeping
+// entry is dropped once the entries outnumber twice the queued events (a
+// scan of the queue), so the entries never exceed 2 x Pending + 64.
+// (Timers, which are rearmed often, use their own generation counters.)
 func (s *Sim) Cancel(id EventID) {
 	if id == 0 {
 		return
@@ -95,7 +97,19 @@ func (s *Sim) Cancel(id EventID) {
 		s.cancelled = make(map[uint64]struct{})
 	}
 	s.cancelled[uint64(id)] = struct{}{}
+	if len(s.cancelled) > 2*s.q.len()+64 {
+		keep := make(map[uint64]struct{}, s.q.len())
+		s.q.each(func(seq uint64) {
+			if _, ok := s.cancelled[seq]; ok {
+				keep[seq] = struct{}{}
+			}
+		})
+		s.cancelled = keep
+	}
 }
+
+// cancelledEntries is the number of cancellation entries held (for tests).
+func (s *Sim) cancelledEntries() int { return len(s.cancelled) }
 
 // Stop makes Run return after the current event.
 func (s *Sim) Stop() { s.stopped = true }

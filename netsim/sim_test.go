@@ -93,6 +93,33 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestCancelStaleBounded cancels 100 000 events after they fired, with a
+// long-lived event pending, under both queues: the stale entries are
+// dropped, so the bookkeeping stays within 2 x Pending + 64, and a
+// pending cancelled event still does not fire.
+func TestCancelStaleBounded(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithBtreeQueue()}} {
+		s := New(1, opts...)
+		r := &recorder{}
+		late := s.Schedule(Second, r, 0, nil, -1)
+		s.Cancel(late)
+		s.Schedule(2*Second, r, 0, nil, -2)
+		for i := 0; i < 100000; i++ {
+			id := s.After(1, r, 0, nil, int64(i))
+			s.Run(s.Now() + 1)
+			s.Cancel(id) // already fired
+			if n := s.cancelledEntries(); n > 2*s.Pending()+64 {
+				t.Fatalf("after %d stale cancels: %d entries for %d pending events", i+1, n, s.Pending())
+			}
+		}
+		s.Run(Never)
+		last := r.fired[len(r.fired)-1]
+		if len(r.fired) != 100001 || last.Arg != -2 {
+			t.Fatalf("fired %d events ending with %d; want 100001 ending with the kept one", len(r.fired), last.Arg)
+		}
+	}
+}
+
 func TestTimer(t *testing.T) {
 	tests := []struct {
 		name string
