@@ -7,10 +7,9 @@ import (
 // BenchmarkFig14Point runs one point of PA-ATP Fig. 14 on the full NS3
 // leaf-spine (8 x 8 x 16 hosts, 100 Gbps): 8 PA-ATP jobs of 12 workers
 // (ResNet50:VGG19 1:1), Hadoop background at load 0.5 on all hosts, one
-// iteration of 0.5% of each model (490 KB and 2.74 MB per worker), the
-// largest scale that stays within a minute on one core (1% of each model
-// took over 5 minutes). It reports
-// simulator events per second of wall time and the run's AJCT.
+// iteration of 0.5% of each model (490 KB and 2.74 MB per worker), about
+// 11 s on one core (the README quotes larger scales run from the CLI). It
+// reports simulator events per second of wall time and the run's AJCT.
 func BenchmarkFig14Point(b *testing.B) {
 	e, err := Lookup("ina-leafspine")
 	if err != nil {

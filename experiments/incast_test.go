@@ -44,6 +44,9 @@ func TestDCTCPAgainstTheory(t *testing.T) {
 	for _, n := range []string{"2", "8", "32"} {
 		t.Run("N="+n, func(t *testing.T) {
 			m := runExp(t, "incast", 1, "senders="+n, "duration_ms=100", "ecn_k_pkts=65", "link_gbps=10").Metrics
+			t.Logf("utilisation %.3f, queue max %.0f (K+N %.0f), amplitude %.1f (analysis %.1f), mean %.1f, Jain %.4f",
+				m["utilisation"], m["queue_max_pkts"], m["dctcp_qmax_pkts"], m["queue_max_pkts"]-m["queue_min_pkts"],
+				m["dctcp_amplitude_pkts"], m["queue_mean_pkts"], m["jain"])
 			if m["utilisation"] < 0.95 || m["goodput_gbps"] < 0.95*10*1460/1500 {
 				t.Errorf("utilisation %.3f goodput %.3f Gbps", m["utilisation"], m["goodput_gbps"])
 			}

@@ -98,8 +98,8 @@ type star struct {
 	bottle  *netsim.Port
 }
 
-func newStar(n int, rate netsim.Rate, delay netsim.Time, q netsim.Queue) *star {
-	sim := netsim.New(1)
+func newStar(n int, rate netsim.Rate, delay netsim.Time, q netsim.Queue, opts ...netsim.Option) *star {
+	sim := netsim.New(1, opts...)
 	net := netsim.NewNetwork(sim)
 	s := &star{sim: sim, net: net}
 	s.sw = addSwitch(net, "sw")
