@@ -41,13 +41,13 @@ func init() {
 			"leaf (every such leaf runs an aggregator of switch_mem_mb). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
 			"the paper's 1:1 mix. Background DCTCP flows run all-to-all among all hosts (bg_hosts=all, the paper's \"flows randomly " +
 			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=free), at load = offered bytes/s over the " +
-			"senders' NIC capacity, sizes from the workload's CDF. With bg_hosts=all a worker shares its NIC queue with DCTCP flows, " +
-			"which queue whole windows there while INA senders wait for it to hold fewer than 16 packets (inagg NICQueuePackets): " +
-			"INA jobs, ATP most, slow down far more than with bg_hosts=free, and synchronous runs can take minutes of wall time. " +
+			"senders' NIC capacity, sizes from the workload's CDF. With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
+			"INA protocols send from their own transmit ring, which the NIC serves beside the kernel's by deficit round robin. " +
 			"compute_ms = 0 makes iterations communication-only (the paper's benchmark jobs). Figures: 12 workers=12..24, 13 jobs=8..32, 14 workload x load 0.2..0.8, " +
 			"15 model=resnet50 load=0.5 switch_mem_mb=2..10 with the ablations. The paper pushes the full models for 100 iterations " +
 			"(gradient_scale=1 iterations=100, days of simulation on one core); the default pushes 0.2% of each model " +
-			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration (about 20 s of wall time).",
+			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration: a few seconds of wall time for the asynchronous protocols, " +
+			"minutes for ATP and SwitchML, whose jobs last longer under the same background.",
 		Params:  params,
 		Metrics: inaMetrics(),
 		Run:     runINALeafSpine,
