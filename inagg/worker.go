@@ -147,12 +147,20 @@ func (w *worker) pump() {
 	}
 }
 
+// ringQueue is the port's queue if it has several transmit rings, else nil.
+func ringQueue(pt *netsim.Port) netsim.RingQueue {
+	if rq, ok := pt.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+		return rq
+	}
+	return nil
+}
+
 // nicBacklog is how many packets the worker's NIC holds that the worker's
 // next packet queues behind in its transmit ring: the ring's waiting packets
 // when the NIC has several rings, else everything the port holds.
 func (w *worker) nicBacklog() int {
 	nic := w.host.NIC()
-	if rq, ok := nic.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+	if rq := ringQueue(nic); rq != nil {
 		n := rq.RingLen(w.j.ring)
 		if nic.Busy() {
 			n++
@@ -169,31 +177,40 @@ func (w *worker) nicBacklog() int {
 func (w *worker) nicWait() netsim.Time {
 	nic := w.host.NIC()
 	pkt := w.j.hdr + w.j.payload
-	if rq, ok := nic.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+	if rq := ringQueue(nic); rq != nil {
 		return netsim.TxTime(netsim.Bytes(rq.Rings()-1)*switchmodel.RingQuantum+pkt, nic.Link.Rate)
 	}
 	return netsim.TxTime(nic.Queue.Bytes()+pkt, nic.Link.Rate)
 }
 
-// transmit puts gradient packet seq on the wire.
-func (w *worker) transmit(seq int64, retx bool) {
+// packetToPS is a header-only packet of kind for sequence seq from this
+// worker to its PS.
+func (w *worker) packetToPS(kind uint8, seq int64) *netsim.Packet {
 	j := w.j
 	p := j.net.Sim.Packets().Get()
-	p.Kind = KindGradient
+	p.Kind = kind
 	p.Flow = w.flow
 	p.Dst, p.DstEP = j.ps.host.ID(), j.ps.ep
 	p.SrcEP = w.ep
 	p.Seq = seq
-	p.Payload = j.payloadOf(seq)
-	p.Size = j.hdr + p.Payload
+	p.Size = j.hdr
 	p.SentAt = j.net.Sim.Now()
-	p.Flags = netsim.FlagECT
 	p.Ring = j.ring
+	p.Ext[extJob] = int64(j.cfg.ID)
+	p.Ext[extWorker] = int64(w.idx)
+	return p
+}
+
+// transmit puts gradient packet seq on the wire.
+func (w *worker) transmit(seq int64, retx bool) {
+	j := w.j
+	p := w.packetToPS(KindGradient, seq)
+	p.Payload = j.payloadOf(seq)
+	p.Size += p.Payload
+	p.Flags = netsim.FlagECT
 	if retx {
 		p.Flags |= netsim.FlagRetx
 	}
-	p.Ext[extJob] = int64(j.cfg.ID)
-	p.Ext[extWorker] = int64(w.idx)
 	p.Ext[extValue] = GradientValue(w.idx, seq)
 	p.Ext[extBitmap] = int64(1) << uint(w.idx)
 	w.stats.Sent++
@@ -388,24 +405,12 @@ func (w *worker) timeout() {
 // pullResults sends pulls for up to n outstanding sequences without
 // results, oldest first.
 func (w *worker) pullResults(n int64) {
-	j := w.j
 	for s := w.lastAACK + 1; s < w.sndNext && n > 0; s++ {
 		if w.flags[s&w.mask]&fResult != 0 {
 			continue
 		}
-		p := j.net.Sim.Packets().Get()
-		p.Kind = KindPull
-		p.Flow = w.flow
-		p.Dst, p.DstEP = j.ps.host.ID(), j.ps.ep
-		p.SrcEP = w.ep
-		p.Seq = s
-		p.Size = j.hdr
-		p.SentAt = j.net.Sim.Now()
-		p.Ring = j.ring
-		p.Ext[extJob] = int64(j.cfg.ID)
-		p.Ext[extWorker] = int64(w.idx)
 		w.stats.Pulls++
-		w.host.Send(p)
+		w.host.Send(w.packetToPS(KindPull, s))
 		n--
 	}
 }
