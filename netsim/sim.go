@@ -12,9 +12,15 @@ type Sim struct {
 	q         eventQueue // the queue in use (heap or B-tree)
 	cancelled map[uint64]struct{}
 	stopped   bool
+	halted    bool
 	events    uint64
-	seed      uint64
-	pool      PacketPool
+	// monitor, when set, is called once every monitorEvery events; it
+	// returns false to halt the run (see SetMonitor).
+	monitor      func(now Time, events uint64) bool
+	monitorEvery uint64
+	monitorNext  uint64
+	seed         uint64
+	pool         PacketPool
 }
 
 // Option configures a Sim.
@@ -30,7 +36,7 @@ func WithBtreeQueue() Option {
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
 	h := &heap4{h: make([]Event, 0, 1024)}
-	s := &Sim{heap: h, q: h, seed: seed}
+	s := &Sim{heap: h, q: h, seed: seed, monitorNext: ^uint64(0)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -114,6 +120,24 @@ func (s *Sim) cancelledEntries() int { return len(s.cancelled) }
 // Stop makes Run return after the current event.
 func (s *Sim) Stop() { s.stopped = true }
 
+// SetMonitor arranges for m to be called after every `every` events that
+// Run fires, with the current time and event count. When m returns false,
+// Run returns after the current event and Halted reports true: a caller
+// uses it to notice cancellation, report progress or detect a stall
+// without an event of its own in the queue, so results are the same with
+// or without a monitor. A nil m or every of 0 removes the monitor. The
+// check costs one comparison per event.
+func (s *Sim) SetMonitor(every uint64, m func(now Time, events uint64) bool) {
+	if m == nil || every == 0 {
+		s.monitor, s.monitorEvery, s.monitorNext = nil, 0, ^uint64(0)
+		return
+	}
+	s.monitor, s.monitorEvery, s.monitorNext = m, every, s.events+every
+}
+
+// Halted reports whether a monitor (SetMonitor) stopped the last Run.
+func (s *Sim) Halted() bool { return s.halted }
+
 // Stopped reports whether Stop was called during the last Run.
 func (s *Sim) Stopped() bool { return s.stopped }
 
@@ -122,6 +146,9 @@ func (s *Sim) Stopped() bool { return s.stopped }
 // then advances to until (when until is not Never).
 func (s *Sim) Run(until Time) {
 	s.stopped = false
+	if s.halted {
+		return
+	}
 	for !s.stopped {
 		var ev Event
 		if h := s.heap; h != nil {
@@ -145,6 +172,12 @@ func (s *Sim) Run(until Time) {
 		s.now = ev.At
 		s.events++
 		ev.H.HandleEvent(ev)
+		if s.events >= s.monitorNext {
+			s.monitorNext += s.monitorEvery
+			if !s.monitor(s.now, s.events) {
+				s.halted, s.stopped = true, true
+			}
+		}
 	}
 	if !s.stopped && until != Never && s.now < until {
 		s.now = until
