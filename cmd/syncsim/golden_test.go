@@ -1,0 +1,117 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"syncsim/experiments"
+)
+
+// goldenExperiments lists the experiments the program registers (not the
+// toy ones the tests add).
+func goldenExperiments() []string {
+	var out []string
+	for _, n := range experiments.Names() {
+		if !strings.HasPrefix(n, "toy-") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var update = flag.Bool("update", false, "rewrite the golden CSV files under testdata/golden")
+
+// goldenSweeps is one small, fixed sweep per experiment: a few seconds of
+// CPU each, wide enough to touch every protocol, scheme and option that
+// changes a model. Their CSVs, kept under testdata/golden, prove that a
+// refactoring changes no result; a change that means to change results
+// refreshes them with
+//
+//	go test ./cmd/syncsim -run Golden -update
+//
+// and says why. Every registered experiment must have an entry.
+var goldenSweeps = map[string][]string{
+	"incast": {"--vary", "transport=dctcp,newreno", "--vary", "senders=2,8", "--set", "duration_ms=3"},
+	"background": {"--vary", "workload=hadoop,cachefollower", "--set", "duration_ms=1", "--set", "spines=2",
+		"--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "load=0.4"},
+	"ina-basic": {"--vary", "protocol=switchml,atp,pa-atp", "--set", "gradient_a_mb=0.5", "--set", "gradient_b_mb=0.3",
+		"--set", "job_b_start_ms=0.05", "--set", "udp_ms=0.1"},
+	"ina-testbed": {"--vary", "protocol=byteps,switchml,atp,strawasyn,pa-atp", "--set", "model=custom",
+		"--set", "gradient_mb=0.3", "--set", "iterations=2", "--set", "load=0.4"},
+	"ina-leafspine": {"--vary", "protocol=byteps,switchml,atp,strawasyn,strawasyn-pc,strawasyn-al,pa-atp",
+		"--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2", "--set", "workers=3",
+		"--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "--set", "switch_mem_mb=0.05"},
+	"ina-motivation": {"--vary", "example=sync-vs-async,progress,async-limit", "--vary", "protocol=atp,strawasyn,pa-atp"},
+	"ina-model":      {"--set", "jobs=2", "--set", "gradient_mb=1"},
+	"mixed-fabric":   {"--vary", "ina_jobs=1,2", "--set", "iterations=1", "--set", "bg_hosts=idle"},
+	"sr-example":     {"--vary", "scheme=allreduce,partial-reduce,progress-aware,bandwidth-aware,selective-reduce"},
+	"sr-cluster": {"--vary", "fidelity=analytic,flow,packet", "--vary", "scheme=allreduce,partial-reduce,selective-reduce",
+		"--set", "n=8", "--set", "duration_s=4", "--set", "model_mb=20", "--set", "start=cold", "--set", "bw_error=0.1"},
+}
+
+// TestGoldenSweeps runs every experiment's golden sweep with two trials
+// and compares the CSV byte for byte with testdata/golden/<exp>.csv.
+func TestGoldenSweeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("golden sweeps take about a minute of CPU")
+	}
+	for _, name := range goldenExperiments() {
+		args, ok := goldenSweeps[name]
+		if !ok {
+			t.Errorf("experiment %s has no golden sweep: add one to goldenSweeps", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), name+".csv")
+			cmd := append([]string{"sweep", name, "--trials", "2", "--seed", "3", "--parallel", "1", "--csv", path}, args...)
+			if _, stderr, code := runCLI(t, cmd...); code != 0 {
+				t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", name+".csv")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (create it with -update)", err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("CSV of syncsim %s differs from %s (refresh with -update only if the change means to change results)\n%s",
+					strings.Join(cmd, " "), golden, firstDiff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+// firstDiff describes the first line where two CSVs differ.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\nwant " + a + "\ngot  " + b
+		}
+	}
+	return "identical lines, different bytes"
+}
