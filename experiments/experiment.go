@@ -1,7 +1,17 @@
-// Package experiments is the composition root of syncsim: a registry of
-// named experiments, each with a typed parameter schema, a set of declared
-// metrics and a builder that composes topology, workloads and protocols for
-// one parameter point and seed.
+// Package experiments is syncsim's experiment harness: what an experiment
+// is (a named Experiment with a typed parameter schema, declared metrics
+// and a Run function for one parameter point and seed), the Registry a
+// program fills, parameter parsing and grids (Params, Axis, Expand), the
+// Runner that executes a grid's (point, trial) runs in parallel and hands
+// their outcomes back in grid order, and the outputs (tidy CSV, time-series
+// files, summaries, resuming a CSV).
+//
+// The harness knows nothing of networks, protocols or workloads, and
+// imports none of them. The experiments themselves are plug-ins that live
+// in the scenario families under scenarios/ (network, ina, hostsync,
+// mixed); each family exports a Register function that adds its
+// experiments to a Registry, and cmd/syncsim calls every family's
+// Register explicitly when it starts. Package exptest helps test them.
 package experiments
 
 import "math"

@@ -73,7 +73,26 @@ func TestRegistryRejectsBadDeclarations(t *testing.T) {
 			t.Errorf("%s: ill-formed declaration accepted", e.Name)
 		}
 	}
-	if _, err := Lookup("no-such-experiment"); err == nil {
-		t.Fatal("unknown experiment found")
+	r := NewRegistry()
+	if _, err := r.Lookup("no-such-experiment"); err == nil || !strings.Contains(err.Error(), "none registered") {
+		t.Fatalf("lookup in an empty registry: %v", err)
+	}
+	r.Register(testExp())
+	if _, err := r.Lookup("param-test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Lookup("no-such-experiment"); err == nil || !strings.Contains(err.Error(), "param-test") {
+		t.Fatalf("unknown experiment: %v (want the known names listed)", err)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("a duplicate name was registered")
+			}
+		}()
+		r.Register(testExp())
+	}()
+	if got := r.Names(); len(got) != 1 || got[0] != "param-test" || r.All()[0].Name != "param-test" {
+		t.Fatalf("Names = %v", got)
 	}
 }

@@ -5,54 +5,59 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 )
 
 var (
-	regMu    sync.RWMutex
-	registry = map[string]*Experiment{}
-	kebab    = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-	snake    = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 )
 
-// Register adds e to the registry. It panics on a duplicate name or an
-// ill-formed declaration: both are programming errors found at start-up.
-func Register(e *Experiment) {
-	if err := e.validate(); err != nil {
-		panic("experiments: " + err.Error())
-	}
-	regMu.Lock()
-	defer regMu.Unlock()
-	if _, dup := registry[e.Name]; dup {
-		panic("experiments: duplicate experiment " + e.Name)
-	}
-	registry[e.Name] = e
+// Registry holds the experiments a program offers, by name. A program
+// builds one at start-up by calling each scenario family's Register
+// function (cmd/syncsim does, in a fixed order), then only reads it, so
+// lookups need no lock. There is no package-level registry: what a
+// program can run is what it registered, in the order it chose.
+type Registry struct {
+	byName map[string]*Experiment
 }
 
-// Unregister removes an experiment; tests use it to clean up.
-func Unregister(name string) {
-	regMu.Lock()
-	delete(registry, name)
-	regMu.Unlock()
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byName: map[string]*Experiment{}}
+}
+
+// Register adds experiments to the registry. It panics on a duplicate
+// name or an ill-formed declaration: both are programming errors found at
+// start-up, before any user input is read.
+func (r *Registry) Register(es ...*Experiment) {
+	for _, e := range es {
+		if err := e.validate(); err != nil {
+			panic("experiments: " + err.Error())
+		}
+		if _, dup := r.byName[e.Name]; dup {
+			panic("experiments: duplicate experiment " + e.Name)
+		}
+		r.byName[e.Name] = e
+	}
 }
 
 // Lookup finds an experiment by name.
-func Lookup(name string) (*Experiment, error) {
-	regMu.RLock()
-	e, ok := registry[name]
-	regMu.RUnlock()
+func (r *Registry) Lookup(name string) (*Experiment, error) {
+	e, ok := r.byName[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown experiment %q (known: %s)", name, strings.Join(Names(), ", "))
+		known := strings.Join(r.Names(), ", ")
+		if known == "" {
+			known = "none registered"
+		}
+		return nil, fmt.Errorf("unknown experiment %q (known: %s)", name, known)
 	}
 	return e, nil
 }
 
 // Names lists the registered experiment names in order.
-func Names() []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]string, 0, len(registry))
-	for n := range registry {
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.byName))
+	for n := range r.byName {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -60,14 +65,12 @@ func Names() []string {
 }
 
 // All returns the registered experiments sorted by name.
-func All() []*Experiment {
-	names := Names()
+func (r *Registry) All() []*Experiment {
+	names := r.Names()
 	out := make([]*Experiment, len(names))
-	regMu.RLock()
 	for i, n := range names {
-		out[i] = registry[n]
+		out[i] = r.byName[n]
 	}
-	regMu.RUnlock()
 	return out
 }
 

@@ -16,9 +16,10 @@ import (
 // -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// newApp builds the command-line application writing to stdout and
-// stderr. It never exits the process, so tests can run it in-process.
-func newApp(stdout, stderr io.Writer) *cli.App {
+// newApp builds the command-line application over the experiments of reg,
+// writing to stdout and stderr. It never exits the process, so tests can
+// run it in-process.
+func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:    "syncsim",
 		Usage:   "simulate how distributed-training workers synchronise on heterogeneous networks",
@@ -35,10 +36,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:            func(*cli.Context, error) {},
 		OnUsageError:              usageError,
 		Commands: []*cli.Command{
-			listCommand(),
-			describeCommand(),
-			runCommand(),
-			sweepCommand(),
+			listCommand(reg),
+			describeCommand(reg),
+			runCommand(reg),
+			sweepCommand(reg),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -63,12 +64,12 @@ func usageError(c *cli.Context, err error, isSub bool) error {
 	return fmt.Errorf("%v (see '%s --help')", err, where)
 }
 
-// run runs the application on args (args[0] is the program name) and
+// run runs the application over the experiments of reg on args (args[0] is the program name) and
 // returns the process exit code: 0 on success, 1 on any error. Errors are
 // printed to stderr as one line; a run that panicked (an engine invariant
 // violation, a bug) also prints its stack.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+func run(ctx context.Context, reg *experiments.Registry, args []string, stdout, stderr io.Writer) int {
+	app := newApp(reg, stdout, stderr)
 	err := app.RunContext(ctx, hoistFlags(app, args))
 	if err == nil {
 		return 0

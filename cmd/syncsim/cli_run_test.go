@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"syncsim/experiments"
 )
 
 func TestRunTableShowsMedianAndRange(t *testing.T) {
@@ -106,7 +108,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 func TestHoistFlags(t *testing.T) {
-	app := newApp(nil, nil)
+	app := newApp(experiments.NewRegistry(), nil, nil)
 	for _, tc := range []struct{ in, want string }{
 		{"syncsim run toy --seed 9 --timing --set a=1", "syncsim run --seed 9 --timing --set a=1 toy"},
 		{"syncsim run --seed=9 toy --check", "syncsim run --seed=9 --check toy"},

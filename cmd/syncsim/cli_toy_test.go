@@ -16,8 +16,8 @@ import (
 // metric depends on the seed and the parameters. It fails for n >= fail_n
 // (when fail_n > 0), panics for n == panic_n (when panic_n > 0) and
 // fails its --check for n == 13.
-func init() {
-	experiments.Register(&experiments.Experiment{
+func toyExperiment() *experiments.Experiment {
+	return &experiments.Experiment{
 		Name:    "toy-cli",
 		Summary: "a tiny deterministic test experiment",
 		Doc:     "Schedules 8n events with exponential gaps scaled by (1+load) and reports when the last fires.",
@@ -33,7 +33,7 @@ func init() {
 			{Name: "maybe", Unit: "", Help: "NaN in undef mode"},
 		},
 		Run: toyRun,
-	})
+	}
 }
 
 func toyRun(r *experiments.Run) (*experiments.Result, error) {
@@ -78,6 +78,14 @@ func toyRun(r *experiments.Run) (*experiments.Result, error) {
 
 // runCLI runs the application in-process and returns stdout, stderr and the
 // exit code; a panic escaping the app fails the test.
+// testRegistry is the program's registry plus the toy experiment.
+func testRegistry() *experiments.Registry {
+	r := newRegistry()
+	r.Register(toyExperiment())
+	return r
+}
+
+// runCLI runs the program in-process over testRegistry.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -86,6 +94,6 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 			t.Fatalf("syncsim %s panicked: %v", strings.Join(args, " "), v)
 		}
 	}()
-	code = run(context.Background(), append([]string{"syncsim"}, args...), &out, &errb)
+	code = run(context.Background(), testRegistry(), append([]string{"syncsim"}, args...), &out, &errb)
 	return out.String(), errb.String(), code
 }

@@ -10,13 +10,13 @@ import (
 	"syncsim/experiments"
 )
 
-func describeCommand() *cli.Command {
+func describeCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:      "describe",
 		Usage:     "show an experiment's description, parameters and metrics",
 		ArgsUsage: "EXP",
 		Action: func(c *cli.Context) error {
-			e, err := experimentArg(c)
+			e, err := experimentArg(c, reg)
 			if err != nil {
 				return err
 			}

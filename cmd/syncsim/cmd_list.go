@@ -8,7 +8,7 @@ import (
 	"syncsim/experiments"
 )
 
-func listCommand() *cli.Command {
+func listCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the experiments, one per line with its summary",
@@ -16,7 +16,7 @@ func listCommand() *cli.Command {
 			if c.Args().Present() {
 				return fmt.Errorf("list takes no arguments, got %q", c.Args().Slice())
 			}
-			all := experiments.All()
+			all := reg.All()
 			width := 0
 			for _, e := range all {
 				width = max(width, len(e.Name))

@@ -10,7 +10,7 @@ import (
 	"syncsim/experiments"
 )
 
-func runCommand() *cli.Command {
+func runCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run one parameter point over several trials and print median [min-max] per metric",
@@ -20,7 +20,7 @@ func runCommand() *cli.Command {
 			"n counts the trials in which the metric was defined.",
 		Flags: gridFlags(false),
 		Action: func(c *cli.Context) error {
-			p, err := newPlan(c, nil)
+			p, err := newPlan(c, reg, nil)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 	"syncsim/experiments"
 )
 
-func sweepCommand() *cli.Command {
+func sweepCommand(reg *experiments.Registry) *cli.Command {
 	flags := append(gridFlags(true),
 		&cli.StringSliceFlag{Name: "vary", Usage: "sweep a parameter over `key=v1,v2,...`; numbers may use start:stop:step ranges (repeatable; the first --vary changes slowest)"},
 		&cli.BoolFlag{Name: "resume", Usage: "keep the rows already in the CSV and run only the missing (point, trial) rows"},
@@ -29,7 +29,7 @@ func sweepCommand() *cli.Command {
 			if !c.IsSet("csv") {
 				return errors.New("sweep needs --csv FILE for its rows")
 			}
-			p, err := newPlan(c, c.StringSlice("vary"))
+			p, err := newPlan(c, reg, c.StringSlice("vary"))
 			if err != nil {
 				return err
 			}

@@ -31,11 +31,11 @@ func gridFlags(csvRequired bool) []cli.Flag {
 
 // experimentArg returns the experiment named by the single positional
 // argument.
-func experimentArg(c *cli.Context) (*experiments.Experiment, error) {
+func experimentArg(c *cli.Context, reg *experiments.Registry) (*experiments.Experiment, error) {
 	args := c.Args().Slice()
 	switch {
 	case len(args) == 0:
-		known := strings.Join(experiments.Names(), ", ")
+		known := strings.Join(reg.Names(), ", ")
 		if known == "" {
 			known = "none registered"
 		}
@@ -43,7 +43,7 @@ func experimentArg(c *cli.Context) (*experiments.Experiment, error) {
 	case len(args) > 1:
 		return nil, fmt.Errorf("expected one experiment name, got %d arguments: %s", len(args), strings.Join(args, " "))
 	}
-	return experiments.Lookup(args[0])
+	return reg.Lookup(args[0])
 }
 
 // plan is a validated run or sweep, ready to execute.
@@ -63,8 +63,8 @@ type plan struct {
 
 // newPlan reads and checks the flags and arguments shared by run and
 // sweep; varies are the --vary specifications (none for run).
-func newPlan(c *cli.Context, varies []string) (*plan, error) {
-	e, err := experimentArg(c)
+func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan, error) {
+	e, err := experimentArg(c, reg)
 	if err != nil {
 		return nil, err
 	}

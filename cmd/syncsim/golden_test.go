@@ -7,21 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"syncsim/experiments"
 )
 
-// goldenExperiments lists the experiments the program registers (not the
-// toy ones the tests add).
-func goldenExperiments() []string {
-	var out []string
-	for _, n := range experiments.Names() {
-		if !strings.HasPrefix(n, "toy-") {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+// goldenExperiments lists the experiments the program registers.
+func goldenExperiments() []string { return newRegistry().Names() }
 
 var update = flag.Bool("update", false, "rewrite the golden CSV files under testdata/golden")
 

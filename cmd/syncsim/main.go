@@ -42,7 +42,7 @@ func main() {
 		<-ctx.Done()
 		stop() // a second interrupt ends the process at once
 	}()
-	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	code := run(ctx, newRegistry(), os.Args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -1,0 +1,8 @@
+// Package hostsync is the scenario family of host-based synchronisation
+// schemes for heterogeneous workers: the selective-reduce paper's
+// motivating example (sr-example, Fig. 3) and its cluster study
+// (sr-cluster, Figs. 5-14: all reduce, partial reduce and selective reduce
+// at analytic, flow or packet fidelity). The controllers live in
+// workloads/syncctl and the collectives in workloads/collective. Register
+// adds them to a registry.
+package hostsync

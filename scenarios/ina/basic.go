@@ -1,0 +1,229 @@
+package ina
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
+	"syncsim/transport"
+)
+
+// Basic is the ina-basic experiment.
+func Basic() *experiments.Experiment {
+	return &experiments.Experiment{
+		Name:    "ina-basic",
+		Summary: "PA-ATP Fig. 8: two INA jobs on a 3-path dumbbell with a 32 Gbps UDP burst; per-flow and aggregation throughput",
+		Doc: "PA-ATP Sec. V-B (Fig. 8). A dumbbell S1 - {p1, p2, p3} - S2 of 40 Gbps cables, aggregation on S2. " +
+			"Job A (gradient_a_mb, workers A1, A2) starts at 0, job B (gradient_b_mb, workers B1, B2) at job_b_start_ms; " +
+			"all four workers sit on S1 and each job's PS on S2. Flows are pinned to paths: p1 carries f_A1 and a UDP flow " +
+			"of udp_gbps during [0, udp_ms), p2 carries f_A2 and f_B1, p3 carries f_B2. With --series the run writes " +
+			"\"throughput\": one row per sample_us with each flow's sending rate (f_A1, f_A2, f_B1, f_B2, udp; retransmissions " +
+			"included) and the switch's aggregation rate per job and in total (gradient bytes summed at S2 per second), all " +
+			"in Gbit/s. The *_early metrics average the same rates over the UDP burst [0, udp_ms). The paper's jobs are " +
+			"benchmark jobs that always have data to send; iterations sets how many gradients each pushes. " +
+			"delay_us = 1.25 gives a 10 us base RTT, the RTT behind the paper's 40 Gbps BDP of 166 packets (Fig. 6).",
+		Params: append([]experiments.Param{
+			experiments.EnumParam("protocol", "pa-atp", inagg.ProtocolNames(), "gradient synchronisation protocol (the paper shows switchml, atp, pa-atp)"),
+			experiments.FloatParam("gradient_a_mb", 7, 0.000248, 1e5, "job A's gradient per worker per iteration, MB"),
+			experiments.FloatParam("gradient_b_mb", 3, 0.000248, 1e5, "job B's gradient per worker per iteration, MB"),
+			experiments.IntParam("iterations", 1, 1, 100000, "iterations of each job"),
+			experiments.FloatParam("job_b_start_ms", 1, 0, 1e6, "start of job B, ms"),
+			experiments.FloatParam("udp_gbps", 32, 0, 1600, "rate of the UDP flow on p1, Gbit/s (0: none)"),
+			experiments.FloatParam("udp_ms", 1, 0.001, 1e6, "the UDP flow runs during [0, udp_ms), ms"),
+			experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
+			experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us"),
+			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
+			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1024, "switch memory for aggregators, MiB; M = memory / 256 B"),
+			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
+			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
+			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit, ms"),
+		}, inarig.ConstantParams()...),
+		Metrics: inarig.Metrics(
+			experiments.Metric{Name: "jct_a_ms", Unit: "ms", Help: "job A's mean iteration time"},
+			experiments.Metric{Name: "jct_b_ms", Unit: "ms", Help: "job B's mean iteration time"},
+			experiments.Metric{Name: "fa1_gbps_early", Unit: "Gbit/s", Help: "f_A1's sending rate during the UDP burst"},
+			experiments.Metric{Name: "fa2_gbps_early", Unit: "Gbit/s", Help: "f_A2's sending rate during the UDP burst"},
+			experiments.Metric{Name: "agg_a_gbps_early", Unit: "Gbit/s", Help: "job A's aggregation rate at S2 during the UDP burst"},
+		),
+		Run: runINABasic,
+	}
+}
+
+// dumbbellQueue is the switch queue of the INA dumbbells: a drop-tail
+// buffer and DCTCP's step threshold K (K > C x RTT / 7) in bytes of
+// full-size segments, so 310 B INA packets and 1500 B segments are marked
+// at the same queue depth. The testbed's ECN threshold is not given.
+func dumbbellQueue(bufferKB float64, rate netsim.Rate, rtt netsim.Time) switchmodel.QueueConfig {
+	k := switchmodel.DCTCPK(rate, rtt, 1500)
+	return switchmodel.QueueConfig{
+		Buffer:   netsim.Bytes(math.Round(bufferKB * 1000)),
+		ECNBytes: netsim.Bytes(k) * 1500,
+	}
+}
+
+// rateProbe is a cumulative byte counter sampled into a throughput column.
+type rateProbe struct {
+	name  string
+	bytes func() float64
+}
+
+// rateSampler samples probes every period and keeps, per interval, the
+// rate of each probe in Gbit/s.
+type rateSampler struct {
+	sim    *netsim.Sim
+	period netsim.Time
+	probes []rateProbe
+	last   []float64
+	rows   [][]float64
+}
+
+func newRateSampler(sim *netsim.Sim, period netsim.Time, probes []rateProbe) *rateSampler {
+	s := &rateSampler{sim: sim, period: period, probes: probes, last: make([]float64, len(probes))}
+	sim.Schedule(period, s, 0, nil, 0)
+	return s
+}
+
+// HandleEvent closes one interval and schedules the next.
+func (s *rateSampler) HandleEvent(ev netsim.Event) {
+	row := make([]float64, 0, len(s.probes)+1)
+	row = append(row, ev.At.Seconds()*1e3)
+	for i, p := range s.probes {
+		b := p.bytes()
+		row = append(row, setup.Gbps(b-s.last[i], s.period))
+		s.last[i] = b
+	}
+	s.rows = append(s.rows, row)
+	s.sim.Schedule(ev.At+s.period, s, 0, nil, 0)
+}
+
+// series returns the samples as a Series.
+func (s *rateSampler) series(name string) experiments.Series {
+	cols := []string{"time_ms"}
+	for _, p := range s.probes {
+		cols = append(cols, p.name+"_gbps")
+	}
+	return experiments.Series{Name: name, Columns: cols, Rows: s.rows}
+}
+
+func runINABasic(r *experiments.Run) (*experiments.Result, error) {
+	ps := r.Params
+	proto, err := inarig.Protocol(ps)
+	if err != nil {
+		return nil, err
+	}
+	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
+	delay := netsim.FromMicros(ps.Float("delay_us"))
+	udpRate := netsim.Rate(ps.Float("udp_gbps") * float64(netsim.Gbps))
+	udpStop := netsim.FromMillis(ps.Float("udp_ms"))
+	if udpRate > rate {
+		return nil, fmt.Errorf("udp_gbps=%g exceeds link_gbps=%g", ps.Float("udp_gbps"), ps.Float("link_gbps"))
+	}
+	g := inarig.New(r)
+	// Hosts: l0 A1, l1 A2, l2 B1, l3 B2, l4 UDP source; r0 PS A, r1 PS B, r2 UDP sink.
+	rtt := 8 * delay
+	fab, err := topologies.Dumbbell(g.Net, 5, 3, 3, rate, rate, delay, dumbbellQueue(ps.Float("buffer_kb"), rate, rtt))
+	if err != nil {
+		return nil, err
+	}
+	g.Fab = fab
+	L, R := fab.HostsOf(0), fab.HostsOf(1)
+	brtt, err := inarig.BaseRTT(g.Net, L[0].ID(), R[0].ID())
+	if err != nil {
+		return nil, err
+	}
+	agg, err := inagg.NewAggregator(fab.Edge[1], inarig.AggConfig(ps, inarig.BDP(rate, brtt)))
+	if err != nil {
+		return nil, err
+	}
+	g.Aggs = []*inagg.Aggregator{agg}
+	pin := func(src, dst *netsim.Host, path int) (uint64, error) {
+		return fab.FlowForPath(src.ID(), dst.ID(), path)
+	}
+	type jobSpec struct {
+		workers []*netsim.Host
+		ps      *netsim.Host
+		paths   []int
+		mb      float64
+		start   netsim.Time
+	}
+	specs := []jobSpec{
+		{[]*netsim.Host{L[0], L[1]}, R[0], []int{0, 1}, ps.Float("gradient_a_mb"), 0},
+		{[]*netsim.Host{L[2], L[3]}, R[1], []int{1, 2}, ps.Float("gradient_b_mb"), netsim.FromMillis(ps.Float("job_b_start_ms"))},
+	}
+	for id, s := range specs {
+		flows := make([]uint64, len(s.workers))
+		for w, h := range s.workers {
+			if flows[w], err = pin(h, s.ps, s.paths[w]); err != nil {
+				return nil, err
+			}
+		}
+		_, err := g.AddJob(inagg.JobConfig{
+			ID: id, Protocol: proto, Workers: s.workers, PS: s.ps, Switch: agg,
+			Gradient:   netsim.Bytes(math.Round(s.mb * float64(netsim.Megabyte))),
+			Iterations: ps.Int("iterations"), Start: s.start, Flows: flows,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var udp *transport.CBR
+	if udpRate > 0 {
+		f, err := pin(L[4], R[2], 0)
+		if err != nil {
+			return nil, err
+		}
+		udp = transport.NewCBR(g.Net, L[4].ID(), R[2].ID(), udpRate, 1500, 0, udpStop, f)
+	}
+	A, B := g.Jobs[0], g.Jobs[1]
+	sent := func(j *inagg.Job, w int) func() float64 {
+		return func() float64 { return float64(j.WorkerStats(w).SentBytes) }
+	}
+	probes := []rateProbe{
+		{"f_a1", sent(A, 0)}, {"f_a2", sent(A, 1)}, {"f_b1", sent(B, 0)}, {"f_b2", sent(B, 1)},
+		{"udp", func() float64 {
+			if udp == nil {
+				return 0
+			}
+			return float64(udp.SentBytes)
+		}},
+		{"agg_a", A.SwitchAggregatedBytes}, {"agg_b", B.SwitchAggregatedBytes},
+		{"agg_total", func() float64 { return A.SwitchAggregatedBytes() + B.SwitchAggregatedBytes() }},
+	}
+	var smp *rateSampler
+	if r.Series {
+		smp = newRateSampler(g.Sim, netsim.FromMicros(ps.Float("sample_us")), probes)
+	}
+	var early []float64
+	g.Sim.At(udpStop, func() {
+		for _, p := range probes {
+			early = append(early, p.bytes())
+		}
+	})
+	g.Run(netsim.FromMillis(ps.Float("max_ms")))
+
+	res := r.Exp.NewResult()
+	if err := g.Fill(r, res); err != nil {
+		return nil, err
+	}
+	m := res.Metrics
+	for i, name := range []string{"jct_a_ms", "jct_b_ms"} {
+		if j := g.Jobs[i]; j.Done() {
+			m[name] = j.AJCT().Seconds() * 1e3
+		}
+	}
+	if early != nil {
+		m["fa1_gbps_early"] = setup.Gbps(early[0], udpStop)
+		m["fa2_gbps_early"] = setup.Gbps(early[1], udpStop)
+		m["agg_a_gbps_early"] = setup.Gbps(early[5], udpStop)
+	}
+	if smp != nil {
+		res.Series = append(res.Series, smp.series("throughput"))
+	}
+	return res, nil
+}

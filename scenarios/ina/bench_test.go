@@ -1,0 +1,39 @@
+package ina
+
+import (
+	"testing"
+
+	"syncsim/experiments"
+)
+
+// BenchmarkFig14Point runs one point of PA-ATP Fig. 14 on the full NS3
+// leaf-spine (8 x 8 x 16 hosts, 100 Gbps): 8 PA-ATP jobs of 12 workers
+// (ResNet50:VGG19 1:1), Hadoop background at load 0.5 on all hosts, one
+// iteration of 0.5% of each model (490 KB and 2.74 MB per worker), about
+// 11 s on one core (the README quotes larger scales run from the CLI). It
+// reports simulator events per second of wall time and the run's AJCT.
+func BenchmarkFig14Point(b *testing.B) {
+	e := LeafSpine()
+	ps, err := e.Resolve([]string{"protocol=pa-atp", "jobs=8", "workers=12", "model=mix", "gradient_scale=0.005",
+		"iterations=1", "workload=hadoop", "load=0.5"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var events uint64
+	var ajct float64
+	for i := 0; i < b.N; i++ {
+		res, err := e.Run(&experiments.Run{Exp: e, Params: ps, Seed: uint64(i + 1)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Metrics["jobs_done"] != 8 {
+			b.Fatalf("%v jobs done", res.Metrics["jobs_done"])
+		}
+		events += res.Events
+		ajct += res.Metrics["ajct_ms"]
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	b.ReportMetric(ajct/float64(b.N), "ajct_ms")
+}

@@ -1,0 +1,202 @@
+package ina
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
+)
+
+// modelMix is the PA-ATP NS3 default: ResNet50 and VGG19 jobs 1:1 (Sec. VI-A).
+const modelMix = "mix"
+
+// LeafSpine is the ina-leafspine experiment.
+func LeafSpine() *experiments.Experiment {
+	ls := topologies.DefaultLeafSpine()
+	params := append(inarig.CommonParams("pa-atp", modelMix, append([]string{modelMix}, inarig.ModelChoices()...), 0.002, 1, 10),
+		experiments.IntParam("jobs", 8, 1, 256, "training jobs (Fig. 13: 8-32)"),
+		experiments.IntParam("workers", 12, 1, inagg.MaxWorkers, "workers per job (Fig. 12: 12-24)"),
+		experiments.IntParam("spines", ls.Spines, 1, 1024, "spine switches"),
+		experiments.IntParam("leaves", ls.Leaves, 1, 1024, "leaf switches"),
+		experiments.IntParam("hosts_per_leaf", ls.HostsPerLeaf, 1, 1024, "hosts under each leaf"),
+		experiments.FloatParam("link_gbps", float64(ls.HostRate)/float64(netsim.Gbps), 0.001, 1600, "rate of every cable, Gbit/s"),
+		experiments.FloatParam("delay_us", ls.Delay.Seconds()*1e6, 0, 1e6, "propagation delay of every cable, us"),
+		experiments.FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
+		experiments.FloatParam("ecn_k_kb", 0, 0, 1e7, "ECN marking threshold per switch port in queued KB (0: DCTCP's guideline K > C x RTT / 7 "+
+			"in full-size packets, 30 KB on the default fabric)"),
+	)
+	params = append(params, inarig.BackgroundParams(0.5)...)
+	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "free"},
+		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS"))
+	return &experiments.Experiment{
+		Name:    "ina-leafspine",
+		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
+		Doc: "PA-ATP Sec. VI: an 8 x 8 leaf-spine with 16 hosts per leaf (128 hosts), 100 Gbps cables of 2 us, 256 KB per port, " +
+			"ECN at DCTCP's K (20 full-size packets, applied in bytes: 30 KB) on every switch port. " +
+			"Placement: the hosts are shuffled by a stream seeded from (seed, \"ina-leafspine/placement\") and dealt out in order, " +
+			"workers+1 per job, the first of each job's hosts being its PS; when the deck runs out it is reshuffled, so jobs share hosts " +
+			"only when jobs x (workers+1) exceeds the hosts (a job's own hosts are always distinct). Each job aggregates at its PS's " +
+			"leaf (every such leaf runs an aggregator of switch_mem_mb). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
+			"the paper's 1:1 mix. Background DCTCP flows run all-to-all among all hosts (bg_hosts=all, the paper's \"flows randomly " +
+			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=free), at load = offered bytes/s over the " +
+			"senders' NIC capacity, sizes from the workload's CDF. With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
+			"INA protocols send from their own transmit ring, which the NIC serves beside the kernel's by deficit round robin. " +
+			"compute_ms = 0 makes iterations communication-only (the paper's benchmark jobs). Figures: 12 workers=12..24, 13 jobs=8..32, 14 workload x load 0.2..0.8, " +
+			"15 model=resnet50 load=0.5 switch_mem_mb=2..10 with the ablations. The paper pushes the full models for 100 iterations " +
+			"(gradient_scale=1 iterations=100, days of simulation on one core); the default pushes 0.2% of each model " +
+			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration: a few seconds of wall time for the asynchronous protocols, " +
+			"minutes for ATP and SwitchML, whose jobs last longer under the same background.",
+		Params:  params,
+		Metrics: inarig.Metrics(),
+		Run:     runINALeafSpine,
+	}
+}
+
+// leafSpineINAConfig is the fabric of the run, with ECN in bytes.
+func leafSpineINAConfig(ps experiments.Params) (topologies.LeafSpineConfig, error) {
+	c := topologies.DefaultLeafSpine()
+	c.Spines, c.Leaves, c.HostsPerLeaf = ps.Int("spines"), ps.Int("leaves"), ps.Int("hosts_per_leaf")
+	c.HostRate = netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
+	c.FabricRate = c.HostRate
+	c.Delay = netsim.FromMicros(ps.Float("delay_us"))
+	rtt := 8 * c.Delay
+	// DCTCP's K in full-size segments, as bytes, so that 310 B INA
+	// packets see the same marking depth as 1500 B segments.
+	k := netsim.Bytes(switchmodel.DCTCPK(c.HostRate, rtt, 1500)) * 1500
+	if kb := ps.Float("ecn_k_kb"); kb > 0 {
+		k = netsim.Bytes(math.Round(kb * 1000))
+	}
+	c.Queue = switchmodel.QueueConfig{Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000), ECNBytes: k}
+	return c, c.Queue.Validate()
+}
+
+// placeJobs deals hosts out to jobs (see the experiment's Doc): job j gets
+// workers+1 distinct hosts, the first being its PS.
+func placeJobs(sim *netsim.Sim, hosts []*netsim.Host, jobs, workers int) ([][]*netsim.Host, error) {
+	if workers+1 > len(hosts) {
+		return nil, fmt.Errorf("a job needs workers+1 = %d distinct hosts but the fabric has %d", workers+1, len(hosts))
+	}
+	rng := sim.Rand("ina-leafspine/placement")
+	var deck []*netsim.Host
+	out := make([][]*netsim.Host, jobs)
+	for j := range out {
+		used := make(map[*netsim.Host]bool, workers+1)
+		for len(out[j]) < workers+1 {
+			if len(deck) == 0 {
+				deck = append(deck, hosts...)
+				rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+			}
+			h := deck[0]
+			deck = deck[1:]
+			if used[h] {
+				continue // the job already holds it (possible only after a reshuffle): skip this card
+			}
+			used[h] = true
+			out[j] = append(out[j], h)
+		}
+	}
+	return out, nil
+}
+
+func runINALeafSpine(r *experiments.Run) (*experiments.Result, error) {
+	g, err := buildINALeafSpine(r)
+	if err != nil {
+		return nil, err
+	}
+	g.Run(netsim.FromMillis(r.Params.Float("max_ms")))
+	res := r.Exp.NewResult()
+	if err := g.Fill(r, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// buildINALeafSpine builds the fabric, jobs and background of one run.
+func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
+	ps := r.Params
+	proto, err := inarig.Protocol(ps)
+	if err != nil {
+		return nil, err
+	}
+	lc, err := leafSpineINAConfig(ps)
+	if err != nil {
+		return nil, err
+	}
+	jobs, workers := ps.Int("jobs"), ps.Int("workers")
+	horizon := netsim.FromMillis(ps.Float("max_ms"))
+	g := inarig.New(r)
+	fab, err := topologies.LeafSpine(g.Net, lc)
+	if err != nil {
+		return nil, err
+	}
+	g.Fab = fab
+	first, last := fab.Hosts[0].ID(), fab.Hosts[len(fab.Hosts)-1].ID()
+	bdp := 1
+	if first != last {
+		rtt, err := inarig.BaseRTT(g.Net, first, last)
+		if err != nil {
+			return nil, err
+		}
+		bdp = inarig.BDP(lc.HostRate, rtt)
+	}
+	ac := inarig.AggConfig(ps, bdp)
+	place, err := placeJobs(g.Sim, fab.Hosts, jobs, workers)
+	if err != nil {
+		return nil, err
+	}
+	aggAt := make([]*inagg.Aggregator, fab.Groups())
+	perLeaf := make([]int, fab.Groups())
+	for _, hs := range place {
+		perLeaf[fab.GroupOf(hs[0].ID())]++
+	}
+	for j, hs := range place {
+		model := ps.String("model")
+		if model == modelMix {
+			model = "resnet50"
+			if j%2 == 1 {
+				model = "vgg19"
+			}
+		}
+		grad, err := inarig.Gradient(ps, model)
+		if err != nil {
+			return nil, err
+		}
+		psHost := hs[0]
+		leaf := fab.GroupOf(psHost.ID())
+		if aggAt[leaf] == nil {
+			if aggAt[leaf], err = inagg.NewAggregator(fab.Edge[leaf], ac); err != nil {
+				return nil, err
+			}
+			g.Aggs = append(g.Aggs, aggAt[leaf])
+		}
+		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: aggAt[leaf],
+			Gradient: grad, Iterations: ps.Int("iterations"), Compute: inarig.ComputeFunc(ps),
+			Params: g.WithPool(inarig.SwitchMLPool(ac, perLeaf[leaf]))}); err != nil {
+			return nil, fmt.Errorf("job %d: %w", j, err)
+		}
+	}
+	bg := fab.HostIDs()
+	if ps.String("bg_hosts") == "free" {
+		busy := make([]bool, len(fab.Hosts))
+		for _, hs := range place {
+			for _, h := range hs {
+				busy[fab.HostIndex(h.ID())] = true
+			}
+		}
+		bg = bg[:0:0]
+		for i, h := range fab.Hosts {
+			if !busy[i] {
+				bg = append(bg, h.ID())
+			}
+		}
+	}
+	if err := g.AddBackground(ps, bg, nil, lc.HostRate, horizon); err != nil {
+		return nil, err
+	}
+	return g, nil
+}

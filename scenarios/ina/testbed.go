@@ -1,0 +1,112 @@
+package ina
+
+import (
+	"fmt"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+	"syncsim/topologies"
+)
+
+// Testbed of PA-ATP Sec. V-A: 8 servers on S1, 3 on S2, 4 parallel 40 Gbps
+// paths, INA on S2.
+const (
+	testbedLeft  = 8
+	testbedRight = 3
+	testbedPaths = 4
+	testbedBg    = 3 // servers generating background traffic (Sec. V-A "Straggler injection")
+)
+
+// Testbed is the ina-testbed experiment.
+func Testbed() *experiments.Experiment {
+	params := append(inarig.CommonParams("pa-atp", "vgg19", inarig.ModelChoices(), 0.01, 10, 10),
+		experiments.IntParam("jobs", 2, 1, testbedRight, "training jobs (Fig. 9: 1, Fig. 10: 2), each with its PS on its own S2 server"),
+		experiments.IntParam("workers", 3, 1, testbedLeft, "workers per job, on S1 servers"),
+		experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
+		experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us (1.25: a 10 us base RTT, as the 40 Gbps BDP of 166 packets of Fig. 6)"),
+		experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
+	)
+	params = append(params, inarig.BackgroundParams(0.6)...)
+	return &experiments.Experiment{
+		Name:    "ina-testbed",
+		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
+		Doc: "PA-ATP Sec. V (testbed): a dumbbell of two switches, S1 with 8 servers and S2 with 3, joined by 4 parallel paths; " +
+			"every cable is 40 Gbps; aggregation runs on S2, the PS side. Job j's workers are the S1 servers " +
+			"(j x workers + w) mod 8 and its PS is S2 server j. Background flows (DCTCP) start as a Poisson process from the last 3 " +
+			"S1 servers to the 3 S2 servers, sizes from the workload's CDF, at load = offered bytes/s over the 3 senders' NIC capacity " +
+			"(so they cross the S1-S2 paths, Sec. V-A \"Straggler injection\"); with 2 jobs of 3 workers the sixth worker shares " +
+			"its server with a background sender. ECMP spreads flows over the paths. Fig. 9 is jobs=1 with load 0 and with " +
+			"background (training throughput, reported here as iters_per_s = 1000/ajct_ms); Fig. 10 is jobs=2 over load 0.2-0.8. " +
+			"The paper trains 100 iterations of the full models (ResNet50 98 MB ... VGG19 548 MB: gradient_scale=1 iterations=100, " +
+			"hours of simulation); the default pushes 1% of the model for 10 iterations.",
+		Params: params,
+		Metrics: inarig.Metrics(
+			experiments.Metric{Name: "iters_per_s", Unit: "1/s", Help: "training iterations per second of a job (1000 / ajct_ms), proportional to Fig. 9's images/s"},
+		),
+		Run: runINATestbed,
+	}
+}
+
+func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
+	ps := r.Params
+	proto, err := inarig.Protocol(ps)
+	if err != nil {
+		return nil, err
+	}
+	grad, err := inarig.Gradient(ps, ps.String("model"))
+	if err != nil {
+		return nil, err
+	}
+	jobs, workers := ps.Int("jobs"), ps.Int("workers")
+	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
+	delay := netsim.FromMicros(ps.Float("delay_us"))
+	horizon := netsim.FromMillis(ps.Float("max_ms"))
+	g := inarig.New(r)
+	fab, err := topologies.Dumbbell(g.Net, testbedLeft, testbedRight, testbedPaths, rate, rate, delay,
+		dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
+	if err != nil {
+		return nil, err
+	}
+	g.Fab = fab
+	L, R := fab.HostsOf(0), fab.HostsOf(1)
+	brtt, err := inarig.BaseRTT(g.Net, L[0].ID(), R[0].ID())
+	if err != nil {
+		return nil, err
+	}
+	ac := inarig.AggConfig(ps, inarig.BDP(rate, brtt))
+	agg, err := inagg.NewAggregator(fab.Edge[1], ac)
+	if err != nil {
+		return nil, err
+	}
+	g.Aggs = []*inagg.Aggregator{agg}
+	pool := g.WithPool(inarig.SwitchMLPool(ac, jobs))
+	for j := 0; j < jobs; j++ {
+		hs := make([]*netsim.Host, workers)
+		for w := range hs {
+			hs[w] = L[(j*workers+w)%testbedLeft]
+		}
+		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs, PS: R[j], Switch: agg,
+			Gradient: grad, Iterations: ps.Int("iterations"), Compute: inarig.ComputeFunc(ps), Params: pool}); err != nil {
+			return nil, fmt.Errorf("job %d: %w", j, err)
+		}
+	}
+	var senders, dsts []netsim.NodeID
+	for _, h := range L[testbedLeft-testbedBg:] {
+		senders = append(senders, h.ID())
+	}
+	for _, h := range R {
+		dsts = append(dsts, h.ID())
+	}
+	if err := g.AddBackground(ps, senders, dsts, rate, horizon); err != nil {
+		return nil, err
+	}
+	g.Run(horizon)
+	res := r.Exp.NewResult()
+	if err := g.Fill(r, res); err != nil {
+		return nil, err
+	}
+	res.Metrics["iters_per_s"] = 1000 / res.Metrics["ajct_ms"]
+	return res, nil
+}

@@ -1,0 +1,121 @@
+// Package inarig holds what the in-network aggregation scenarios share
+// (PA-ATP paper, Li et al.): the common parameters and metrics, gradient
+// sizes, the protocol constants the paper leaves open, and Rig, which
+// builds aggregators and jobs on a fabric, adds background traffic, runs
+// until every job is done and reads the common metrics and books. The INA
+// family (scenarios/ina) and the mixed fabric (scenarios/mixed) both use it.
+package inarig
+
+import (
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/workloads/training"
+)
+
+// ModelChoices are the models of PA-ATP Sec. V-A plus "custom", whose
+// gradient is gradient_mb.
+func ModelChoices() []string {
+	return append(append([]string(nil), training.ModelNames...), "custom")
+}
+
+// CommonParams are the parameters every INA experiment takes, with the
+// experiment's own defaults for the protocol, model, scale and iterations.
+func CommonParams(proto, model string, models []string, scale float64, iters int, memMB float64) []experiments.Param {
+	return append([]experiments.Param{
+		experiments.EnumParam("protocol", proto, inagg.ProtocolNames(), "gradient synchronisation protocol (PA-ATP Sec. V-A baselines, Sec. VI-D ablations)"),
+		experiments.EnumParam("model", model, models, "model whose gradient each worker pushes per iteration (ResNet50 98 MB, AlexNet 233 MB, VGG11 491 MB, VGG19 548 MB; custom: gradient_mb)"),
+		experiments.FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)"),
+		experiments.FloatParam("gradient_scale", scale, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale)"),
+		experiments.IntParam("iterations", iters, 1, 100000, "training iterations per job (the paper averages 100)"),
+		experiments.FloatParam("switch_mem_mb", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B"),
+		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)"),
+		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
+		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
+	}, ConstantParams()...)
+}
+
+// ConstantParams are the protocol constants the PA-ATP paper leaves
+// open, with the public ATP and SwitchML clients' values as defaults (see
+// inagg.Params).
+func ConstantParams() []experiments.Param {
+	d := inagg.DefaultParams()
+	return []experiments.Param{
+		experiments.FloatParam("init_cwd", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
+			"(100: the public ATP client's window per thread)"),
+		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
+			"consecutive expiries (200: the public ATP client's)"),
+		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
+			"timeout, ms (10: the public p4app-switchML client's)"),
+	}
+}
+
+// JobParams are the worker constants of a run: the defaults with the
+// run's ConstantParams.
+func JobParams(ps experiments.Params) *inagg.Params {
+	p := inagg.DefaultParams()
+	if ps.Has("init_cwd") {
+		p.InitCWD = ps.Float("init_cwd")
+		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
+		p.MaxRTO = max(p.MaxRTO, p.RTO)
+		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
+	}
+	return &p
+}
+
+// BackgroundParams are the background-traffic parameters.
+func BackgroundParams(load float64) []experiments.Param {
+	return []experiments.Param{
+		experiments.EnumParam("workload", "hadoop", []string{"hadoop", "cachefollower"}, "background flow-size distribution (Roy et al., SIGCOMM 2015)"),
+		experiments.FloatParam("load", load, 0, 1, "background load: offered bytes/s over the senders' aggregate NIC capacity (0: none)"),
+	}
+}
+
+// Metrics are the metrics every INA experiment reports, followed by the
+// experiment's own.
+func Metrics(extra ...experiments.Metric) []experiments.Metric {
+	m := []experiments.Metric{
+		{Name: "ajct_ms", Unit: "ms", Help: "average job completion time: mean over jobs of the mean iteration time (NaN unless every job finished)"},
+		{Name: "agg_tput_gbps", Unit: "Gbit/s", Help: "aggregation throughput: gradient bytes whose aggregation completed (workers x payload per result) per second, from the first job start to the last job end"},
+		{Name: "switch_agg_frac", Unit: "", Help: "gradient bytes aggregated at switches over all gradient bytes aggregated (switch + PS)"},
+		{Name: "jct_max_ms", Unit: "ms", Help: "slowest job's mean iteration time (NaN unless every job finished)"},
+		{Name: "ajct_done_ms", Unit: "ms", Help: "mean over the jobs that finished of their mean iteration time (NaN if none did; equals ajct_ms when all did)"},
+		{Name: "jobs_done", Unit: "", Help: "jobs that finished every iteration"},
+		{Name: "retransmits", Unit: "packets", Help: "gradient retransmissions over all workers"},
+		{Name: "timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
+		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
+		{Name: "aecn_marks", Unit: "packets", Help: "results marked with PA-ATP's AECN bit at aggregating switches (0: the asynchrony limit never bound)"},
+		{Name: "agg_mem_peak", Unit: "", Help: "largest fraction of an aggregating switch's aggregators in use at once"},
+		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
+		{Name: "events", Unit: "", Help: "simulator events processed"},
+	}
+	return append(m, extra...)
+}
+
+// Gradient is the gradient size of model under the run's parameters:
+// gradient_mb for "custom", else the named model's size times
+// gradient_scale, at least one packet's payload.
+func Gradient(ps experiments.Params, model string) (netsim.Bytes, error) {
+	var g float64
+	if model == "custom" {
+		g = ps.Float("gradient_mb") * float64(netsim.Megabyte)
+	} else {
+		size, err := training.ModelSize(model)
+		if err != nil {
+			return 0, err
+		}
+		g = float64(size) * ps.Float("gradient_scale")
+	}
+	b := netsim.Bytes(math.Round(g))
+	if b < inagg.INAPayloadBytes {
+		b = inagg.INAPayloadBytes
+	}
+	return b, nil
+}
+
+// Protocol parses the protocol parameter.
+func Protocol(ps experiments.Params) (inagg.Protocol, error) {
+	return inagg.ParseProtocol(ps.String("protocol"))
+}

@@ -1,0 +1,255 @@
+package inarig
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
+	"syncsim/topologies"
+	"syncsim/transport"
+	"syncsim/workloads/background"
+)
+
+// Rig is one INA scenario: a fabric, its aggregating switches, the jobs
+// and an optional background stack. It stops the simulation when the last
+// job finishes.
+type Rig struct {
+	Sim    *netsim.Sim
+	Net    *netsim.Network
+	Fab    *topologies.Fabric  // set by the scenario once built
+	Aggs   []*inagg.Aggregator // aggregating switches, added by the scenario
+	Jobs   []*inagg.Job        // in the order AddJob created them
+	Stack  *transport.Stack    // background stack, nil without background
+	Params *inagg.Params       // the run's worker constants (JobParams)
+
+	pending int         // jobs not yet done
+	first   netsim.Time // earliest job start
+}
+
+// New starts the scenario of run r.
+func New(r *experiments.Run) *Rig {
+	sim := netsim.New(r.Seed)
+	return &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params)}
+}
+
+// AggConfig is the aggregator configuration of the run: switch_mem_mb,
+// eta and the fabric's bandwidth-delay product in INA packets.
+func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
+	c := inagg.DefaultAggregatorConfig()
+	c.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mb") * float64(netsim.MiB)))
+	c.Eta = ps.Float("eta")
+	c.BDPPackets = bdp
+	return c
+}
+
+// SwitchMLPool is the SwitchML slot pool of each of n SwitchML jobs
+// aggregating at a switch of configuration ac: the bandwidth-delay product
+// (inagg's default) when the n pools, with their shadow copies, fit in the
+// switch memory, else an equal share of it, as SwitchML's controller
+// partitions the aggregators among the jobs it admits. 0 means the default.
+func SwitchMLPool(ac inagg.AggregatorConfig, n int) int {
+	m := int(ac.Memory / inagg.AggregatorBytes)
+	if n < 1 || 2*n*ac.BDPPackets <= m {
+		return 0
+	}
+	return max(1, m/(2*n))
+}
+
+// WithPool returns the run's worker constants with SwitchML pool size pool
+// (0: unchanged).
+func (g *Rig) WithPool(pool int) *inagg.Params {
+	if pool == 0 {
+		return g.Params
+	}
+	p := *g.Params
+	p.SwitchMLPool = pool
+	return &p
+}
+
+// BDP is the bandwidth-delay product in INA packets (310 B) of a path
+// of the given rate and base round-trip time, at least one packet.
+func BDP(rate netsim.Rate, rtt netsim.Time) int {
+	pkt := inagg.INAPayloadBytes + inagg.INAHeaderBytes
+	b := int(math.Round(float64(rate) * rtt.Seconds() / float64(8*pkt)))
+	if b < 1 {
+		b = 1
+	}
+	return b
+}
+
+// BaseRTT is the unloaded round trip of an INA gradient from src to dst and
+// its acknowledgement back: propagation both ways plus store-and-forward of
+// the gradient at every hop and of the 62 B acknowledgement on the way back.
+func BaseRTT(net *netsim.Network, src, dst netsim.NodeID) (netsim.Time, error) {
+	var t netsim.Time
+	for _, leg := range []struct {
+		a, b netsim.NodeID
+		size netsim.Bytes
+	}{{src, dst, inagg.INAPayloadBytes + inagg.INAHeaderBytes}, {dst, src, inagg.INAHeaderBytes}} {
+		path, err := net.Path(leg.a, leg.b, 0)
+		if err != nil {
+			return 0, err
+		}
+		for _, id := range path {
+			l := net.Link(id)
+			t += l.Delay + netsim.TxTime(leg.size, l.Rate)
+		}
+	}
+	return t, nil
+}
+
+// ComputeFunc is the constant compute time of compute_ms (nil for zero).
+func ComputeFunc(ps experiments.Params) func(w, k int) netsim.Time {
+	c := netsim.FromMillis(ps.Float("compute_ms"))
+	if c <= 0 {
+		return nil
+	}
+	return func(int, int) netsim.Time { return c }
+}
+
+// AddJob creates and starts a job with the run's worker constants; the rig
+// stops the simulation when its last job is done.
+func (g *Rig) AddJob(cfg inagg.JobConfig) (*inagg.Job, error) {
+	if cfg.Params == nil {
+		cfg.Params = g.Params
+	}
+	cfg.OnDone = func(*inagg.Job) {
+		g.pending--
+		if g.pending == 0 {
+			g.Sim.Stop()
+		}
+	}
+	j, err := inagg.NewJob(g.Net, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.Start(); err != nil {
+		return nil, err
+	}
+	g.Jobs = append(g.Jobs, j)
+	g.pending++
+	if g.first < 0 || cfg.Start < g.first {
+		g.first = cfg.Start
+	}
+	return j, nil
+}
+
+// AddBackground starts DCTCP background flows from senders to dsts (nil:
+// all-to-all among senders) at the run's workload and load, until stop.
+// Load 0 adds nothing.
+func (g *Rig) AddBackground(ps experiments.Params, senders, dsts []netsim.NodeID, rate netsim.Rate, stop netsim.Time) error {
+	load := ps.Float("load")
+	if load == 0 {
+		return nil
+	}
+	cdf, err := background.Workload(ps.String("workload"))
+	if err != nil {
+		return err
+	}
+	if g.Stack == nil {
+		g.Stack = transport.NewStack(g.Net, transport.DefaultConfig())
+	}
+	gen, err := background.New(g.Sim, g.Stack, background.Config{
+		CDF: cdf, Load: load, Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg",
+	})
+	if err != nil {
+		return fmt.Errorf("background: %w", err)
+	}
+	gen.Start()
+	return nil
+}
+
+// Run simulates until every job is done or the horizon.
+func (g *Rig) Run(horizon netsim.Time) {
+	if g.pending > 0 {
+		g.Sim.Run(horizon)
+	}
+}
+
+// Fill writes the common metrics into res and, when the run asks for it,
+// checks the books: every finished job's sums, aggregator leaks and packet
+// conservation.
+func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
+	m := res.Metrics
+	var sum, worst float64
+	done := 0
+	var end netsim.Time
+	var reduced, atSwitch, atPS float64
+	var retx, tos uint64
+	for _, j := range g.Jobs {
+		if j.Done() {
+			done++
+			a := j.AJCT().Seconds() * 1e3
+			sum += a
+			worst = math.Max(worst, a)
+			if j.DoneAt() > end {
+				end = j.DoneAt()
+			}
+		}
+		st := j.TotalWorkerStats()
+		reduced += float64(st.Results) * float64(j.PayloadBytes())
+		retx += st.Retransmits
+		tos += st.Timeouts
+		atSwitch += j.SwitchAggregatedBytes()
+		atPS += j.PSAggregatedBytes()
+	}
+	if done > 0 {
+		m["ajct_done_ms"] = sum / float64(done)
+	}
+	if done < len(g.Jobs) {
+		end = g.Sim.Now()
+	} else if len(g.Jobs) > 0 {
+		m["ajct_ms"] = sum / float64(len(g.Jobs))
+		m["jct_max_ms"] = worst
+	}
+	m["jobs_done"] = float64(done)
+	m["agg_tput_gbps"] = setup.Gbps(reduced, end-max(g.first, 0))
+	if atSwitch+atPS > 0 {
+		m["switch_agg_frac"] = atSwitch / (atSwitch + atPS)
+	}
+	m["retransmits"] = float64(retx)
+	m["timeouts"] = float64(tos)
+	var over, aecn uint64
+	var peak float64
+	for _, a := range g.Aggs {
+		over += a.Stats.Collisions + a.Stats.RetxForwarded
+		aecn += a.Stats.AECNMarked
+		if n := a.Memory().Size(); n > 0 {
+			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))
+		}
+	}
+	m["overflow_pkts"] = float64(over)
+	m["aecn_marks"] = float64(aecn)
+	if len(g.Aggs) > 0 {
+		m["agg_mem_peak"] = peak
+	}
+	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
+	m["drops"] = float64(d)
+	m["events"] = float64(g.Sim.Events())
+	res.Events = g.Sim.Events()
+	return g.Check(r)
+}
+
+// Check runs the books when r.Check is set.
+func (g *Rig) Check(r *experiments.Run) error {
+	if !r.Check {
+		return nil
+	}
+	for _, j := range g.Jobs {
+		if !j.Done() {
+			continue
+		}
+		if err := j.Check(); err != nil {
+			return fmt.Errorf("%s: job %d: %w", r.Exp.Name, j.ID(), err)
+		}
+	}
+	for _, a := range g.Aggs {
+		if err := a.CheckLeaks(); err != nil {
+			return fmt.Errorf("%s: switch %s: %w", r.Exp.Name, a.Switch().Name(), err)
+		}
+	}
+	return setup.CheckBooks(r, g.Net)
+}

@@ -1,0 +1,519 @@
+package mixed
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
+	"syncsim/transport"
+	"syncsim/workloads/background"
+	"syncsim/workloads/collective"
+)
+
+// Stream and generator names of the mixed-fabric experiment.
+const (
+	mixedPlacementStream = "mixed/placement" // host placement of the jobs
+	mixedBackgroundName  = "mixed"           // background generator: "background/mixed/..." streams
+)
+
+// MixedFabric is the mixed-fabric experiment.
+func MixedFabric() *experiments.Experiment {
+	return &experiments.Experiment{
+		Name: "mixed-fabric",
+		Summary: "INA jobs, ring all-reduce jobs over DCTCP and background traffic sharing one leaf-spine " +
+			"(beyond the papers: every tenant on one fabric)",
+		Doc: "One leaf-spine fabric carries three kinds of tenant at once. (1) ina_jobs in-network aggregation jobs " +
+			"(protocol, default PA-ATP): workers hosts push gradient_mb per iteration in 310 B gradient packets, " +
+			"aggregated at the leaf switch of the job's parameter server (every such leaf gets an aggregator program " +
+			"with switch_mem_mb of memory). (2) ring_jobs ring all-reduce jobs: each iteration is compute_ms of compute, " +
+			"then a ring all-reduce of ring_mb over the job's ring_workers hosts (collective.RingAllReduce: 2(n-1) steps of " +
+			"ring_mb/n transfers between ring neighbours), each transfer a new DCTCP flow starting from the initial window. (3) Background flows (workload, load) with Poisson arrivals " +
+			"between random pairs of the background hosts; " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
+			"bg_hosts=all spreads background traffic over every host, job hosts included (tenants share NICs); " +
+			"bg_hosts=idle uses only the hosts no job was placed on (tenants share only the fabric). " +
+			"Placement: the hosts are shuffled with the seeded stream \"" + mixedPlacementStream + "\", then INA jobs take " +
+			"workers+1 consecutive hosts each (the last is the parameter server), then ring jobs take ring_workers each, " +
+			"in ring order. All jobs start at time 0 and run iterations iterations; INA jobs spend compute_ms before each " +
+			"push too. The run ends when the last job finishes (or at max_ms). " +
+			"ajct_ms is the mean iteration time of the INA jobs (an iteration ends when the last worker holds every result; " +
+			"it includes compute_ms), ring_iter_ms the same for the ring jobs. Background FCT slowdowns cover flows that start " +
+			"in [warmup, end of run); flows still running at the end count as started, not done. " +
+			"Switch queues mark ECT packets at ecn_k_kb of queued bytes, so 310 B INA packets and 1500 B TCP segments see " +
+			"the same threshold. With series, the \"iterations\" table lists every job's completed iterations. " +
+			"Defaults are a reduced PA-ATP NS3 fabric (100 Gbps, 2 us, 256 KB per port; 2 spines x 4 " +
+			"leaves x 4 hosts instead of 8 x 8 x 16) sized to run in seconds.",
+		Params: append([]experiments.Param{
+			experiments.IntParam("spines", 2, 1, 1024, "spine switches (PA-ATP NS3: 8)"),
+			experiments.IntParam("leaves", 4, 1, 1024, "leaf switches (PA-ATP NS3: 8)"),
+			experiments.IntParam("hosts_per_leaf", 4, 1, 1024, "hosts under each leaf (PA-ATP NS3: 16)"),
+			experiments.FloatParam("host_gbps", 100, 0.001, 1600, "host link rate, Gbit/s"),
+			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine link rate, Gbit/s"),
+			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
+			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
+			experiments.FloatParam("ecn_k_kb", 30, 0, 1e7, "ECN marking threshold per port in queued KB (0: no marking); "+
+				"30 KB is DCTCP's K = 20 full-size packets of the default fabric"),
+			experiments.IntParam("ina_jobs", 2, 0, 1<<16, "in-network aggregation jobs"),
+			experiments.EnumParam("protocol", "pa-atp", inagg.ProtocolNames(), "synchronisation protocol of the INA jobs"),
+			experiments.IntParam("workers", 4, 1, inagg.MaxWorkers, "workers per INA job (plus one parameter-server host)"),
+			experiments.FloatParam("gradient_mb", 2, 0.001, 1e5, "gradient per INA worker per iteration, MB (ResNet50: 98)"),
+			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1e4, "aggregator memory per aggregating switch, MiB"),
+			experiments.IntParam("ring_jobs", 1, 0, 1<<16, "ring all-reduce jobs over DCTCP"),
+			experiments.IntParam("ring_workers", 4, 2, 1<<16, "hosts per ring job"),
+			experiments.FloatParam("ring_mb", 2, 0.001, 1e5, "model all-reduced by a ring job per iteration, MB"),
+			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
+			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms"),
+			experiments.EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution"),
+			experiments.FloatParam("load", 0.3, 0, 1, "background offered load over the background hosts' NIC capacity (0: none)"),
+			experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job"),
+			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
+			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
+				"(negative: 10% of the run)"),
+		}, inarig.ConstantParams()...),
+		Metrics: []experiments.Metric{
+			{Name: "ajct_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
+			{Name: "ring_iter_ms", Unit: "ms", Help: "ring jobs: mean iteration time (compute + all-reduce) over their completed iterations"},
+			{Name: "agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from time 0 to the last INA job's end"},
+			{Name: "switch_agg_frac", Unit: "", Help: "fraction of INA worker contributions summed in a switch (the rest at parameter servers)"},
+			{Name: "fct_slowdown_p50", Unit: "", Help: "median background slowdown (FCT / FCT on an empty network) of completed flows"},
+			{Name: "fct_slowdown_p99", Unit: "", Help: "99th-percentile background slowdown of completed flows"},
+			{Name: "flows_started", Unit: "flows", Help: "background flows started in the measurement window"},
+			{Name: "flows_done", Unit: "flows", Help: "of those, flows completed by the end of the run"},
+			{Name: "makespan_ms", Unit: "ms", Help: "time until the last job finished (max_ms if some did not)"},
+			{Name: "jobs_done", Unit: "", Help: "fraction of jobs (INA and ring) that finished every iteration"},
+			{Name: "drops", Unit: "packets", Help: "packets dropped anywhere in the network (whole run)"},
+			{Name: "timeouts", Unit: "", Help: "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
+			{Name: "events", Unit: "", Help: "simulator events processed"},
+		},
+		Run: runMixedFabric,
+	}
+}
+
+// mixedRig is one built mixed-fabric scenario.
+type mixedRig struct {
+	sim   *netsim.Sim
+	net   *netsim.Network
+	fab   *topologies.Fabric
+	stack *transport.Stack
+	aggs  []*inagg.Aggregator // by leaf; nil where no parameter server sits
+	ina   []*inagg.Job
+	rings []*mixedRingJob
+	gen   *background.Generator
+	left  int // jobs not yet finished
+
+	warmupMs float64 // warmup_ms (negative: 10% of the run)
+}
+
+// mixedDemand is the number of hosts the jobs need.
+func mixedDemand(ps experiments.Params) int64 {
+	return int64(ps.Int("ina_jobs"))*int64(ps.Int("workers")+1) + int64(ps.Int("ring_jobs"))*int64(ps.Int("ring_workers"))
+}
+
+func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
+	ps := r.Params
+	// The fabric of leafSpineFrom, with one ECN threshold in bytes for
+	// both packet sizes (see Doc).
+	lc := topologies.LeafSpineConfig{
+		Spines:       ps.Int("spines"),
+		Leaves:       ps.Int("leaves"),
+		HostsPerLeaf: ps.Int("hosts_per_leaf"),
+		HostRate:     netsim.Rate(ps.Float("host_gbps") * float64(netsim.Gbps)),
+		FabricRate:   netsim.Rate(ps.Float("fabric_gbps") * float64(netsim.Gbps)),
+		Delay:        netsim.FromMicros(ps.Float("delay_us")),
+		Queue: switchmodel.QueueConfig{
+			Buffer:   netsim.Bytes(math.Round(ps.Float("buffer_kb") * 1000)),
+			ECNBytes: netsim.Bytes(math.Round(ps.Float("ecn_k_kb") * 1000)),
+		},
+	}
+	if err := lc.Queue.Validate(); err != nil {
+		return nil, err
+	}
+	nINA, nRing := ps.Int("ina_jobs"), ps.Int("ring_jobs")
+	if nINA+nRing == 0 {
+		return nil, fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0 and ring_jobs=0); the run ends when the jobs do")
+	}
+	hosts := int64(lc.Leaves) * int64(lc.HostsPerLeaf)
+	if need := mixedDemand(ps); need > hosts {
+		return nil, fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers) "+
+			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+	}
+	proto, err := inagg.ParseProtocol(ps.String("protocol"))
+	if err != nil {
+		return nil, err
+	}
+	sim := netsim.New(r.Seed)
+	net := netsim.NewNetwork(sim)
+	fab, err := topologies.LeafSpine(net, lc)
+	if err != nil {
+		return nil, err
+	}
+	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, transport.DefaultConfig()),
+		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms")}
+
+	// Placement: a seeded shuffle of the hosts, taken in order.
+	perm := sim.Rand(mixedPlacementStream).Perm(len(fab.Hosts))
+	next := 0
+	take := func(n int) []*netsim.Host {
+		out := make([]*netsim.Host, n)
+		for i := range out {
+			out[i] = fab.Hosts[perm[next]]
+			next++
+		}
+		return out
+	}
+	used := make([]bool, len(fab.Hosts))
+	for _, i := range perm[:mixedDemand(ps)] {
+		used[i] = true
+	}
+
+	compute := netsim.FromMillis(ps.Float("compute_ms"))
+	computeFn := func(w, k int) netsim.Time { return compute }
+	finished := func() {
+		rig.left--
+		if rig.left == 0 {
+			sim.Stop()
+		}
+	}
+	rig.left = nINA + nRing
+
+	// INA jobs, aggregated at their parameter server's leaf. The BDP that
+	// caps windows and sets the AECN threshold is the longest path's round
+	// trip (4 cables each way between leaves) in 310 B gradient packets.
+	acfg := inagg.DefaultAggregatorConfig()
+	acfg.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mb") * float64(netsim.MiB)))
+	acfg.BDPPackets = mixedBDPPackets(lc)
+	if err := acfg.Validate(); err != nil {
+		return nil, err
+	}
+	grad := netsim.Bytes(math.Round(ps.Float("gradient_mb") * float64(netsim.Megabyte)))
+	iters := ps.Int("iterations")
+	for j := 0; j < nINA; j++ {
+		hs := take(ps.Int("workers") + 1)
+		psHost := hs[len(hs)-1]
+		leaf := fab.GroupOf(psHost.ID())
+		if rig.aggs[leaf] == nil {
+			if rig.aggs[leaf], err = inagg.NewAggregator(fab.Edge[leaf], acfg); err != nil {
+				return nil, err
+			}
+		}
+		job, err := inagg.NewJob(net, inagg.JobConfig{
+			ID: j, Protocol: proto, Workers: hs[:len(hs)-1], PS: psHost, Switch: rig.aggs[leaf],
+			Gradient: grad, Iterations: iters, Compute: computeFn, Params: inarig.JobParams(ps),
+			OnDone: func(*inagg.Job) { finished() },
+		})
+		if err != nil {
+			return nil, err
+		}
+		rig.ina = append(rig.ina, job)
+	}
+
+	// Ring all-reduce jobs over the DCTCP stack, on persistent connections
+	// as collective libraries keep them (windows carry over between steps).
+	ringBulk := rig.stack.Persistent()
+	ringSize := netsim.Bytes(math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte)))
+	for j := 0; j < nRing; j++ {
+		hs := take(ps.Int("ring_workers"))
+		ids := make([]netsim.NodeID, len(hs))
+		for i, h := range hs {
+			ids[i] = h.ID()
+		}
+		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulk: ringBulk, hosts: ids, size: ringSize,
+			iters: iters, compute: compute, onDone: finished})
+	}
+
+	// Background traffic.
+	if load := ps.Float("load"); load > 0 {
+		cdf, err := background.Workload(ps.String("workload"))
+		if err != nil {
+			return nil, err
+		}
+		var bg []netsim.NodeID
+		for i, h := range fab.Hosts {
+			if ps.String("bg_hosts") == "all" || !used[i] {
+				bg = append(bg, h.ID())
+			}
+		}
+		if len(bg) < 2 {
+			return nil, fmt.Errorf("mixed-fabric: bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
+				ps.String("bg_hosts"), len(bg))
+		}
+		rig.gen, err = background.New(sim, rig.stack, background.Config{
+			CDF: cdf, Load: load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return rig, nil
+}
+
+// mixedBDPPackets is the bandwidth-delay product of the fabric's longest
+// round trip in INA gradient packets: 4 cables each way (host-leaf-spine-
+// leaf-host), one 310 B gradient serialised on each cable out and one 62 B
+// GACK on each cable back (sizes from inagg's wire format), rounded down.
+func mixedBDPPackets(lc topologies.LeafSpineConfig) int {
+	const grad, gack = inagg.INAPayloadBytes + inagg.INAHeaderBytes, inagg.INAHeaderBytes
+	rate := lc.HostRate
+	if lc.FabricRate < rate {
+		rate = lc.FabricRate
+	}
+	rtt := 8*lc.Delay + 2*(netsim.TxTime(grad, lc.HostRate)+netsim.TxTime(grad, lc.FabricRate)) +
+		2*(netsim.TxTime(gack, lc.HostRate)+netsim.TxTime(gack, lc.FabricRate))
+	bdp := int(netsim.BytesIn(rate, rtt) / grad)
+	if bdp < 1 {
+		bdp = 1
+	}
+	return bdp
+}
+
+func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
+	ps := r.Params
+	rig, err := buildMixedFabric(r)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range rig.ina {
+		if err := j.Start(); err != nil {
+			return nil, err
+		}
+	}
+	for _, j := range rig.rings {
+		j.start()
+	}
+	if rig.gen != nil {
+		rig.gen.Start()
+	}
+	limit := netsim.FromMillis(ps.Float("max_ms"))
+	rig.sim.Run(limit)
+	end := rig.sim.Now()
+	for i, j := range rig.rings {
+		if j.err != nil {
+			return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", i, j.err)
+		}
+	}
+
+	res := r.Exp.NewResult()
+	m := res.Metrics
+	m["makespan_ms"] = end.Milliseconds()
+	m["ajct_ms"], m["ring_iter_ms"] = rig.iterationMeans()
+	m["jobs_done"] = float64(len(rig.ina)+len(rig.rings)-rig.left) / float64(len(rig.ina)+len(rig.rings))
+	if len(rig.ina) > 0 {
+		var aggBytes float64
+		for _, a := range rig.aggs {
+			if a != nil {
+				aggBytes += float64(a.Stats.AggregatedBytes)
+			}
+		}
+		var sw, tot float64
+		var last netsim.Time
+		for _, j := range rig.ina {
+			st := j.Stats()
+			sw += float64(st.SwitchContributions)
+			tot += float64(st.SwitchContributions + st.PSContributions)
+			at := end
+			if j.Done() {
+				at = j.DoneAt()
+			}
+			if at > last {
+				last = at
+			}
+		}
+		m["agg_tput_gbps"] = setup.Gbps(aggBytes, last)
+		if tot > 0 {
+			m["switch_agg_frac"] = sw / tot
+		}
+	}
+	if rig.gen != nil {
+		if err := rig.backgroundMetrics(m, end); err != nil {
+			return nil, err
+		}
+	}
+	if r.Series {
+		res.Series = append(res.Series, rig.iterationSeries())
+	}
+	m["drops"] = float64(rig.net.Stats().Dropped)
+	m["timeouts"] = float64(rig.stack.Timeouts)
+	m["events"] = float64(rig.sim.Events())
+	res.Events = rig.sim.Events()
+	if err := rig.check(r); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// iterationMeans pools the completed iterations of the INA jobs and of the
+// ring jobs (NaN where a kind has none).
+func (rig *mixedRig) iterationMeans() (ina, ring float64) {
+	var s, n float64
+	for _, j := range rig.ina {
+		for _, t := range j.IterationTimes() {
+			s += t.Milliseconds()
+			n++
+		}
+	}
+	ina = s / n
+	s, n = 0, 0
+	for _, j := range rig.rings {
+		for _, t := range j.times {
+			s += t.Milliseconds()
+			n++
+		}
+	}
+	return ina, s / n // 0/0 is NaN: no completed iteration
+}
+
+// iterationSeries lists every completed iteration of every job: job number
+// (INA jobs first, then ring jobs), whether it is a ring job, iteration,
+// end time and duration in ms. Jobs start at 0 and iterate back to back,
+// so an iteration ends at the sum of the durations so far.
+func (rig *mixedRig) iterationSeries() experiments.Series {
+	s := experiments.Series{Name: "iterations", Columns: []string{"job", "ring", "iteration", "end_ms", "iter_ms"}}
+	add := func(job, ring int, ts []netsim.Time) {
+		var end netsim.Time
+		for k, t := range ts {
+			end += t
+			s.Rows = append(s.Rows, []float64{float64(job), float64(ring), float64(k), end.Milliseconds(), t.Milliseconds()})
+		}
+	}
+	for i, j := range rig.ina {
+		add(i, 0, j.IterationTimes())
+	}
+	for i, j := range rig.rings {
+		add(len(rig.ina)+i, 1, j.times)
+	}
+	return s
+}
+
+// backgroundMetrics fills the background FCT metrics over [warmup, end).
+func (rig *mixedRig) backgroundMetrics(m map[string]float64, end netsim.Time) error {
+	w := netsim.FromMillis(rig.warmupMs)
+	if rig.warmupMs < 0 {
+		w = end / 10
+	}
+	if w >= end {
+		return fmt.Errorf("mixed-fabric: warmup %v is not before the end of the run %v", w, end)
+	}
+	tc := rig.stack.Config()
+	seg := tc.MSS + tc.HeaderBytes
+	sum, err := rig.gen.Stats(background.StatsConfig{
+		Warmup: w, Stop: end,
+		Latency: setup.UnloadedLatency(rig.net, seg),
+		WireBytes: func(b netsim.Bytes) netsim.Bytes {
+			return b + (b+tc.MSS-1)/tc.MSS*tc.HeaderBytes
+		},
+	})
+	if err != nil {
+		return err
+	}
+	m["fct_slowdown_p50"] = sum.All.Slowdown.P50
+	m["fct_slowdown_p99"] = sum.All.Slowdown.P99
+	m["flows_started"] = float64(sum.All.Started)
+	m["flows_done"] = float64(sum.All.Done)
+	return nil
+}
+
+// check verifies the books when the run asks for it: every INA job got
+// every exact sum and its contributions add up, no aggregator outlived its
+// job, every ring job finished and every transfer it started was delivered
+// once, and packets are conserved.
+func (rig *mixedRig) check(r *experiments.Run) error {
+	if !r.Check {
+		return nil
+	}
+	for _, j := range rig.ina {
+		if err := j.Check(); err != nil {
+			return fmt.Errorf("%s: %w", r.Exp.Name, err)
+		}
+	}
+	for _, a := range rig.aggs {
+		if a == nil {
+			continue
+		}
+		if err := a.CheckLeaks(); err != nil {
+			return fmt.Errorf("%s: %w", r.Exp.Name, err)
+		}
+	}
+	for i, j := range rig.rings {
+		if err := j.check(); err != nil {
+			return fmt.Errorf("%s: ring job %d: %w", r.Exp.Name, i, err)
+		}
+	}
+	return setup.CheckBooks(r, rig.net)
+}
+
+// mixedRingJob is a data-parallel job synchronising by ring all-reduce: each
+// iteration is compute, then an all-reduce of size bytes over hosts (in
+// ring order) through bulk.
+type mixedRingJob struct {
+	sim     *netsim.Sim
+	bulk    netsim.Bulk
+	hosts   []netsim.NodeID
+	size    netsim.Bytes
+	iters   int
+	compute netsim.Time
+	onDone  func()
+
+	begun netsim.Time   // start of the current iteration
+	times []netsim.Time // completed iteration times
+	err   error         // the all-reduce refused its arguments
+
+	// Books of the transfers the all-reduces started through the job.
+	sends, dones      int64
+	sentB, deliveredB netsim.Bytes
+}
+
+// Send implements netsim.Bulk by counting and forwarding to the job's bulk
+// engine, so the job can check that every transfer was delivered once.
+func (j *mixedRingJob) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	j.sends++
+	j.sentB += size
+	fired := false
+	j.bulk.Send(src, dst, size, opts, func() {
+		if fired {
+			panic("mixed-fabric: bulk engine called done twice for one ring transfer")
+		}
+		fired = true
+		j.dones++
+		j.deliveredB += size
+		done()
+	})
+}
+
+func (j *mixedRingJob) start() {
+	j.begun = j.sim.Now()
+	j.sim.AfterFunc(j.compute, j.reduce)
+}
+
+func (j *mixedRingJob) reduce() {
+	if err := collective.RingAllReduce(j.sim, j, j.hosts, j.size, netsim.BulkOpts{}, j.finish); err != nil {
+		j.err = err
+		j.sim.Stop()
+	}
+}
+
+func (j *mixedRingJob) finish() {
+	now := j.sim.Now()
+	j.times = append(j.times, now-j.begun)
+	if len(j.times) < j.iters {
+		j.start()
+		return
+	}
+	j.onDone()
+}
+
+// check reports an unfinished job or unbalanced transfer books.
+func (j *mixedRingJob) check() error {
+	if len(j.times) != j.iters {
+		return fmt.Errorf("finished %d of %d iterations", len(j.times), j.iters)
+	}
+	if j.sends != j.dones || j.sentB != j.deliveredB {
+		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", j.sends, j.sentB, j.dones, j.deliveredB)
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package network
+
+import (
+	"strings"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
+	"syncsim/topologies"
+	"syncsim/transport"
+	"syncsim/workloads/background"
+)
+
+// Background is the background experiment.
+func Background() *experiments.Experiment {
+	metrics := []experiments.Metric{}
+	for _, m := range background.MetricSchema("", nil) {
+		metrics = append(metrics, experiments.Metric{Name: bgMetricName(m.Name), Unit: m.Unit, Help: m.Help})
+	}
+	metrics = append(metrics,
+		experiments.Metric{Name: "mean_flow_kb", Unit: "KB", Help: "mean size of the flows started in the window"},
+		experiments.Metric{Name: "cdf_mean_kb", Unit: "KB", Help: "mean of the workload's flow-size CDF (what mean_flow_kb estimates)"},
+		experiments.Metric{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues over the window"},
+		experiments.Metric{Name: "ecn_marks", Unit: "packets", Help: "packets marked CE at switch queues over the window"},
+		experiments.Metric{Name: "timeouts", Unit: "", Help: "retransmission timeouts (whole run)"},
+		experiments.Metric{Name: "events", Unit: "", Help: "simulator events processed"},
+	)
+	return &experiments.Experiment{
+		Name:    "background",
+		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
+		Doc: "Flows with sizes drawn from the workload's flow-size CDF arrive as a Poisson process between uniformly random " +
+			"host pairs of a leaf-spine fabric and run over DCTCP (or NewReno). " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
+			"Slowdown is FCT over the ideal FCT: the flow's wire bytes at the host rate plus the unloaded path latency " +
+			"(propagation and per-switch store-and-forward of one full segment). Only flows that start in [warmup, duration) " +
+			"count; flows still running at the end count as started, not done. Defaults are the PA-ATP NS3 fabric " +
+			"(8 spines x 8 leaves x 16 hosts, 100 Gbps, 2 us, 256 KB per port).",
+		Params: []experiments.Param{
+			experiments.EnumParam("workload", "hadoop", background.Names(), "flow-size distribution"),
+			experiments.FloatParam("load", 0.5, 0.01, 1, "offered load: bytes/s offered over aggregate host NIC capacity"),
+			experiments.IntParam("spines", 8, 1, 1024, "spine switches"),
+			experiments.IntParam("leaves", 8, 1, 1024, "leaf switches"),
+			experiments.IntParam("hosts_per_leaf", 16, 1, 1024, "hosts under each leaf"),
+			experiments.FloatParam("host_gbps", 100, 0.001, 1600, "host link rate, Gbit/s"),
+			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine link rate, Gbit/s"),
+			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
+			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
+			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)"),
+			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the flows"),
+			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
+			setup.WarmupParam(),
+		},
+		Metrics: metrics,
+		Run:     runBackground,
+	}
+}
+
+// bgMetricName maps the background package's names onto the experiment's
+// (slowdown metrics are prefixed fct_ so they read fct_slowdown_p99).
+func bgMetricName(n string) string {
+	if i := strings.Index(n, "slowdown_"); i >= 0 {
+		return n[:i] + "fct_" + n[i:]
+	}
+	return n
+}
+
+func runBackground(r *experiments.Run) (*experiments.Result, error) {
+	ps := r.Params
+	warm, end, err := setup.Window(ps, ps.Float("duration_ms"))
+	if err != nil {
+		return nil, err
+	}
+	lc, err := setup.LeafSpineFrom(ps)
+	if err != nil {
+		return nil, err
+	}
+	cdf, err := background.Workload(ps.String("workload"))
+	if err != nil {
+		return nil, err
+	}
+	cc, err := transport.ParseCC(ps.String("transport"))
+	if err != nil {
+		return nil, err
+	}
+	sim := netsim.New(r.Seed)
+	net := netsim.NewNetwork(sim)
+	fab, err := topologies.LeafSpine(net, lc)
+	if err != nil {
+		return nil, err
+	}
+	tc := transport.DefaultConfig()
+	tc.CC = cc
+	stack := transport.NewStack(net, tc)
+	gen, err := background.New(sim, stack, background.Config{
+		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end,
+	})
+	if err != nil {
+		return nil, err
+	}
+	gen.Start()
+	sim.At(warm, func() { fab.ResetQueueStats(warm) })
+	sim.Run(end)
+
+	sum, err := gen.Stats(background.StatsConfig{
+		Warmup: warm, Stop: end,
+		Latency: setup.UnloadedLatency(net, tc.HeaderBytes+1),
+		WireBytes: func(b netsim.Bytes) netsim.Bytes {
+			return b + (b+tc.MSS-1)/tc.MSS*tc.HeaderBytes
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := r.Exp.NewResult()
+	m := res.Metrics
+	for _, x := range sum.Metrics("") {
+		m[bgMetricName(x.Name)] = x.Value
+	}
+	if n := m["flows_started"]; n > 0 {
+		m["mean_flow_kb"] = float64(sum.OfferedBytes) / n / 1000
+	}
+	m["cdf_mean_kb"] = cdf.Mean() / 1000
+	d, k := setup.QueueTotals(fab.SwitchQueues())
+	m["drops"], m["ecn_marks"] = float64(d), float64(k)
+	m["timeouts"] = float64(stack.Timeouts)
+	m["events"] = float64(sim.Events())
+	res.Events = sim.Events()
+	if err := setup.CheckBooks(r, net); err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,9 @@
+package network
+
+import "syncsim/experiments"
+
+// Register adds the network family's experiments to r: incast and
+// background.
+func Register(r *experiments.Registry) {
+	r.Register(Incast(), Background())
+}
