@@ -48,7 +48,7 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		c.Fill(rect)
 		c.StrokeLines(outline, []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}})
 		if cell.Max > cell.Min {
-			drawWhisker(c, whisker, tx(b.x[i]), ty(cell.Min), ty(cell.Max), (x1-x0)*0.35)
+			drawWhisker(c, whisker, tx(b.x[i]), ty(cell.Min), ty(cell.Max), (x1-x0)*0.25)
 		}
 	}
 }
