@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -56,6 +57,10 @@ type Figure struct {
 // Cell returns the summary of (facet, series, x), or nil if no row has
 // that combination.
 func (f *Figure) Cell(facet, series, x string) *Cell { return f.cells[[3]string{facet, series, x}] }
+
+// ErrNothingToDraw is wrapped by Build's error when every selected value
+// of the metric is NaN or infinite.
+var ErrNothingToDraw = errors.New("nothing to draw")
 
 // Build selects the rows of t that the Spec asks for, checks that no
 // other parameter varies among them, and summarises the metric per cell.
@@ -134,7 +139,7 @@ func Build(t *Table, s Spec) (*Figure, error) {
 		f.TrialsMax = max(f.TrialsMax, n)
 	}
 	if f.Skipped == f.Rows {
-		return nil, fmt.Errorf("every selected %s value is NaN or infinite: nothing to draw", s.Y)
+		return nil, fmt.Errorf("every selected %s value is NaN or infinite: %w", s.Y, ErrNothingToDraw)
 	}
 	return f, nil
 }

@@ -82,7 +82,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // niceTicks labels a linear axis at multiples of a round step (1, 2,
-// 2.5 or 5 times a power of ten) chosen to give about five labels, with
+// 2.5 or 5 times a power of ten) chosen to give four to seven labels, with
 // one minor tick between labels. gonum/plot's default asks for three,
 // too few to read values off a paper-sized panel.
 type niceTicks struct{}
@@ -92,7 +92,7 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(max-min, 0) {
 		return nil
 	}
-	raw := (max - min) / 5
+	raw := (max - min) / 6
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := 10 * mag
 	for _, m := range []float64{1, 2, 2.5, 5} {
@@ -115,6 +115,9 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 			}
 			t.Value = v
 			t.Label = strconv.FormatFloat(v, 'f', prec, 64)
+			if math.Abs(v) >= 1e6 {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
 		}
 		ticks = append(ticks, t)
 	}
