@@ -40,10 +40,11 @@ func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 			describeCommand(reg),
 			runCommand(reg),
 			sweepCommand(reg),
+			plotCommand(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fmt.Errorf("unknown command %q (commands: list, describe, run, sweep, help; see 'syncsim --help')", c.Args().First())
+				return fmt.Errorf("unknown command %q (commands: list, describe, run, sweep, plot, help; see 'syncsim --help')", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

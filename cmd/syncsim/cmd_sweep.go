@@ -13,6 +13,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 	flags := append(gridFlags(true),
 		&cli.StringSliceFlag{Name: "vary", Usage: "sweep a parameter over `key=v1,v2,...`; numbers may use start:stop:step ranges (repeatable; the first --vary changes slowest)"},
 		&cli.BoolFlag{Name: "resume", Usage: "keep the rows already in the CSV and run only the missing (point, trial) rows"},
+		plotDirFlag(),
 	)
 	return &cli.Command{
 		Name:      "sweep",
@@ -31,6 +32,9 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 			}
 			p, err := newPlan(c, reg, c.StringSlice("vary"))
 			if err != nil {
+				return err
+			}
+			if err := checkSweepPlot(c, p); err != nil {
 				return err
 			}
 			out, err := p.open()
@@ -64,7 +68,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 				kept = fmt.Sprintf(" after the %d rows already there", out.resume.Rows())
 			}
 			fmt.Fprintf(c.App.ErrWriter, "wrote %d rows (%d points x %d trials) to %s%s\n", out.csv.Rows(), len(p.points), p.trials, p.csvPath, kept)
-			return nil
+			return plotSweep(c, p)
 		},
 	}
 }

@@ -4,6 +4,7 @@
 //	syncsim describe EXP              its description, parameters and metrics
 //	syncsim run EXP [flags]           one point over --trials seeds: median [min, max] per metric
 //	syncsim sweep EXP --csv FILE ...  a grid of points, one CSV row per point and trial
+//	syncsim plot CSV --x P --y M -o F a figure (SVG or PNG) of a sweep CSV
 //
 // Parameters are set with --set key=value and swept with --vary
 // key=v1,v2,... (numbers also as start:stop:step); the grid is the

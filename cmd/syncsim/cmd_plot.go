@@ -1,0 +1,186 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"syncsim/plotting"
+)
+
+func plotCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plot",
+		Usage:     "draw a figure (SVG or PNG) from a sweep CSV",
+		ArgsUsage: "CSV",
+		Description: "Draws one metric (--y) over one parameter (--x) of a CSV that 'sweep' wrote,\n" +
+			"summarised over trials: line (median, shaded min-max band; the default when every\n" +
+			"x is a number), bar (median with min-max whiskers, grouped by series; the default\n" +
+			"otherwise) or box (quartiles, whiskers to min and max). --series draws one line\n" +
+			"or bar colour per value of a parameter, --facet one panel per value. Every other\n" +
+			"parameter must take one value in the selected rows: fix one that varies with\n" +
+			"--where k=v (or k=v1,v2 to keep several). Axis labels carry the unit in the\n" +
+			"column name (ajct_ms: \"ajct (ms)\"). NaN values are skipped and counted in a note\n" +
+			"under the figure. The format follows the extension of -o: .svg or .png.\n\n" +
+			"  syncsim plot incast.csv --x senders --y goodput_gbps --series transport -o goodput.svg",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "x", Usage: "parameter on the x axis", Required: true},
+			&cli.StringFlag{Name: "y", Usage: "metric on the y axis", Required: true},
+			&cli.StringFlag{Name: "series", Usage: "parameter with one line or bar colour per value"},
+			&cli.StringFlag{Name: "facet", Usage: "parameter with one panel per value"},
+			&cli.StringFlag{Name: "kind", Usage: "line, bar or box (default: line for numeric x, bar otherwise)"},
+			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...); repeatable, all must hold"},
+			&cli.BoolFlag{Name: "log-x", Usage: "logarithmic x axis (line plots of positive x)"},
+			&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis (positive values)"},
+			&cli.StringFlag{Name: "title", Usage: "figure title (default: the experiment and the --where filters)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "figure `FILE`, .svg or .png", Required: true},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return fmt.Errorf("plot takes one CSV file, got %d arguments (see 'syncsim plot --help')", c.NArg())
+			}
+			spec, err := plotSpec(c)
+			if err != nil {
+				return err
+			}
+			out := c.String("output")
+			if _, err := plotting.FormatOf(out); err != nil {
+				return err
+			}
+			t, err := plotting.ReadFile(c.Args().First())
+			if err != nil {
+				return err
+			}
+			f, err := plotting.Build(t, spec)
+			if err != nil {
+				return err
+			}
+			if err := f.Save(out); err != nil {
+				return err
+			}
+			reportFigure(c.App.ErrWriter, out, f)
+			return nil
+		},
+	}
+}
+
+// plotSpec reads the figure flags of the plot command.
+func plotSpec(c *cli.Context) (plotting.Spec, error) {
+	kind, err := plotting.ParseKind(c.String("kind"))
+	if err != nil {
+		return plotting.Spec{}, fmt.Errorf("--kind: %w", err)
+	}
+	s := plotting.Spec{
+		X: c.String("x"), Y: c.String("y"), Series: c.String("series"), Facet: c.String("facet"),
+		Kind: kind, LogX: c.Bool("log-x"), LogY: c.Bool("log-y"), Title: c.String("title"),
+	}
+	for _, w := range c.StringSlice("where") {
+		f, err := plotting.ParseFilter(w)
+		if err != nil {
+			return plotting.Spec{}, err
+		}
+		s.Where = append(s.Where, f)
+	}
+	return s, nil
+}
+
+// reportFigure prints what was drawn, with the note on skipped values.
+func reportFigure(w io.Writer, path string, f *plotting.Figure) {
+	fmt.Fprintf(w, "wrote %s: %s of %s over %s, %d rows", path, f.Kind, f.Spec.Y, f.Spec.X, f.Rows)
+	if f.Skipped > 0 {
+		fmt.Fprintf(w, " (%d NaN or infinite values not drawn)", f.Skipped)
+	}
+	fmt.Fprintln(w)
+}
+
+// plotDirFlag is sweep's --plot flag.
+func plotDirFlag() cli.Flag {
+	return &cli.StringFlag{Name: "plot", Usage: "when the sweep ends, write one PNG per metric into `DIR` (x: first varied parameter, series: second, facet: third)"}
+}
+
+// checkSweepPlot checks, before a sweep runs, that its --plot figures can
+// be drawn: one to three parameters vary, and DIR exists or is created.
+func checkSweepPlot(c *cli.Context, p *plan) error {
+	if !c.IsSet("plot") {
+		return nil
+	}
+	dir := c.String("plot")
+	if dir == "" {
+		return errors.New("--plot needs a directory name")
+	}
+	varied := variedAxes(p)
+	switch {
+	case len(varied) == 0:
+		return errors.New("--plot: no parameter varies (a figure needs a --vary with two or more values)")
+	case len(varied) > 3:
+		return fmt.Errorf("--plot: %d parameters vary (%s); a figure shows at most three (x, series, facet): "+
+			"sweep without --plot and draw with 'syncsim plot --where'", len(varied), strings.Join(varied, ", "))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	return nil
+}
+
+// variedAxes returns the parameters that --vary gives two or more values,
+// in --vary order.
+func variedAxes(p *plan) []string {
+	var out []string
+	for _, a := range p.axes {
+		if len(a.Values) > 1 {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// plotSweep writes one figure per metric of the finished sweep's CSV into
+// the --plot directory: the first varied parameter on x, the second as
+// series, the third as facets; a line for numeric x, bars otherwise.
+// A metric with no finite value is skipped with a note.
+func plotSweep(c *cli.Context, p *plan) error {
+	if !c.IsSet("plot") {
+		return nil
+	}
+	dir := c.String("plot")
+	t, err := plotting.ReadFile(p.csvPath)
+	if err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
+	varied := variedAxes(p)
+	spec := plotting.Spec{X: varied[0]}
+	if len(varied) > 1 {
+		spec.Series = varied[1]
+	}
+	if len(varied) > 2 {
+		spec.Facet = varied[2]
+	}
+	var wrote, skipped []string
+	for _, m := range t.Metrics {
+		spec.Y = m
+		f, err := plotting.Build(t, spec)
+		if err != nil {
+			if errors.Is(err, plotting.ErrNothingToDraw) {
+				skipped = append(skipped, m)
+				continue
+			}
+			return fmt.Errorf("--plot: %s: %w", m, err)
+		}
+		path := filepath.Join(dir, p.exp.Name+"_"+m+".png")
+		if err := f.Save(path); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+		wrote = append(wrote, path)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "wrote %d figures to %s", len(wrote), dir)
+	if len(skipped) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, " (no finite values, not drawn: %s)", strings.Join(skipped, ", "))
+	}
+	fmt.Fprintln(c.App.ErrWriter)
+	return nil
+}
