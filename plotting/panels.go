@@ -34,7 +34,7 @@ func (f *Figure) panels(cols, rows int) [][]*plot.Plot {
 			p.X.Label.Text = Label(f.Spec.X)
 		}
 		if col == 0 {
-			p.Y.Label.Text = Label(f.Spec.Y)
+			p.Y.Label.Text = LabelUnit(f.Spec.Y, f.Spec.Units[f.Spec.Y])
 		}
 		g := plotter.NewGrid()
 		g.Vertical.Color = nil

@@ -88,4 +88,8 @@ type Spec struct {
 	LogX, LogY bool
 	// Title replaces the default title (the experiment and the filters).
 	Title string
+	// Units gives the unit of a metric as its experiment declares it; it
+	// overrides the unit read from the column name (see LabelUnit), which
+	// labels the columns it does not list.
+	Units map[string]string
 }

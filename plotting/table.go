@@ -92,6 +92,15 @@ func ReadCSV(r io.Reader, source string) (*Table, error) {
 	return t, nil
 }
 
+// Experiment returns the experiment named in the first row, or "" for
+// a table without rows.
+func (t *Table) Experiment() string {
+	if len(t.Rows) == 0 {
+		return ""
+	}
+	return t.Rows[0][0]
+}
+
 // IsParam reports whether name is a parameter column.
 func (t *Table) IsParam(name string) bool {
 	i, ok := t.col[name]

@@ -62,3 +62,26 @@ func Label(column string) string {
 	}
 	return q + " (" + u + ")"
 }
+
+// unitSpelling maps units as experiments declare them to the figure's
+// spelling.
+var unitSpelling = map[string]string{"us": "µs"}
+
+// LabelUnit is the axis label of a column whose unit is declared (by the
+// experiment's schema) rather than read from its name. An empty unit
+// gives Label(column); a unit that the name's suffix already states gives
+// the same as Label; otherwise the whole name is the quantity, so model_s
+// declared in packets reads "model s (packets)", not "model (s)".
+func LabelUnit(column, unit string) string {
+	if unit == "" {
+		return Label(column)
+	}
+	if s, ok := unitSpelling[unit]; ok {
+		unit = s
+	}
+	q, u := SplitUnit(column)
+	if u != unit {
+		q = column
+	}
+	return strings.ReplaceAll(q, "_", " ") + " (" + unit + ")"
+}

@@ -33,3 +33,21 @@ func TestLabel(t *testing.T) {
 		})
 	}
 }
+
+func TestLabelUnit(t *testing.T) {
+	tests := []struct{ column, unit, want string }{
+		{"ajct_ms", "ms", "ajct (ms)"},
+		{"fct_p99_us", "us", "fct p99 (µs)"},
+		{"model_s", "packets", "model s (packets)"},
+		{"drops", "packets", "drops (packets)"},
+		{"timeouts", "", "timeouts"},
+		{"goodput_gbps", "", "goodput (Gbit/s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.column, func(t *testing.T) {
+			if got := LabelUnit(tc.column, tc.unit); got != tc.want {
+				t.Errorf("LabelUnit(%q, %q) = %q, want %q", tc.column, tc.unit, got, tc.want)
+			}
+		})
+	}
+}

@@ -40,7 +40,7 @@ func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 			describeCommand(reg),
 			runCommand(reg),
 			sweepCommand(reg),
-			plotCommand(),
+			plotCommand(reg),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {

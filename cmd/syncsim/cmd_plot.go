@@ -10,10 +10,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"syncsim/experiments"
 	"syncsim/plotting"
 )
 
-func plotCommand() *cli.Command {
+func plotCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:      "plot",
 		Usage:     "draw a figure (SVG or PNG) from a sweep CSV",
@@ -56,6 +57,7 @@ func plotCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			spec.Units = metricUnits(reg, t)
 			f, err := plotting.Build(t, spec)
 			if err != nil {
 				return err
@@ -87,6 +89,27 @@ func plotSpec(c *cli.Context) (plotting.Spec, error) {
 		s.Where = append(s.Where, f)
 	}
 	return s, nil
+}
+
+// metricUnits returns the units the table's experiment declares for its
+// metrics, so axes follow the schema where a name's suffix would mislead
+// (ina-model's model_s counts packets). A CSV of an experiment this
+// program does not know keeps the units read from the column names.
+func metricUnits(reg *experiments.Registry, t *plotting.Table) map[string]string {
+	e, err := reg.Lookup(t.Experiment())
+	if err != nil {
+		return nil
+	}
+	return unitsOf(e)
+}
+
+// unitsOf returns the declared unit of each of e's metrics.
+func unitsOf(e *experiments.Experiment) map[string]string {
+	units := make(map[string]string, len(e.Metrics))
+	for _, m := range e.Metrics {
+		units[m.Name] = m.Unit
+	}
+	return units
 }
 
 // reportFigure prints what was drawn, with the note on skipped values.
@@ -153,7 +176,7 @@ func plotSweep(c *cli.Context, p *plan) error {
 		return fmt.Errorf("--plot: %w", err)
 	}
 	varied := variedAxes(p)
-	spec := plotting.Spec{X: varied[0]}
+	spec := plotting.Spec{X: varied[0], Units: unitsOf(p.exp)}
 	if len(varied) > 1 {
 		spec.Series = varied[1]
 	}
