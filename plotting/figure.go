@@ -259,7 +259,7 @@ func levels(t *Table, rows []int, name string) (ls []Level, numeric bool) {
 	numeric = true
 	for _, v := range t.distinct(rows, name) {
 		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(x) {
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 			numeric = false
 		}
 		ls = append(ls, Level{Text: v, Value: x})

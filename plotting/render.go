@@ -131,18 +131,21 @@ func (f *Figure) Title() string {
 // Notes returns the lines printed under the figure: what the marks show
 // and how many values were not drawn.
 func (f *Figure) Notes() []string {
-	trials := fmt.Sprint(f.TrialsMin)
-	if f.TrialsMax != f.TrialsMin {
-		trials = fmt.Sprintf("%d-%d", f.TrialsMin, f.TrialsMax)
+	trials := fmt.Sprint(f.TrialsMin, " trials")
+	switch {
+	case f.TrialsMax != f.TrialsMin:
+		trials = fmt.Sprintf("%d-%d trials", f.TrialsMin, f.TrialsMax)
+	case f.TrialsMin == 1:
+		trials = "1 trial"
 	}
 	var what string
 	switch f.Kind {
 	case Line:
-		what = "lines: median of " + trials + " trials per point; band: min to max"
+		what = "lines: median of " + trials + " per point; band: min to max"
 	case Bar:
-		what = "bars: median of " + trials + " trials; whiskers: min to max"
+		what = "bars: median of " + trials + "; whiskers: min to max"
 	case Box:
-		what = "boxes: quartiles of " + trials + " trials, line at the median; whiskers: min to max"
+		what = "boxes: quartiles of " + trials + ", line at the median; whiskers: min to max"
 	}
 	notes := []string{what}
 	if f.Skipped > 0 {
@@ -218,6 +221,8 @@ func (f *Figure) Draw(c draw.Canvas) {
 	cols, rows := f.grid()
 	plots := f.panels(cols, rows)
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(8), PadTop: vg.Points(2), PadLeft: vg.Points(4)}
+	tiles.PadLeft += f.leftOverhang(plots[0][0])
+	tiles.PadX += f.leftOverhang(plots[0][0])
 	canvases := plot.Align(plots, tiles, area)
 	for j := range plots {
 		for i, p := range plots[j] {
@@ -226,6 +231,26 @@ func (f *Figure) Draw(c draw.Canvas) {
 			}
 		}
 	}
+}
+
+// leftOverhang estimates how far rotated category labels reach left of
+// a panel's y axis (gonum/plot makes room for the y axis' own labels
+// only): label i is centred on its slot, (i + 1/2) slots from the axis,
+// and reaches back by its width times cos(rotation). The y axis' tick
+// labels and title take about half an inch.
+func (f *Figure) leftOverhang(p *plot.Plot) vg.Length {
+	rot := p.X.Tick.Label.Rotation
+	if rot == 0 {
+		return 0
+	}
+	pw, _ := f.panelSize()
+	slot := (pw - vg.Inch*0.8) / vg.Length(len(f.X))
+	var over vg.Length
+	for i, l := range f.X {
+		reach := p.X.Tick.Label.Width(l.Text)*vg.Length(math.Cos(rot)) - slot*vg.Length(float64(i)+0.5)
+		over = max(over, reach-vg.Inch/2)
+	}
+	return over
 }
 
 // thumbs returns the legend thumbnails of series j.

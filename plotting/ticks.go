@@ -101,10 +101,6 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 			break
 		}
 	}
-	prec := 0
-	for s := step; prec < 12 && math.Abs(s-math.Round(s)) > 1e-9*step; s *= 10 {
-		prec++
-	}
 	var ticks []plot.Tick
 	for k := math.Ceil(min / step * 2); k/2*step <= max*(1+1e-12)+1e-300; k++ {
 		v := k / 2 * step
@@ -114,12 +110,28 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 				v = 0
 			}
 			t.Value = v
-			t.Label = strconv.FormatFloat(v, 'f', prec, 64)
-			if math.Abs(v) >= 1e6 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
-			}
+			t.Label = tickLabel(v, step)
 		}
 		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// tickLabel formats a label of a linear axis whose labels are step apart:
+// with the decimals the step needs, or, for values of a million and more
+// or steps below 1e-4, in exponent form with the significant digits the
+// step needs, so rounding noise in v never shows.
+func tickLabel(v, step float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if math.Abs(v) >= 1e6 || step < 1e-4 {
+		sig := int(math.Floor(math.Log10(math.Abs(v)))-math.Floor(math.Log10(step))) + 2
+		return strconv.FormatFloat(v, 'g', min(max(sig, 1), 15), 64)
+	}
+	prec := 0
+	for s := step; prec < 12 && math.Abs(s-math.Round(s)) > 1e-9*step; s *= 10 {
+		prec++
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
 }
