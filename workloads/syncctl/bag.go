@@ -2,6 +2,7 @@ package syncctl
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 )
 
@@ -15,6 +16,51 @@ type Member struct {
 
 // Virtual is the ID of a virtual worker (Alg. 2, line 11).
 const Virtual = -1
+
+// BAGSeed is how many workers BAG admits to a group unconditionally before
+// the bandwidth threshold b* applies. The paper is inconsistent: Alg. 1,
+// line 6 ("if len(g) <= p") admits p+1, while the text of Sec. III-C says
+// "BAG tries to select p workers to generate a group g and records the
+// relaxed bandwidth threshold b*".
+type BAGSeed int
+
+const (
+	// SeedPseudocode admits p+1 workers, as Alg. 1 line 6 is printed.
+	SeedPseudocode BAGSeed = iota
+	// SeedProse admits p workers, as the text of Sec. III-C says.
+	SeedProse
+)
+
+// BAGSeedNames are the parameter names of the two readings, in order.
+var BAGSeedNames = []string{"p+1", "p"}
+
+// String is "p+1" or "p".
+func (s BAGSeed) String() string {
+	if s == SeedProse {
+		return "p"
+	}
+	return "p+1"
+}
+
+// ParseBAGSeed reads "p+1" or "p".
+func ParseBAGSeed(s string) (BAGSeed, error) {
+	switch s {
+	case "p+1":
+		return SeedPseudocode, nil
+	case "p":
+		return SeedProse, nil
+	}
+	return 0, fmt.Errorf("unknown BAG seed %q (known: p+1, p)", s)
+}
+
+// size is the number of workers admitted unconditionally for minimum group
+// size p.
+func (s BAGSeed) size(p int) int {
+	if s == SeedProse {
+		return p
+	}
+	return p + 1
+}
 
 // BAG is eta-based bandwidth-aware grouping, Alg. 1 of the selective-reduce
 // paper. It sorts q by bandwidth non-increasingly (line 2; a stable sort,
@@ -31,13 +77,20 @@ const Virtual = -1
 // p must be at least 1 (the controllers check it). q is not modified; the
 // groups share one backing array, each capped at its own length.
 func BAG(q []Member, p int, eta float64) [][]Member {
+	return BAGWith(q, p, eta, SeedPseudocode)
+}
+
+// BAGWith is BAG with the chosen reading of line 6: seed SeedProse admits
+// p workers unconditionally (len(g) < p), so groups but the last have at
+// least p members.
+func BAGWith(q []Member, p int, eta float64, seed BAGSeed) [][]Member {
 	l := make([]Member, len(q))
 	copy(l, q)
 	sortByBW(l)
 	var groups [][]Member
 	start := 0
 	for start < len(l) {
-		end := bagGroupEnd(l, start, p, eta)
+		end := bagGroupEnd(l, start, seed.size(p), eta)
 		// Groups are consecutive runs of l; the capacity is capped so that
 		// a caller appending to one group cannot overwrite the next.
 		groups = append(groups, l[start:end:end])
@@ -53,18 +106,18 @@ func sortByBW(l []Member) {
 }
 
 // bagGroupEnd walks the sorted list l from start and returns the end of
-// the group that starts there (lines 5-15). The group's first worker
-// always joins; while the group has at most p members the next joins and
-// sets b* (lines 6-8); then workers join while b_i >= b* (lines 9-10). A
-// group opened at line 14 keeps the previous b* until its next seed, but
-// that seed always comes (len(g) = 1 <= p), so computing each group on its
-// own gives the same groups as the single loop of Alg. 1.
-func bagGroupEnd(l []Member, start, p int, eta float64) int {
+// the group that starts there (lines 5-15). The first seed workers join
+// unconditionally, each setting b* (lines 6-8; seed is p+1 as printed);
+// then workers join while b_i >= b* (lines 9-10). A group opened at line
+// 14 keeps the previous b* until its next seed, but that seed always comes
+// (seed >= 1), so computing each group on its own gives the same groups as
+// the single loop of Alg. 1.
+func bagGroupEnd(l []Member, start, seed int, eta float64) int {
 	i := start
 	bstar := 0.0
 	for ; i < len(l); i++ {
 		switch {
-		case i-start <= p:
+		case i-start < seed:
 			bstar = l[i].BW * (1 - eta)
 		case l[i].BW >= bstar:
 		default:

@@ -1,6 +1,7 @@
 package syncctl
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -115,6 +116,44 @@ func (d Decision) String() string {
 	return "launch"
 }
 
+// KRounding is how Alg. 2, line 8 turns the expected number of ready
+// workers, sum p_i, into a whole number k of virtual workers: the printed
+// |.| is read as floor, or as rounding to the nearest integer.
+type KRounding int
+
+const (
+	// KFloor inserts floor(sum p_i) virtual workers.
+	KFloor KRounding = iota
+	// KRound inserts round(sum p_i) virtual workers (halves up).
+	KRound
+)
+
+// KRoundingNames are the parameter names of the two readings, in order.
+var KRoundingNames = []string{"floor", "round"}
+
+// String is "floor" or "round".
+func (k KRounding) String() string { return KRoundingNames[k&1] }
+
+// ParseKRounding reads "floor" or "round".
+func ParseKRounding(s string) (KRounding, error) {
+	switch s {
+	case "floor":
+		return KFloor, nil
+	case "round":
+		return KRound, nil
+	}
+	return 0, fmt.Errorf("unknown k rounding %q (known: floor, round)", s)
+}
+
+// Of turns the expected count x >= 0 into k; a tolerance of 1e-9 absorbs
+// the rounding of a sum of probabilities (three workers at 1/3 give 1).
+func (k KRounding) Of(x float64) int {
+	if k == KRound {
+		return int(math.Floor(x + 0.5 + 1e-9))
+	}
+	return int(math.Floor(x + 1e-9))
+}
+
 // BPAWRParams are the tunables of Alg. 2.
 type BPAWRParams struct {
 	P          int     // minimum group size
@@ -122,6 +161,10 @@ type BPAWRParams struct {
 	Theta      float64 // waiting threshold factor
 	Dt         float64 // waiting slot, seconds
 	ModelBytes float64 // v
+	// Seed is the reading of Alg. 1, line 6 used for g* (line 12).
+	Seed BAGSeed
+	// KRound is the reading of line 8.
+	KRound KRounding
 }
 
 // BPAWRResult is BPAWR's answer for one group.
@@ -130,9 +173,10 @@ type BPAWRResult struct {
 	// Delta are the workers of g not in g* (line 14), returned only with
 	// WaitReplace (the printed algorithm returns the empty set otherwise).
 	Delta []Member
-	// K is the number of virtual workers inserted, floor(sum p_i) (line 8;
-	// the printed |.| around a non-negative sum is read as floor, the
-	// number of whole workers to insert), and VirtualBW their bandwidth.
+	// K is the number of virtual workers inserted, floor(sum p_i) or
+	// round(sum p_i) (line 8; the printed |.| around a non-negative sum is
+	// read as the number of whole workers to insert, see KRounding), and
+	// VirtualBW their bandwidth.
 	K         int
 	VirtualBW float64
 	// TX is the time saved by the replacement (line 15), seconds.
@@ -174,7 +218,7 @@ func BPAWR(s []Training, g []Member, prm BPAWRParams, pred Predictor) (BPAWRResu
 		}
 		s = out
 	}
-	k := int(math.Floor(CalcExpectedNewWorkerNum(c) + 1e-9))
+	k := prm.KRound.Of(CalcExpectedNewWorkerNum(c))
 	vb := CalcExpectedBW(c)
 	l := make([]Member, len(g), len(g)+k)
 	copy(l, g)
@@ -184,7 +228,7 @@ func BPAWR(s []Training, g []Member, prm BPAWRParams, pred Predictor) (BPAWRResu
 	// G <- BAG(L); g* <- G[0] (lines 12-13): only the first group is
 	// needed, the sorted prefix of L.
 	sortByBW(l)
-	m := bagGroupEnd(l, 0, prm.P, prm.Eta)
+	m := bagGroupEnd(l, 0, prm.Seed.size(prm.P), prm.Eta)
 	gstar := l[:m]
 	// g_delta = g \ g* (line 14): the real workers after the prefix, in
 	// bandwidth order.

@@ -13,8 +13,15 @@ import (
 // Config describes a cluster of workers.
 type Config struct {
 	// BW is each worker's true available bandwidth in bits/s (the minimum of
-	// its uplink and downlink, Sec. III-A); len(BW) is n.
+	// its uplink and downlink, Sec. III-A); len(BW) is n. With a Schedule,
+	// BW is ignored and the schedule's epoch 0 gives n.
 	BW []float64
+	// Schedule, if set, makes the bandwidths change over time.
+	Schedule BandwidthSchedule
+	// OnBandwidth, if set, is called at every change of the Schedule's
+	// epoch with the new bandwidths (bits/s, shared, read-only), for
+	// executors that move data on a network whose links must follow.
+	OnBandwidth func(epoch int, bw []float64)
 	// ModelBytes is the model size v in bytes.
 	ModelBytes float64
 	// Alpha is the one-way latency between workers in seconds (Eq. 2).
@@ -42,14 +49,20 @@ type Executor interface {
 }
 
 // Analytic runs a group all-reduce in the time given by the cluster's
-// CostModel (Eq. 2) with the group's minimum true bandwidth.
+// CostModel (Eq. 2) with the group's minimum true bandwidth; when the
+// bandwidths change over time, with the minimum integrated over the
+// epochs the all-reduce spans (see Cluster.analyticEnd).
 type Analytic struct{}
 
 // Start schedules done after the Eq. 2 time.
 func (Analytic) Start(c *Cluster, group []int, done func()) {
+	if c.period > 0 {
+		c.sim.At(c.analyticEnd(group), done)
+		return
+	}
 	b := math.Inf(1)
 	for _, w := range group {
-		b = math.Min(b, c.cfg.BW[w])
+		b = math.Min(b, c.bw[w])
 	}
 	d := c.cfg.Cost.Time(len(group), c.cfg.ModelBytes, b, c.cfg.Alpha)
 	c.sim.AfterFunc(netsim.FromSeconds(d), done)
@@ -104,26 +117,34 @@ type Cluster struct {
 	syncScale int
 	launched  int
 	log       []SyncRecord
+
+	period netsim.Time // bandwidth epoch length (0: static)
+	epoch  int         // bandwidth epoch in force
+	bw     []float64   // true bandwidths in force, bits/s
 }
 
 const (
 	evReady int32 = iota + 1
 	evPoll
+	evBandwidth
 )
 
 // NewCluster checks cfg and builds the cluster. Worker i draws its compute
 // times from the stream "training/compute/<i>", so the same seed gives
 // every scheme the same sequence of compute times per worker.
 func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
-	n := len(cfg.BW)
-	if n < 1 {
-		return nil, fmt.Errorf("cluster: no workers")
-	}
-	for i, b := range cfg.BW {
-		if !(b > 0) || math.IsInf(b, 0) {
-			return nil, fmt.Errorf("cluster: worker %d bandwidth %g, want > 0", i, b)
+	var period netsim.Time
+	if cfg.Schedule != nil {
+		period = cfg.Schedule.Period()
+		if period < 0 {
+			return nil, fmt.Errorf("cluster: bandwidth period %v, want >= 0", period)
 		}
+		cfg.BW = cfg.Schedule.Epoch(0)
 	}
+	if err := checkBandwidths(cfg.BW); err != nil {
+		return nil, err
+	}
+	n := len(cfg.BW)
 	if !(cfg.ModelBytes > 0) {
 		return nil, fmt.Errorf("cluster: model size %g bytes, want > 0", cfg.ModelBytes)
 	}
@@ -136,7 +157,8 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 	if ctl == nil {
 		return nil, fmt.Errorf("cluster: no controller")
 	}
-	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec}
+	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec,
+		period: period, bw: cfg.BW}
 	if c.exec == nil {
 		c.exec = Analytic{}
 	}
@@ -181,8 +203,11 @@ func (c *Cluster) Active() int {
 	return a
 }
 
-// BW is worker w's true bandwidth in bits/s.
-func (c *Cluster) BW(w int) float64 { return c.cfg.BW[w] }
+// BW is worker w's true bandwidth in bits/s, as in force now.
+func (c *Cluster) BW(w int) float64 { return c.bw[w] }
+
+// Epoch is the bandwidth epoch in force (0 for static bandwidths).
+func (c *Cluster) Epoch() int { return c.epoch }
 
 // Dist is worker w's compute-time distribution (what a warm-started
 // controller knows in advance).
@@ -290,6 +315,9 @@ func (c *Cluster) HandleEvent(ev netsim.Event) {
 		x.queuedAt = ev.At
 		c.queue = append(c.queue, w)
 	case evPoll:
+	case evBandwidth:
+		c.nextEpoch()
+		return
 	default:
 		panic(fmt.Sprintf("syncctl: unknown event kind %d", ev.Kind))
 	}
@@ -319,6 +347,7 @@ func (c *Cluster) Run() Metrics {
 	for i := range c.w {
 		c.compute(i)
 	}
+	c.scheduleEpoch()
 	until := c.cfg.Duration
 	if until <= 0 {
 		until = netsim.Never

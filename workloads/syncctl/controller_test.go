@@ -278,6 +278,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 	bad := []SelectiveConfig{
 		{P: 0, Dt: 1}, {P: 1, Eta: 1, Dt: 1}, {P: 1, Dt: 0}, {P: 1, Dt: 1, C: -1}, {P: 1, Dt: 1, BWError: 1}, {P: 1, Dt: 1, Theta: -1},
+		{P: 1, Dt: 1, Seed: BAGSeed(2)}, {P: 1, Dt: 1, KRound: KRounding(5)},
 	}
 	for i, sc := range bad {
 		if _, err := NewSelectiveReduce(sc, 1, netsim.Stream(1, "x")); err == nil {

@@ -48,3 +48,19 @@ func (m CostModel) Time(size int, modelBytes, minBW, alpha float64) float64 {
 	}
 	return 2*(k-1)*alpha + 2*(k-1)/k*bits/minBW
 }
+
+// Split returns Eq. 2's two terms for a group of size workers: the latency
+// term in seconds (2(|g|-1) alpha, or 2|g| alpha for the approximation)
+// and the volume in bits that the group's slowest worker must move
+// (2(|g|-1)/|g| v, or 2v), so that Time = latency + volume / min b.
+func (m CostModel) Split(size int, modelBytes, alpha float64) (latency, volume float64) {
+	if size <= 1 {
+		return 0, 0
+	}
+	bits := 8 * modelBytes
+	k := float64(size)
+	if m == CostApprox {
+		return 2 * k * alpha, 2 * bits
+	}
+	return 2 * (k - 1) * alpha, 2 * (k - 1) / k * bits
+}

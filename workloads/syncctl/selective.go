@@ -33,6 +33,11 @@ type SelectiveConfig struct {
 	// ExactConditional replaces Eq. 4's F(t+dt) by the true conditional
 	// probability (F(t+dt)-F(t))/(1-F(t)).
 	ExactConditional bool
+	// Seed is the reading of BAG's line 6 (p+1 as printed, or p as the
+	// text says), for the grouping of line 11 and BPAWR's g*.
+	Seed BAGSeed
+	// KRound is the reading of Alg. 2, line 8 (floor or round).
+	KRound KRounding
 }
 
 // SelectiveReduce is Alg. 3 of the selective-reduce paper.
@@ -89,12 +94,17 @@ func NewSelectiveReduce(cfg SelectiveConfig, modelBytes float64, rng *rand.Rand)
 		return nil, fmt.Errorf("selective reduce: bandwidth error e = %g, want 0 <= e < 1", cfg.BWError)
 	case !(modelBytes > 0):
 		return nil, fmt.Errorf("selective reduce: model size %g bytes, want > 0", modelBytes)
+	case cfg.Seed != SeedPseudocode && cfg.Seed != SeedProse:
+		return nil, fmt.Errorf("selective reduce: unknown BAG seed %d", int(cfg.Seed))
+	case cfg.KRound != KFloor && cfg.KRound != KRound:
+		return nil, fmt.Errorf("selective reduce: unknown k rounding %d", int(cfg.KRound))
 	case rng == nil && cfg.BWError > 0:
 		return nil, fmt.Errorf("selective reduce: bandwidth error needs a random stream")
 	}
 	s := &SelectiveReduce{
 		cfg: cfg,
-		prm: BPAWRParams{P: cfg.P, Eta: cfg.Eta, Theta: cfg.Theta, Dt: cfg.Dt, ModelBytes: modelBytes},
+		prm: BPAWRParams{P: cfg.P, Eta: cfg.Eta, Theta: cfg.Theta, Dt: cfg.Dt, ModelBytes: modelBytes,
+			Seed: cfg.Seed, KRound: cfg.KRound},
 		rng: rng,
 	}
 	if cfg.Cold {
@@ -186,7 +196,7 @@ func (s *SelectiveReduce) selectAndLaunch(c *Cluster, q []int) {
 	for i, id := range q {
 		members[i] = Member{ID: id, BW: s.est[id]}
 	}
-	groups := BAG(members, s.cfg.P, s.cfg.Eta)
+	groups := BAGWith(members, s.cfg.P, s.cfg.Eta, s.cfg.Seed)
 	pred := s.predictor(c)
 	set := s.s
 	var launch [][]int

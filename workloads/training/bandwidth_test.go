@@ -1,7 +1,9 @@
 package training
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"syncsim/netsim"
@@ -71,5 +73,96 @@ func TestModelSize(t *testing.T) {
 	}
 	if _, err := NamedModel("vgg19", nil); err == nil {
 		t.Error("nil compute: want an error")
+	}
+}
+
+// TestBWProcess: every model keeps every b_i inside the law's support and
+// on its 1 Mbps grid; epoch 0 is exactly the static draw of Bandwidths;
+// the same seed gives the same process whatever order epochs are asked
+// in; redraw and walk keep the law's mean (a reflected symmetric walk
+// leaves the uniform law invariant); the walk moves each u by at most its
+// step per period; redraw and walk change values, static never does.
+func TestBWProcess(t *testing.T) {
+	const n, epochs = 200, 200
+	for _, tc := range []struct {
+		model  BWModel
+		lambda float64
+		step   float64
+	}{
+		{BWStatic, 0.05, 0}, {BWRedraw, 0.05, 0}, {BWRedraw, 0.2, 0}, {BWWalk, 0.05, 0.1}, {BWWalk, 0.1, 1},
+	} {
+		t.Run(fmt.Sprintf("%v/lambda=%v/step=%v", tc.model, tc.lambda, tc.step), func(t *testing.T) {
+			cfg := BWProcessConfig{Law: BandwidthLaw{Lambda: tc.lambda}, Model: tc.model, Period: 5, Step: tc.step}
+			p, err := NewBWProcess(netsim.Stream(7, "training/bandwidth"), n, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			static, _ := Bandwidths(netsim.Stream(7, "training/bandwidth"), n, tc.lambda)
+			if !reflect.DeepEqual(p.Epoch(0), static) {
+				t.Fatal("epoch 0 differs from the static draw")
+			}
+			// The same seed, asked for the last epoch first.
+			q, _ := NewBWProcess(netsim.Stream(7, "training/bandwidth"), n, cfg)
+			last := append([]float64(nil), q.Epoch(epochs-1)...)
+			lo, hi := cfg.Law.Support()
+			sum, changed := 0.0, 0
+			for e := range epochs {
+				b := p.Epoch(e)
+				for i, x := range b {
+					if x < lo || x > hi || math.Abs(x*1000-math.Round(x*1000)) > 1e-6 {
+						t.Fatalf("epoch %d: b[%d] = %v outside [%v, %v] or off the grid", e, i, x, lo, hi)
+					}
+					sum += x
+					if e > 0 {
+						prev := p.Epoch(e - 1)[i]
+						if x != prev {
+							changed++
+						}
+						if tc.model == BWWalk && math.Abs(x-prev) > tc.step*(hi-lo)+2e-3 {
+							t.Fatalf("epoch %d: walk moved b[%d] by %v, more than its step", e, i, x-prev)
+						}
+					}
+				}
+			}
+			if !reflect.DeepEqual(p.Epoch(epochs-1), last) {
+				t.Error("the same seed gave a different process when epochs were asked in another order")
+			}
+			if tc.model == BWStatic {
+				if changed != 0 {
+					t.Errorf("static process changed %d values", changed)
+				}
+				return
+			}
+			if changed < n*(epochs-1)*9/10 {
+				t.Errorf("%v changed only %d of %d values", tc.model, changed, n*(epochs-1))
+			}
+			mean := sum / float64(n*epochs)
+			if want := cfg.Law.Mean(); math.Abs(mean-want) > 0.02*want {
+				t.Errorf("mean %v, want the law's %v within 2%%", mean, want)
+			}
+		})
+	}
+}
+
+func TestBWProcessErrors(t *testing.T) {
+	law := BandwidthLaw{Lambda: 0.05}
+	for _, cfg := range []BWProcessConfig{
+		{Law: law, Model: BWRedraw},
+		{Law: law, Model: BWWalk, Period: 1},
+		{Law: law, Model: BWWalk, Period: 1, Step: 1.5},
+		{Law: BandwidthLaw{Lambda: 0}, Model: BWStatic},
+		{Law: law, Model: BWModel(7), Period: 1},
+	} {
+		if _, err := NewBWProcess(netsim.Stream(1, "x"), 3, cfg); err == nil {
+			t.Errorf("%+v: want an error", cfg)
+		}
+	}
+	if _, err := ParseBWModel("bursty"); err == nil {
+		t.Error("ParseBWModel(bursty): want an error")
+	}
+	for i, name := range BWModelNames {
+		if m, err := ParseBWModel(name); err != nil || m != BWModel(i) || m.String() != name {
+			t.Errorf("ParseBWModel(%s) = %v, %v", name, m, err)
+		}
 	}
 }

@@ -1,0 +1,134 @@
+package syncctl
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/netsim"
+	"syncsim/workloads/training"
+)
+
+// BandwidthSchedule is every worker's true available bandwidth over time,
+// piecewise constant over epochs [e Period, (e+1) Period). The controller
+// of Alg. 3 reads the values in force at each pass (line 9,
+// GetUpdatedBandwidthForAllWorkers); the executors move data at them.
+type BandwidthSchedule interface {
+	// Period is the epoch length; 0 means the bandwidths never change.
+	Period() netsim.Time
+	// Epoch returns the bandwidths (bits/s) during epoch e >= 0. The slice
+	// is shared and must not be modified.
+	Epoch(e int) []float64
+}
+
+// Process adapts a training.BWProcess (Gbps, seconds) to a
+// BandwidthSchedule (bits/s, netsim.Time).
+func Process(p *training.BWProcess) BandwidthSchedule {
+	return &process{p: p, period: netsim.FromSeconds(p.Period())}
+}
+
+type process struct {
+	p      *training.BWProcess
+	period netsim.Time
+	bps    [][]float64 // converted epochs, in order
+}
+
+func (s *process) Period() netsim.Time { return s.period }
+
+func (s *process) Epoch(e int) []float64 {
+	if s.period == 0 {
+		e = 0
+	}
+	for len(s.bps) <= e {
+		g := s.p.Epoch(len(s.bps))
+		b := make([]float64, len(g))
+		for i, x := range g {
+			b[i] = x * 1e9
+		}
+		s.bps = append(s.bps, b)
+	}
+	return s.bps[e]
+}
+
+// checkBandwidths checks that there is at least one worker and that every
+// bandwidth is positive and finite.
+func checkBandwidths(bw []float64) error {
+	if len(bw) < 1 {
+		return fmt.Errorf("cluster: no workers")
+	}
+	for i, b := range bw {
+		if !(b > 0) || math.IsInf(b, 0) {
+			return fmt.Errorf("cluster: worker %d bandwidth %g, want > 0", i, b)
+		}
+	}
+	return nil
+}
+
+// epochAt is the epoch in force at time t.
+func (c *Cluster) epochAt(t netsim.Time) int {
+	if c.period == 0 {
+		return 0
+	}
+	return int(t / c.period)
+}
+
+// bandwidthsAt returns the true bandwidths (bits/s) during epoch e.
+func (c *Cluster) bandwidthsAt(e int) []float64 {
+	if c.cfg.Schedule == nil {
+		return c.cfg.BW
+	}
+	return c.cfg.Schedule.Epoch(e)
+}
+
+// nextEpoch moves the cluster to the next bandwidth epoch (an evBandwidth
+// event) and tells Config.OnBandwidth, so that a network executor can
+// re-rate its links.
+func (c *Cluster) nextEpoch() {
+	c.epoch++
+	c.bw = c.bandwidthsAt(c.epoch)
+	if c.cfg.OnBandwidth != nil {
+		c.cfg.OnBandwidth(c.epoch, c.bw)
+	}
+	c.scheduleEpoch()
+}
+
+// scheduleEpoch schedules the next bandwidth change, if any falls within
+// the run and some worker can still become ready (see busy).
+func (c *Cluster) scheduleEpoch() {
+	if c.period == 0 || !c.busy() {
+		return
+	}
+	at := netsim.Time(c.epoch+1) * c.period
+	if c.cfg.Duration > 0 && at >= c.cfg.Duration {
+		return
+	}
+	c.sim.Schedule(at, c, evBandwidth, nil, 0)
+}
+
+// analyticEnd is when an all-reduce of group launched now ends under the
+// cost model when bandwidths change over time: the bandwidth term of Eq. 2
+// is a volume (2(m-1)/m v bits for the ring, 2v for the approximation)
+// that the group's slowest worker moves at its bandwidth in force, epoch
+// by epoch, so the group finishes when the integral of
+// min_{i in g} b_i(t) reaches it; the latency term 2(m-1) alpha (2m alpha)
+// is added at the end. With constant bandwidths this is Eq. 2 exactly.
+func (c *Cluster) analyticEnd(group []int) netsim.Time {
+	lat, vol := c.cfg.Cost.Split(len(group), c.cfg.ModelBytes, c.cfg.Alpha)
+	now := c.sim.Now()
+	t := now.Seconds()
+	per := c.period.Seconds()
+	for e := c.epochAt(now); vol > 0; e++ {
+		bw := c.bandwidthsAt(e)
+		b := math.Inf(1)
+		for _, w := range group {
+			b = math.Min(b, bw[w])
+		}
+		end := float64(e+1) * per
+		if vol <= b*(end-t) {
+			t += vol / b
+			break
+		}
+		vol -= b * (end - t)
+		t = end
+	}
+	return netsim.FromSeconds(t + lat)
+}
