@@ -8,9 +8,8 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
-	"syncsim/switchmodel"
-	"syncsim/topologies"
 	"syncsim/transport"
+	"syncsim/workloads/background"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -77,6 +76,26 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("duration_s", 100, 0.001, 1e6, "simulated training time in seconds (paper 100)"),
 			experiments.EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on a star) or packet (DCTCP ring all-reduce on a star; small models only)"),
 			experiments.EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)"),
+			experiments.EnumParam("bw_model", "static", training.BWModelNames,
+				"how b_i changes: static (drawn once), redraw (every bw_period_s from the same law) or walk (a bounded random walk "+
+					"that keeps the law, steps of up to bw_walk_step of its range every bw_period_s); the controller reads the values in force every pass (Alg. 3 line 9)"),
+			experiments.FloatParam("bw_period_s", 5, 0.001, 1e6, "bw_model=redraw or walk: time between bandwidth changes, s"),
+			experiments.FloatParam("bw_walk_step", 0.2, 0.001, 1, "bw_model=walk: largest step per period as a fraction of the law's range"),
+			experiments.EnumParam("bag_seed", "p+1", syncctl.BAGSeedNames,
+				"workers BAG admits to a group unconditionally: p+1 (Alg. 1 line 6 as printed) or p (the text of Sec. III-C)"),
+			experiments.EnumParam("k_round", "floor", syncctl.KRoundingNames,
+				"virtual workers of Alg. 2 line 8 from the expected count: floor or round"),
+			experiments.EnumParam("topology", "star", []string{"star", "racks", "leafspine"},
+				"fabric at flow and packet fidelity: star (the paper's non-blocking switch), racks (ToRs behind one core) or leafspine; "+
+					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub"),
+			experiments.IntParam("racks", 4, 1, 4096, "topology=racks or leafspine: racks (leaves); workers fill them in order, ceil(n/racks) each"),
+			experiments.IntParam("spines", 2, 1, 1024, "topology=leafspine: spine switches (ECMP by flow hash)"),
+			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leafspine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)"),
+			experiments.EnumParam("ring_order", "rack", []string{"rack", "listed"},
+				"topology=racks or leafspine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it"),
+			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leafspine: background load over the background hosts' 20 Gbps NICs (0: none)"),
+			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution"),
+			experiments.IntParam("bg_hosts", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core"),
 		},
 		Metrics: []experiments.Metric{
 			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
@@ -87,6 +106,9 @@ func SRCluster() *experiments.Experiment {
 			{Name: "idle_s", Unit: "s", Help: "mean time per worker spent in the ready queue"},
 			{Name: "p_workers", Unit: "workers", Help: "the resolved minimum group size p"},
 			{Name: "bpawr_waits", Unit: "", Help: "selective reduce: BPAWR wait-and-replace decisions (0 for other schemes)"},
+			{Name: "eq2_ratio", Unit: "", Help: "mean over completed syncs of measured time / Eq. 2 time at the group's bandwidths at launch (1 at analytic fidelity with static bandwidths)"},
+			{Name: "bg_flows_done", Unit: "flows", Help: "background flows completed (NaN without background)"},
+			{Name: "bg_fct_slowdown_p99", Unit: "", Help: "99th-percentile slowdown of completed background flows (NaN without background)"},
 		},
 		Run: runSRCluster,
 	}
@@ -98,6 +120,9 @@ type srClusterSetup struct {
 	cluster *syncctl.Cluster
 	fluid   *fluid.Engine    // flow fidelity only
 	stack   *transport.Stack // packet fidelity only
+	net     *srNet           // flow and packet fidelity
+	bg      *srBackground    // background traffic, if any
+	ratio   *srEq2Ratio
 	p       int
 }
 
@@ -107,10 +132,11 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	p := int(math.Round(ps.Float("p_frac") * float64(n)))
 	p = max(1, min(p, n))
 	sim := netsim.New(r.Seed)
-	gbps, err := training.Bandwidths(sim.Rand("training/bandwidth"), n, ps.Float("lambda"))
+	bwp, err := srBandwidths(sim, ps, n)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
+	gbps := bwp.Epoch(0)
 	bw := make([]float64, n)
 	for i, g := range gbps {
 		bw[i] = g * 1e9
@@ -132,22 +158,53 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		Cost:       cost,
 		Record:     r.Series,
 	}
+	if bwp.Period() > 0 {
+		cfg.Schedule = syncctl.Process(bwp)
+	}
+	seed, err := syncctl.ParseBAGSeed(ps.String("bag_seed"))
+	if err != nil {
+		return nil, err
+	}
+	kround, err := syncctl.ParseKRounding(ps.String("k_round"))
+	if err != nil {
+		return nil, err
+	}
 	setup := &srClusterSetup{sim: sim, p: p}
-	switch ps.String("fidelity") {
+	fid, topo := ps.String("fidelity"), ps.String("topology")
+	if fid == "analytic" && topo != "star" {
+		return nil, fmt.Errorf("sr-cluster: topology=%s needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)", topo)
+	}
+	if ps.Float("bg_load") > 0 && topo == "star" {
+		return nil, fmt.Errorf("sr-cluster: bg_load needs topology=racks or leafspine (a star has no shared link for background traffic)")
+	}
+	var bulk netsim.Bulk
+	switch fid {
 	case "analytic":
 	case "flow":
-		exec, eng, err := srFlowExecutor(sim, gbps, cfg)
+		exec, eng, net, err := srFlowExecutor(sim, ps, gbps, &cfg)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Exec, setup.fluid = exec, eng
+		cfg.Exec, setup.fluid, setup.net, bulk = exec, eng, net, eng
 	case "packet":
-		exec, stack, err := srPacketExecutor(sim, gbps, cfg)
+		exec, stack, net, err := srPacketExecutor(sim, ps, gbps, &cfg)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Exec, setup.stack = exec, stack
+		cfg.Exec, setup.stack, setup.net, bulk = exec, stack, net, stack
 	}
+	if ps.Float("bg_load") > 0 {
+		if setup.bg, err = newSRBackground(sim, bulk, setup.net, ps, cfg.Duration); err != nil {
+			return nil, fmt.Errorf("sr-cluster: %w", err)
+		}
+	}
+	ratio := &srEq2Ratio{cost: cost, modelBytes: cfg.ModelBytes, alpha: cfg.Alpha}
+	if cfg.Exec == nil {
+		cfg.Exec = syncctl.Analytic{}
+	}
+	ratio.inner = cfg.Exec
+	cfg.Exec = ratio
+	setup.ratio = ratio
 	var ctl syncctl.Controller
 	switch ps.String("scheme") {
 	case "allreduce":
@@ -164,6 +221,8 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 			BWError:          ps.Float("bw_error"),
 			Cold:             ps.String("start") == "cold",
 			ExactConditional: ps.String("predict") == "conditional",
+			Seed:             seed,
+			KRound:           kround,
 		}, cfg.ModelBytes, sim.Rand("syncctl/bw-estimate"))
 	}
 	if err != nil {
@@ -181,6 +240,9 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.bg != nil {
+		s.bg.gen.Start()
+	}
 	m := s.cluster.Run()
 	res := r.Exp.NewResult()
 	res.Events = m.Events
@@ -192,6 +254,13 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	res.Metrics["bpawr_waits"] = 0
 	if sr, ok := s.cluster.Controller().(*syncctl.SelectiveReduce); ok {
 		res.Metrics["bpawr_waits"] = float64(sr.Waits())
+	}
+	res.Metrics["eq2_ratio"] = s.ratio.mean()
+	res.Metrics["bg_flows_done"], res.Metrics["bg_fct_slowdown_p99"] = math.NaN(), math.NaN()
+	if s.bg != nil {
+		if err := s.bg.metrics(res.Metrics); err != nil {
+			return nil, fmt.Errorf("sr-cluster: %w", err)
+		}
 	}
 	if r.Check {
 		if err := s.cluster.Check(); err != nil {
@@ -223,70 +292,6 @@ func srSyncSeries(log []syncctl.SyncRecord) experiments.Series {
 	}
 	return s
 }
-
-// srFlowExecutor builds the flow-fidelity executor of sr-cluster: the
-// "abstract network switch" of Sec. IV-A as a star whose edge cable i runs
-// at b_i in both directions (b_i is the minimum of the uplink and downlink,
-// Sec. III-A), with alpha/2 of propagation per cable so that worker to
-// worker takes alpha, and the fluid engine (max-min sharing) moving the ring
-// all-reduce transfers.
-func srFlowExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, *fluid.Engine, error) {
-	rates := make([]netsim.Rate, len(gbps))
-	for i, g := range gbps {
-		rates[i] = training.GbpsToRate(g)
-	}
-	net := netsim.NewNetwork(sim)
-	fab, err := topologies.StarRates(net, rates, netsim.FromSeconds(cfg.Alpha/2), switchmodel.QueueConfig{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
-	}
-	eng := fluid.New(net, fluid.MaxMin)
-	exec, err := syncctl.NewFlowExecutor(eng, fab.HostIDs())
-	return exec, eng, err
-}
-
-// srPacketExecutor builds the packet-fidelity executor of sr-cluster: the
-// same star as srFlowExecutor, but the ring transfers are DCTCP flows of
-// the transport stack through output-queued switch ports. Every port marks
-// ECN at the DCTCP guideline K for the fastest edge (C x RTT / 7 with
-// RTT = 2 alpha) and drops beyond 4K packets; the minimum and initial
-// retransmission timeouts are raised to 2 and 3 RTTs so that long
-// latencies (alpha = 1 ms) do not fire spurious timeouts. Packet fidelity
-// is for small models and short runs: a 500 MB model moves about 10^6
-// packets per worker per synchronisation.
-func srPacketExecutor(sim *netsim.Sim, gbps []float64, cfg syncctl.Config) (syncctl.Executor, *transport.Stack, error) {
-	rates := make([]netsim.Rate, len(gbps))
-	var fastest netsim.Rate
-	for i, g := range gbps {
-		rates[i] = training.GbpsToRate(g)
-		fastest = max(fastest, rates[i])
-	}
-	delay := netsim.FromSeconds(cfg.Alpha / 2)
-	rtt := 4 * delay // host-switch-host and back
-	const mtu = 1500
-	k := switchmodel.DCTCPK(fastest, rtt, mtu)
-	q := switchmodel.QueueConfig{ECNBytes: netsim.Bytes(k) * mtu, Buffer: max(4*netsim.Bytes(k)*mtu, srPacketBuffer)}
-	net := netsim.NewNetwork(sim)
-	fab, err := topologies.StarRates(net, rates, delay, q)
-	if err != nil {
-		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
-	}
-	tc := transport.DefaultConfig()
-	tc.MinRTO = max(tc.MinRTO, 2*rtt)
-	tc.InitRTO = max(tc.InitRTO, 3*rtt)
-	if err := tc.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("sr-cluster: %w", err)
-	}
-	stack := transport.NewStack(net, tc)
-	exec, err := syncctl.NewFlowExecutor(stack, fab.HostIDs())
-	return exec, stack, err
-}
-
-// srPacketBuffer is the least per-port drop-tail buffer at packet fidelity:
-// a fast worker's window arriving at a slow worker's port (rates differ up
-// to 20:1) must not overflow before ECN feedback arrives; 1 MB is the order
-// of the per-port share of a datacenter switch's buffer.
-const srPacketBuffer = netsim.Megabyte
 
 // srComputeDist is the compute-time distribution of the run's trace
 // parameters.

@@ -1,7 +1,10 @@
 package syncctl
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+
 	"math"
 
 	"syncsim/netsim"
@@ -18,6 +21,11 @@ type FlowExecutor struct {
 	Bulk  netsim.Bulk
 	Hosts []netsim.NodeID // Hosts[w] is worker w's node
 	Opts  netsim.BulkOpts
+	// Rank, if set, orders each group's ring: members in increasing
+	// Rank[w] (stable), e.g. rack by rack so that a ring crosses each
+	// rack's uplink once each way, as topology-aware collective libraries
+	// build rings. nil keeps the order the controller listed.
+	Rank []int
 }
 
 // NewFlowExecutor checks that there is one distinct host per worker.
@@ -38,6 +46,10 @@ func NewFlowExecutor(bulk netsim.Bulk, hosts []netsim.NodeID) (*FlowExecutor, er
 // Start launches the ring all-reduce of group; done fires when every host
 // has its last chunk.
 func (f *FlowExecutor) Start(c *Cluster, group []int, done func()) {
+	if f.Rank != nil {
+		group = append([]int(nil), group...)
+		slices.SortStableFunc(group, func(a, b int) int { return cmp.Compare(f.Rank[a], f.Rank[b]) })
+	}
 	hosts := make([]netsim.NodeID, len(group))
 	for i, w := range group {
 		if w < 0 || w >= len(f.Hosts) {

@@ -1,0 +1,62 @@
+package hostsync
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
+	"syncsim/workloads/background"
+	"syncsim/workloads/training"
+)
+
+// srBackground is the background traffic of a shared sr-cluster fabric:
+// flows from the bg_workload flow-size CDF with Poisson arrivals at
+// bg_load (background.LoadDefinition, over the background hosts' 20 Gbps
+// NICs) between random pairs of the background hosts, on the same engine
+// as the ring transfers (fluid or DCTCP), for the whole run.
+type srBackground struct {
+	gen *background.Generator
+	net *srNet
+	end netsim.Time
+}
+
+// srBackgroundName names the generator's random streams
+// ("background/sr/arrivals", ...), so they shift no other draw.
+const srBackgroundName = "sr"
+
+func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
+	if len(net.bg) < 2 {
+		return nil, fmt.Errorf("background needs at least 2 background hosts, have %d", len(net.bg))
+	}
+	cdf, err := background.Workload(ps.String("bg_workload"))
+	if err != nil {
+		return nil, err
+	}
+	gen, err := background.New(sim, bulk, background.Config{
+		CDF: cdf, Load: ps.Float("bg_load"), Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps),
+		Stop: end, Name: srBackgroundName,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &srBackground{gen: gen, net: net, end: end}, nil
+}
+
+// metrics fills bg_flows_done and bg_fct_slowdown_p99 over the whole run
+// (no warm-up: the training starts at time 0 too). The ideal FCT is the
+// flow's bytes at the NIC rate plus the unloaded path latency
+// (setup.UnloadedLatency).
+func (b *srBackground) metrics(m map[string]float64) error {
+	sum, err := b.gen.Stats(background.StatsConfig{Stop: b.end, Latency: setup.UnloadedLatency(b.net.net, 1)})
+	if err != nil {
+		return err
+	}
+	m["bg_flows_done"] = float64(sum.All.Done)
+	m["bg_fct_slowdown_p99"] = sum.All.Slowdown.P99
+	if sum.All.Done == 0 {
+		m["bg_fct_slowdown_p99"] = math.NaN()
+	}
+	return nil
+}
