@@ -38,10 +38,10 @@ const srNICGbps = training.MaxBandwidthGbps
 type srNet struct {
 	net   *netsim.Network
 	fab   *topologies.Fabric
-	hosts []netsim.NodeID    // hosts[w] is worker w's host
-	rank  []int              // ring order key per worker (nil: the controller's order)
+	hosts []netsim.NodeID   // hosts[w] is worker w's host
+	rank  []int             // ring order key per worker (nil: the controller's order)
 	edges [][2]*netsim.Link // worker w's cables: host to switch, switch to host
-	bg    []netsim.NodeID    // background hosts
+	bg    []netsim.NodeID   // background hosts
 }
 
 // buildSRNet builds the fabric of the topology parameter with worker i's
