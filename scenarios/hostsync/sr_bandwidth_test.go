@@ -1,0 +1,52 @@
+package hostsync
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSRBandwidthModels: redraw and walk runs are deterministic per seed
+// and differ from the static run of the same seed (which they start
+// from); the same seed gives every scheme the same bandwidth process, so
+// schemes compare paired.
+func TestSRBandwidthModels(t *testing.T) {
+	base := []string{"n=40", "duration_s=30"}
+	static := srRun(t, 5, base...).Metrics
+	for _, model := range [][]string{{"bw_model=redraw", "bw_period_s=2"}, {"bw_model=walk", "bw_period_s=1", "bw_walk_step=0.3"}} {
+		t.Run(model[0], func(t *testing.T) {
+			sets := append(append([]string(nil), base...), model...)
+			a, b := srRun(t, 5, sets...).Metrics, srRun(t, 5, sets...).Metrics
+			for k, v := range a {
+				if w := b[k]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
+					t.Errorf("%s: %v vs %v with the same seed", k, v, w)
+				}
+			}
+			if a["avg_sync_time_s"] == static["avg_sync_time_s"] {
+				t.Errorf("%v: same average sync time as static bandwidths", model)
+			}
+			if c := srRun(t, 6, sets...).Metrics; c["avg_sync_time_s"] == a["avg_sync_time_s"] {
+				t.Error("seeds 5 and 6 gave the same average sync time")
+			}
+		})
+	}
+}
+
+// TestSRTimeVaryingFidelities: when bandwidths are redrawn every second,
+// the analytic all-reduce integrates the group's minimum bandwidth over
+// the epochs, while on the fluid star each ring transfer moves at the
+// smaller of its two workers' bandwidths in force: a transfer whose
+// workers were not the group's slowest gets ahead, so flow fidelity can
+// only be faster for the same group, and by little. All reduce with a
+// constant compute time synchronises the same group (everybody) over and
+// over; measured: flow 0.985x analytic (seed 3).
+func TestSRTimeVaryingFidelities(t *testing.T) {
+	sets := []string{"scheme=allreduce", "n=8", "duration_s=30", "trace=constant", "compute_ms=100", "bw_model=redraw", "bw_period_s=1"}
+	a := srRun(t, 3, append(sets, "fidelity=analytic")...).Metrics
+	f := srRun(t, 3, append(sets, "fidelity=flow")...).Metrics
+	r := f["avg_sync_time_s"] / a["avg_sync_time_s"]
+	t.Logf("avg sync time: analytic %.4f s (%v syncs), flow %.4f s (%v syncs): %.4f", a["avg_sync_time_s"], a["total_sync"],
+		f["avg_sync_time_s"], f["total_sync"], r)
+	if !(r > 0.9 && r <= 1+1e-9) {
+		t.Errorf("flow / analytic = %v, want in (0.9, 1]", r)
+	}
+}
