@@ -33,16 +33,26 @@ func SRCluster() *experiments.Experiment {
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc: "n workers on one non-blocking switch; worker i's available bandwidth is " +
-			"round(20u, 3) Gbps with u ~ U[lambda, 1] (Sec. IV-A); one-way latency alpha; a model " +
+			"round(20u, 3) Gbps with u ~ U[lambda, 1] (Sec. IV-A), drawn once (bw_model=static) or changing every " +
+			"bw_period_s (redraw: a fresh draw from the same law; walk: a bounded random walk of steps up to bw_walk_step " +
+			"of the law's range, which keeps the law); the controller reads the values in force, plus the estimation " +
+			"error bw_error, at every pass (Alg. 3 line 9). One-way latency alpha; a model " +
 			"of model_mb MB; per-iteration compute times from the CNN or Transformer trace " +
 			"approximation (see package workloads/training), a constant, uniform or lognormal law around " +
 			"compute_ms, or a file of measured times (trace=file trace_file=PATH). Workers compute, join the ready queue " +
 			"and synchronise in groups chosen by the scheme: allreduce (BSP), partial-reduce (the " +
 			"first p = round(p_frac*n) ready workers), selective-reduce (Alg. 3 with BAG and BPAWR; " +
-			"k counts launched syncs, a full all reduce every c rounds if c > 0). A group's ring " +
+			"k counts launched syncs, a full all reduce every c rounds if c > 0). Where the paper is open or " +
+			"inconsistent the reading is a parameter: dt_ms (the waiting slot, not stated), bag_seed (Alg. 1 line 6 " +
+			"admits p+1 workers, the text p), k_round (Alg. 2 line 8), predict (Eq. 4 as printed or the exact " +
+			"conditional). A group's ring " +
 			"all-reduce takes Eq. 2 with its minimum bandwidth (fidelity analytic; sync_cost ring or " +
-			"the paper's approximation 2|g|alpha + 2v/b) or runs as a ring all-reduce of fluid flows " +
-			"over the star (fidelity flow). Metrics (Sec. IV-A2) count what completes within " +
+			"the paper's approximation 2|g|alpha + 2v/b; with changing bandwidths the minimum is integrated over time) " +
+			"or runs as a ring all-reduce of fluid flows (fidelity flow) or DCTCP flows (packet) on a fabric: " +
+			"topology=star is the paper's switch, where groups never share a link; racks and leafspine put the workers " +
+			"in racks whose uplinks run at ceil(n/racks) x 20 Gbps / oversub, with rings ordered rack by rack " +
+			"(ring_order) and optional background traffic (bg_load, bg_workload, bg_hosts per rack), so that groups " +
+			"contend; eq2_ratio says how far each sync is from Eq. 2. Metrics (Sec. IV-A2) count what completes within " +
 			"duration_s: average sync time and scale over completed syncs, total sync, total " +
 			"iteration (completed computations of all workers), wasted wait per worker (time from a " +
 			"worker's first BPAWR wait to its launch, when no worker that became ready after the wait " +
@@ -51,14 +61,15 @@ func SRCluster() *experiments.Experiment {
 			"transformer; Fig. 7 wasted_wait_s over n; Fig. 8 --vary p_frac=0.1,0.2,0.3,0.4,0.5; Fig. 9 " +
 			"--vary eta; Fig. 10 --vary theta=1,...,20; Fig. 11 --vary start=warm,cold; Fig. 12 --vary " +
 			"bw_error; Fig. 13 --vary lambda=0.05,0.1,0.2; Fig. 14 --vary alpha_ms=0,1,5,50; the paper " +
-			"reports 20 trials (--trials 20) as min/median/max.",
+			"reports 20 trials (--trials 20) as min/median/max. docs/selective-reduce-fidelity.md compares each " +
+			"figure with the paper and gives the commands.",
 		Params: []experiments.Param{
 			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
 			experiments.FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
 			experiments.FloatParam("eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3)"),
 			experiments.FloatParam("theta", 1, 0, 1e6, "BPAWR waiting threshold factor theta (paper default 1)"),
-			experiments.FloatParam("dt_ms", 100, 0.001, 1e7, "waiting slot Delta t in ms (not stated in the paper; our default)"),
+			experiments.FloatParam("dt_ms", 10, 0.001, 1e7, "waiting slot Delta t in ms (not stated in the paper; 10 ms matches its theta-insensitivity (Fig. 10), 100 ms does not: docs/selective-reduce-fidelity.md)"),
 			experiments.IntParam("c", 0, 0, 1000000000, "full all reduce every c rounds; 0 never (not stated in the paper)"),
 			experiments.EnumParam("trace", "cnn", []string{"cnn", "transformer", "constant", "uniform", "lognormal", "file"},
 				"per-iteration compute-time distribution: the CNN or Transformer trace approximation, constant compute_ms, "+
@@ -74,7 +85,7 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("alpha_ms", 1, 0, 1e5, "one-way latency between workers in ms (paper default 1)"),
 			experiments.FloatParam("model_mb", 500, 0.001, 1e7, "model size v in MB (paper 500)"),
 			experiments.FloatParam("duration_s", 100, 0.001, 1e6, "simulated training time in seconds (paper 100)"),
-			experiments.EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on a star) or packet (DCTCP ring all-reduce on a star; small models only)"),
+			experiments.EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on the topology) or packet (DCTCP ring all-reduce on the topology; small models only)"),
 			experiments.EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)"),
 			experiments.EnumParam("bw_model", "static", training.BWModelNames,
 				"how b_i changes: static (drawn once), redraw (every bw_period_s from the same law) or walk (a bounded random walk "+
