@@ -2,7 +2,9 @@
 // schemes for heterogeneous workers: the selective-reduce paper's
 // motivating example (sr-example, Fig. 3) and its cluster study
 // (sr-cluster, Figs. 5-14: all reduce, partial reduce and selective reduce
-// at analytic, flow or packet fidelity). The controllers live in
+// at analytic, flow or packet fidelity, on the paper's star or on racks and
+// leaf-spine fabrics where groups share links with each other and with
+// background traffic). The controllers live in
 // workloads/syncctl and the collectives in workloads/collective. Register
 // adds them to a registry.
 package hostsync
