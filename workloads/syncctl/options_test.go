@@ -161,3 +161,40 @@ func TestAnalyticTimeVarying(t *testing.T) {
 		t.Errorf("ring: avg sync time %v, want 1.375", m.AvgSyncTime)
 	}
 }
+
+// TestSelectiveReadsCurrentBandwidth: Alg. 3 line 9 reads the bandwidths in
+// force at each pass. Bandwidths are {8, 4, 1} in [0, 1) s and {8, 4, 16}
+// after; p = 1, eta = 0, dt = 0.25 s, v = 0.5 byte (2 x 8v = 8 bits).
+// w0 is ready at 0.5 s, w1 at 1.5 s; w2 is believed ready by 1 s but
+// finishes at 2 s.
+//
+//	t=1.5: Q = {w0, w1}; with the current values w2 (16 > 4) is a
+//	  candidate, k = 1, g* = {V16, w0}, t_X = 8/4 - 8/8 = 1 > 0.25: wait.
+//	  (With the values of time 0, w2 at 1 would not be a candidate and
+//	  {w0, w1} would launch at once.)
+//	t=2: w2 arrives; BAG on {16, 8, 4} gives [{w2, w0}, {w1}], both launch.
+func TestSelectiveReadsCurrentBandwidth(t *testing.T) {
+	sr, err := NewSelectiveReduce(SelectiveConfig{P: 1, Eta: 0, Theta: 1, Dt: 0.25}, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	cl, err := NewCluster(netsim.New(1), Config{
+		Schedule:   steps{period: netsim.Second, bws: [][]float64{{8, 4, 1}, {8, 4, 16}}},
+		ModelBytes: 0.5, Cost: CostApprox, MaxIters: 1, Exec: rec,
+		Compute: []training.Dist{training.Constant{T: 0.5}, training.Constant{T: 1.5}, liar{Actual: 2, Believed: 1}},
+	}, sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Run()
+	if err := cl.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int{{2, 0}, {1}}; !reflect.DeepEqual(rec.groups, want) {
+		t.Errorf("groups %v, want %v", rec.groups, want)
+	}
+	if sr.Waits() < 1 {
+		t.Errorf("waits %d, want at least one at 1.5 s", sr.Waits())
+	}
+}
