@@ -10,18 +10,19 @@ type nopHandler struct{}
 
 func (nopHandler) HandleEvent(Event) {}
 
-// BenchmarkScheduler measures one push plus one pop (the "hold" model) with
-// a steady number of pending events. Increments are drawn from a small range
-// with frequent ties, as packet events on a few link rates are.
+// BenchmarkScheduler measures one pop plus one push of a key (the "hold"
+// model) with a steady number of pending events, on each queue. Increments
+// are drawn from a small range with frequent ties, as packet events on a
+// few link rates are.
 func BenchmarkScheduler(b *testing.B) {
 	impls := []struct {
 		name string
-		mk   func() eventQueue
+		mk   func() keyQueue
 	}{
-		{"heap4", func() eventQueue { return &heap4{} }},
-		{"btree", func() eventQueue { return newBtreeQueue() }},
+		{"heap4", func() keyQueue { return &heap4{} }},
+		{"btree", func() keyQueue { return newBtreeQueue() }},
 	}
-	for _, pending := range []int{10_000, 100_000, 1_000_000} {
+	for _, pending := range []int{16, 1_000, 100_000, 1_000_000} {
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("%s/pending=%d", im.name, pending), func(b *testing.B) {
 				q := im.mk()
@@ -29,7 +30,7 @@ func BenchmarkScheduler(b *testing.B) {
 				var seq uint64
 				for i := 0; i < pending; i++ {
 					seq++
-					q.push(Event{At: Time(rng.IntN(1 << 20)), seq: seq})
+					q.push(key{at: Time(rng.IntN(1 << 20)), seq: seq, slot: uint32(i)})
 				}
 				incs := make([]Time, 4096)
 				for i := range incs {
@@ -38,15 +39,62 @@ func BenchmarkScheduler(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					e := q.pop()
+					k := q.pop()
 					seq++
-					e.At += incs[i&4095]
-					e.seq = seq
-					q.push(e)
+					k.at += incs[i&4095]
+					k.seq = seq
+					q.push(k)
 				}
 			})
 		}
 	}
+}
+
+// BenchmarkSimHold measures the whole Sim loop with a steady number of
+// pending events: every fired event schedules one more at a random later
+// time, through the slab and the queue, on each queue. allocs/op must be 0.
+func BenchmarkSimHold(b *testing.B) {
+	for _, pending := range []int{16, 1_000, 100_000} {
+		for _, q := range []struct {
+			name string
+			opts []Option
+		}{{"heap4", nil}, {"btree", []Option{WithBtreeQueue()}}} {
+			b.Run(fmt.Sprintf("%s/pending=%d", q.name, pending), func(b *testing.B) {
+				s := New(1, q.opts...)
+				rng := Stream(1, "bench")
+				incs := make([]Time, 4096)
+				for i := range incs {
+					incs[i] = Time(rng.IntN(1<<20)) + 1
+				}
+				h := &holdHandler{s: s, incs: incs}
+				for i := 0; i < pending; i++ {
+					s.Schedule(incs[i&4095], h, 0, nil, 0)
+				}
+				h.left = b.N
+				b.ReportAllocs()
+				b.ResetTimer()
+				s.Run(Never)
+			})
+		}
+	}
+}
+
+// holdHandler reschedules itself until left reaches 0.
+type holdHandler struct {
+	s    *Sim
+	incs []Time
+	i    int
+	left int
+}
+
+func (h *holdHandler) HandleEvent(ev Event) {
+	if h.left <= 0 {
+		h.s.Stop()
+		return
+	}
+	h.left--
+	h.i++
+	h.s.Schedule(ev.At+h.incs[h.i&4095], h, 0, ev.P, ev.Arg)
 }
 
 // BenchmarkSimDispatch measures the full Sim loop: schedule and fire one

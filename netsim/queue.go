@@ -1,85 +1,121 @@
 package netsim
 
-// eventQueue is the scheduler's priority queue, ordered by (At, seq). Two
-// implementations exist: a 4-ary implicit heap (the default, faster when
-// timestamps rarely tie) and a B-tree; BenchmarkScheduler compares them.
-type eventQueue interface {
-	push(e Event)
-	pop() Event
-	peek() *Event
-	len() int
-	// each calls f with the sequence number of every queued event.
-	each(f func(seq uint64))
+// key is what the event queue orders: the firing time, the scheduling
+// sequence number (unique per Sim, so keys never tie) and the slot of the
+// event's payload in the Sim's slab. At 24 bytes it is what moves on every
+// heap step; the 40-byte payload stays put.
+type key struct {
+	at   Time
+	seq  uint64
+	slot uint32
 }
 
-// heap4 is an allocation-free 4-ary min-heap of events stored by value.
+// before is the total event order: time, then scheduling sequence.
+func (k *key) before(o *key) bool {
+	return k.at < o.at || (k.at == o.at && k.seq < o.seq)
+}
+
+// keyQueue is the scheduler's priority queue of keys, ordered by (at, seq).
+// Two implementations exist: a 4-ary implicit heap (the default, faster on
+// every workload measured, see BenchmarkScheduler) and a B-tree
+// (WithBtreeQueue).
+type keyQueue interface {
+	push(k key)
+	// pop removes and returns the smallest key; the queue must not be empty.
+	pop() key
+	// min returns the smallest key, or false when the queue is empty.
+	min() (key, bool)
+	len() int
+}
+
+// heap4 is an allocation-free 4-ary min-heap of keys.
 // Invariant: for every i > 0, h[(i-1)/4] is not after h[i].
 type heap4 struct {
-	h []Event
+	h []key
 }
 
 func (q *heap4) len() int { return len(q.h) }
 
-func (q *heap4) peek() *Event {
+func (q *heap4) min() (key, bool) {
 	if len(q.h) == 0 {
-		return nil
+		return key{}, false
 	}
-	return &q.h[0]
+	return q.h[0], true
 }
 
-func (q *heap4) push(e Event) {
-	q.h = append(q.h, e)
-	i := len(q.h) - 1
+func (q *heap4) push(k key) {
+	q.h = append(q.h, k)
+	h := q.h
+	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) >> 2
-		if !e.before(&q.h[p]) {
+		if !k.before(&h[p]) {
 			break
 		}
-		q.h[i] = q.h[p]
+		h[i] = h[p]
 		i = p
 	}
-	q.h[i] = e
+	h[i] = k
 }
 
-func (q *heap4) pop() Event {
+func (q *heap4) pop() key {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
-	h[n] = Event{}
-	h = h[:n]
-	q.h = h
-	if n == 0 {
-		return top
+	q.h = h[:n]
+	if n > 0 {
+		q.siftDown(last, n)
 	}
+	return top
+}
+
+// replaceTop replaces the smallest key by k: one sift down instead of a pop
+// and a push.
+func (q *heap4) replaceTop(k key) { q.siftDown(k, len(q.h)) }
+
+// siftDown places k at the root of h[:n] and moves it down to its place.
+// A node with four children finds the smallest with three comparisons
+// (a tournament) on one bounds-checked sub-slice.
+func (q *heap4) siftDown(k key, n int) {
+	h := q.h[:n]
 	i := 0
 	for {
 		c := 4*i + 1
+		if c+4 <= n {
+			cs := h[c : c+4 : c+4]
+			m := 0
+			if cs[1].before(&cs[0]) {
+				m = 1
+			}
+			m2 := 2
+			if cs[3].before(&cs[2]) {
+				m2 = 3
+			}
+			if cs[m2].before(&cs[m]) {
+				m = m2
+			}
+			if !cs[m].before(&k) {
+				break
+			}
+			h[i] = cs[m]
+			i = c + m
+			continue
+		}
 		if c >= n {
 			break
 		}
 		m := c
-		end := c + 4
-		if end > n {
-			end = n
-		}
-		for j := c + 1; j < end; j++ {
+		for j := c + 1; j < n; j++ {
 			if h[j].before(&h[m]) {
 				m = j
 			}
 		}
-		if !h[m].before(&last) {
-			break
+		if h[m].before(&k) {
+			h[i] = h[m]
+			i = m
 		}
-		h[i] = h[m]
-		i = m
+		break
 	}
-	h[i] = last
-	return top
-}
-
-func (q *heap4) each(f func(seq uint64)) {
-	for i := range q.h {
-		f(q.h[i].seq)
-	}
+	h[i] = k
 }

@@ -5,15 +5,23 @@ import "fmt"
 // Sim is one single-threaded, seeded simulation: a clock, an event queue, a
 // packet pool and the root of its random streams. There is no package-level
 // state, so many Sims run side by side in goroutines.
+//
+// The event queue orders small keys (time, sequence, slot); each event's
+// handler and payload sit in a slab slot, written when the event is
+// scheduled and read when it fires, and reused through a free list.
 type Sim struct {
-	now       Time
-	seq       uint64
-	heap      *heap4     // fast path when the default queue is used
-	q         eventQueue // the queue in use (heap or B-tree)
-	cancelled map[uint64]struct{}
-	stopped   bool
-	halted    bool
-	events    uint64
+	now  Time
+	seq  uint64
+	heap *heap4   // the default queue (nil when the B-tree is used)
+	q    keyQueue // the queue in use (heap or B-tree)
+	slab slab
+	// held: the heap's root is the event firing now, logically removed;
+	// the next Schedule replaces it (one sift instead of a pop and a
+	// push), else Run pops it before looking at the next event.
+	held    bool
+	stopped bool
+	halted  bool
+	events  uint64
 	// monitor, when set, is called once every monitorEvery events; it
 	// returns false to halt the run (see SetMonitor).
 	monitor      func(now Time, events uint64) bool
@@ -35,8 +43,8 @@ func WithBtreeQueue() Option {
 // New returns an empty simulation at time zero whose random streams derive
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
-	h := &heap4{h: make([]Event, 0, 1024)}
-	s := &Sim{heap: h, q: h, seed: seed, monitorNext: ^uint64(0)}
+	h := &heap4{h: make([]key, 0, 256)}
+	s := &Sim{heap: h, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -54,7 +62,12 @@ func (s *Sim) Events() uint64 { return s.events }
 
 // Pending is the number of events in the queue (cancelled ones included until
 // they reach the head).
-func (s *Sim) Pending() int { return s.q.len() }
+func (s *Sim) Pending() int {
+	if s.held {
+		return s.q.len() - 1
+	}
+	return s.q.len()
+}
 
 // Packets is the Sim's packet pool.
 func (s *Sim) Packets() *PacketPool { return &s.pool }
@@ -66,13 +79,21 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.seq++
-	e := Event{At: at, H: h, P: p, Arg: arg, Kind: kind, seq: s.seq}
-	if s.heap != nil {
-		s.heap.push(e)
+	slot := s.slab.alloc()
+	e := &s.slab.s[slot]
+	e.h, e.p, e.arg, e.kind = h, p, arg, kind
+	k := key{at: at, seq: s.seq, slot: slot}
+	if hp := s.heap; hp != nil {
+		if s.held {
+			s.held = false
+			hp.replaceTop(k)
+		} else {
+			hp.push(k)
+		}
 	} else {
-		s.q.push(e)
+		s.q.push(k)
 	}
-	return EventID(s.seq)
+	return EventID(uint64(e.gen)<<32 | uint64(slot))
 }
 
 // After schedules an event d after now.
@@ -91,31 +112,15 @@ func (s *Sim) At(t Time, f func()) EventID {
 }
 
 // Cancel prevents a scheduled event from firing. Cancelling an event that
-// has already fired or was already cancelled has no effect: its bookkeeping
-// entry is dropped once the entries outnumber twice the queued events (a
-// scan of the queue), so the entries never exceed 2 x Pending + 64.
-// (Timers, which are rearmed often, use their own generation counters.)
+// has already fired or was already cancelled has no effect. It costs O(1)
+// and no memory: the event's slab slot is marked, and the slot is freed
+// when its key reaches the head of the queue. (Timers, which are rearmed
+// often, use their own generation counters.)
 func (s *Sim) Cancel(id EventID) {
-	if id == 0 {
-		return
-	}
-	if s.cancelled == nil {
-		s.cancelled = make(map[uint64]struct{})
-	}
-	s.cancelled[uint64(id)] = struct{}{}
-	if len(s.cancelled) > 2*s.q.len()+64 {
-		keep := make(map[uint64]struct{}, s.q.len())
-		s.q.each(func(seq uint64) {
-			if _, ok := s.cancelled[seq]; ok {
-				keep[seq] = struct{}{}
-			}
-		})
-		s.cancelled = keep
+	if e := s.slab.lookup(id); e != nil {
+		e.h, e.p = nil, nil
 	}
 }
-
-// cancelledEntries is the number of cancellation entries held (for tests).
-func (s *Sim) cancelledEntries() int { return len(s.cancelled) }
 
 // Stop makes Run return after the current event.
 func (s *Sim) Stop() { s.stopped = true }
@@ -149,40 +154,82 @@ func (s *Sim) Run(until Time) {
 	if s.halted {
 		return
 	}
-	for !s.stopped {
-		var ev Event
-		if h := s.heap; h != nil {
-			if len(h.h) == 0 || h.h[0].At > until {
-				break
-			}
-			ev = h.pop()
-		} else {
-			top := s.q.peek()
-			if top == nil || top.At > until {
-				break
-			}
-			ev = s.q.pop()
-		}
-		if s.cancelled != nil {
-			if _, ok := s.cancelled[ev.seq]; ok {
-				delete(s.cancelled, ev.seq)
-				continue
-			}
-		}
-		s.now = ev.At
-		s.events++
-		ev.H.HandleEvent(ev)
-		if s.events >= s.monitorNext {
-			s.monitorNext += s.monitorEvery
-			if !s.monitor(s.now, s.events) {
-				s.halted, s.stopped = true, true
-			}
-		}
+	if s.heap != nil {
+		s.runHeap(until)
+	} else {
+		s.runQueue(until)
 	}
 	if !s.stopped && until != Never && s.now < until {
 		s.now = until
 	}
-	if len(s.cancelled) > 0 && s.q.len() == 0 {
-		s.cancelled = nil
+}
+
+// runHeap is Run's loop on the 4-ary heap. The firing event's key stays at
+// the root (held) while its handler runs, so that the handler's first
+// Schedule replaces it with one sift down.
+func (s *Sim) runHeap(until Time) {
+	h := s.heap
+	for !s.stopped {
+		if s.held {
+			s.held = false
+			h.pop()
+		}
+		if len(h.h) == 0 || h.h[0].at > until {
+			break
+		}
+		k := h.h[0]
+		s.held = true
+		if !s.fire(k) {
+			continue
+		}
+		if s.events >= s.monitorNext {
+			s.checkMonitor()
+		}
+	}
+	if s.held {
+		s.held = false
+		h.pop()
+	}
+}
+
+// runQueue is Run's loop on any keyQueue (the B-tree).
+func (s *Sim) runQueue(until Time) {
+	for !s.stopped {
+		k, ok := s.q.min()
+		if !ok || k.at > until {
+			break
+		}
+		s.q.pop()
+		if !s.fire(k) {
+			continue
+		}
+		if s.events >= s.monitorNext {
+			s.checkMonitor()
+		}
+	}
+}
+
+// fire frees k's slot and delivers its event, unless it was cancelled
+// (then it reports false, and neither the clock nor the count moves).
+func (s *Sim) fire(k key) bool {
+	e := &s.slab.s[k.slot]
+	hd := e.h
+	if hd == nil {
+		s.slab.release(k.slot)
+		return false
+	}
+	ev := Event{At: k.at, H: hd, P: e.p, Arg: e.arg, Kind: e.kind}
+	s.slab.release(k.slot)
+	s.now = k.at
+	s.events++
+	hd.HandleEvent(ev)
+	return true
+}
+
+// checkMonitor calls the monitor at its cadence and halts on false.
+func (s *Sim) checkMonitor() {
+	s.monitorNext += s.monitorEvery
+	if !s.monitor(s.now, s.events) {
+		s.halted, s.stopped = true, true
 	}
 }

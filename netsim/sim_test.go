@@ -94,9 +94,9 @@ func TestCancel(t *testing.T) {
 }
 
 // TestCancelStaleBounded cancels 100 000 events after they fired, with a
-// long-lived event pending, under both queues: the stale entries are
-// dropped, so the bookkeeping stays within 2 x Pending + 64, and a
-// pending cancelled event still does not fire.
+// long-lived event pending, under both queues: stale cancellations cost
+// nothing (the slab never holds more slots than events were ever pending
+// at once), and a pending cancelled event still does not fire.
 func TestCancelStaleBounded(t *testing.T) {
 	for _, opts := range [][]Option{nil, {WithBtreeQueue()}} {
 		s := New(1, opts...)
@@ -108,14 +108,43 @@ func TestCancelStaleBounded(t *testing.T) {
 			id := s.After(1, r, 0, nil, int64(i))
 			s.Run(s.Now() + 1)
 			s.Cancel(id) // already fired
-			if n := s.cancelledEntries(); n > 2*s.Pending()+64 {
-				t.Fatalf("after %d stale cancels: %d entries for %d pending events", i+1, n, s.Pending())
+			if n := len(s.slab.s); n > 3 {
+				t.Fatalf("after %d stale cancels: %d slab slots for at most 3 pending events", i+1, n)
 			}
 		}
 		s.Run(Never)
 		last := r.fired[len(r.fired)-1]
 		if len(r.fired) != 100001 || last.Arg != -2 {
 			t.Fatalf("fired %d events ending with %d; want 100001 ending with the kept one", len(r.fired), last.Arg)
+		}
+	}
+}
+
+// TestCancelReusedSlot checks that an EventID goes stale when its event
+// fires, even though the next event reuses the same slab slot: cancelling
+// it then leaves the new event alone.
+func TestCancelReusedSlot(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithBtreeQueue()}} {
+		s := New(1, opts...)
+		r := &recorder{}
+		a := s.Schedule(10, r, 0, nil, 1)
+		s.Run(10)
+		b := s.Schedule(20, r, 0, nil, 2)
+		if uint32(a) != uint32(b) {
+			t.Fatalf("slot not reused: %x then %x", a, b)
+		}
+		s.Cancel(a)
+		s.Run(Never)
+		if len(r.fired) != 2 || r.fired[1].Arg != 2 {
+			t.Fatalf("fired %+v, want args 1 and 2", r.fired)
+		}
+		c := s.Schedule(30, r, 0, nil, 3)
+		s.Cancel(c)
+		s.Cancel(c)
+		s.Cancel(EventID(1<<40 | 12345)) // never issued
+		s.Run(Never)
+		if len(r.fired) != 2 || s.Pending() != 0 {
+			t.Fatalf("cancelled event fired or lingered: fired %d, pending %d", len(r.fired), s.Pending())
 		}
 	}
 }
@@ -207,5 +236,68 @@ func TestPacketPoolReuse(t *testing.T) {
 	c := pp.Clone(b)
 	if c == b || pp.Live() != 2 || pp.Allocated() != 2 {
 		t.Fatalf("clone: live %d allocated %d", pp.Live(), pp.Allocated())
+	}
+}
+
+// chaos schedules new events from inside handlers (some at the current
+// time, some at ties with pending events) and cancels some pending ones,
+// recording what fires.
+type chaos struct {
+	s     *Sim
+	rng   *rand.Rand
+	ids   []EventID
+	fired []Event
+	left  int
+}
+
+func (c *chaos) HandleEvent(ev Event) {
+	c.fired = append(c.fired, ev)
+	for n := c.rng.IntN(3); n > 0 && c.left > 0; n-- {
+		c.left--
+		c.ids = append(c.ids, c.s.After(Time(c.rng.IntN(4)), c, int32(c.left), nil, int64(c.left)))
+	}
+	if len(c.ids) > 0 && c.rng.IntN(4) == 0 {
+		c.s.Cancel(c.ids[c.rng.IntN(len(c.ids))])
+	}
+}
+
+// TestQueuesAgreeUnderChurn runs the same self-scheduling, self-cancelling
+// workload on the heap and on the B-tree and checks that both fire the same
+// events in the same order, and that the order is (time, scheduling
+// sequence): a handler's event for now fires after every event already
+// queued for now.
+func TestQueuesAgreeUnderChurn(t *testing.T) {
+	run := func(opts ...Option) []Event {
+		s := New(1, opts...)
+		c := &chaos{s: s, rng: rand.New(rand.NewPCG(3, 4)), left: 20000}
+		for i := 0; i < 50; i++ {
+			c.ids = append(c.ids, s.Schedule(Time(i%5), c, -1, nil, int64(-i-1)))
+		}
+		s.Run(Never)
+		if s.Pending() != 0 {
+			t.Fatalf("%d events left pending", s.Pending())
+		}
+		return c.fired
+	}
+	heap, bt := run(), run(WithBtreeQueue())
+	// order is the scheduling order of the event with argument a: the 50
+	// initial events (-1 ... -50) first, then handler events, whose
+	// arguments count down from 19999.
+	order := func(a int64) int64 {
+		if a < 0 {
+			return -a
+		}
+		return 50 + 20000 - a
+	}
+	if len(heap) < 2000 || len(heap) != len(bt) {
+		t.Fatalf("heap fired %d events, B-tree %d", len(heap), len(bt))
+	}
+	for i := range heap {
+		if heap[i].At != bt[i].At || heap[i].Arg != bt[i].Arg {
+			t.Fatalf("event %d: heap (%v, %d), B-tree (%v, %d)", i, heap[i].At, heap[i].Arg, bt[i].At, bt[i].Arg)
+		}
+		if i > 0 && (heap[i].At < heap[i-1].At || heap[i].At == heap[i-1].At && order(heap[i].Arg) < order(heap[i-1].Arg)) {
+			t.Fatalf("event %d (%v, arg %d) fired after (%v, arg %d)", i, heap[i].At, heap[i].Arg, heap[i-1].At, heap[i-1].Arg)
+		}
 	}
 }
