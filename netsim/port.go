@@ -109,6 +109,32 @@ type Port struct {
 	DropBytes uint64
 	// busyTime accumulates serialisation time, for utilisation.
 	busyTime Time
+	// tx remembers the serialisation times of the last two packet sizes
+	// (data and acknowledgements, usually), saving TxTime's 128-bit
+	// division on most packets.
+	tx [2]txMemo
+}
+
+// txMemo is one remembered serialisation time.
+type txMemo struct {
+	size Bytes
+	rate Rate
+	d    Time
+}
+
+// txTime is TxTime(size, the link's rate), remembered for two sizes.
+func (pt *Port) txTime(size Bytes) Time {
+	r := pt.Link.Rate
+	if m := &pt.tx[0]; m.size == size && m.rate == r {
+		return m.d
+	}
+	if m := &pt.tx[1]; m.size == size && m.rate == r {
+		return m.d
+	}
+	d := TxTime(size, r)
+	pt.tx[1] = pt.tx[0]
+	pt.tx[0] = txMemo{size, r, d}
+	return d
 }
 
 // Send offers p to the port's queue and starts serialising if the port is
@@ -139,7 +165,7 @@ func (pt *Port) startNext(now Time) {
 	if p == nil {
 		return
 	}
-	d := TxTime(p.Size, pt.Link.Rate)
+	d := pt.txTime(p.Size)
 	pt.busyTime += d
 	pt.freeAt = now + d
 	pt.TxPackets++

@@ -16,12 +16,20 @@ import (
 // one per host, never per pair of hosts: a leaf-spine's tables grow with
 // the square of its switches, a sixteenth of the host count or less.
 type Routes struct {
-	table [][]hopRef // [node][didx[dst]]; nil rows for single-port nodes
-	didx  []int32    // node -> column of table; -1 for single-homed hosts
-	via   []NodeID   // single-homed host -> the node its port leads to
-	last  []hopRef   // single-homed host -> the one-port set at via
+	table [][]hopRef // [node][dest[dst].col]; nil rows for single-port nodes
+	dest  []destRef  // per node, what a lookup towards it needs (one cache line)
 	sets  []int32    // concatenated port-index sets
 	salt  uint64
+}
+
+// destRef is how a destination is looked up: its column of the table, or,
+// for a single-homed host (col -1), the node its port leads to, that node's
+// column, and the port there that reaches the host.
+type destRef struct {
+	col    int32  // column of table, -1 for single-homed hosts
+	via    NodeID // single-homed host: the node its port leads to
+	viaCol int32  // single-homed host: via's column (-1 if none)
+	last   int32  // single-homed host: offset in sets of via's port towards it, -1 if none
 }
 
 type hopRef struct {
@@ -38,8 +46,8 @@ func (net *Network) BuildRoutes() {
 	for _, l := range net.links {
 		in[l.To] = append(in[l.To], l)
 	}
-	r := &Routes{table: make([][]hopRef, n), didx: make([]int32, n), via: make([]NodeID, n),
-		last: make([]hopRef, n), salt: net.ecmpSalt}
+	r := &Routes{table: make([][]hopRef, n), dest: make([]destRef, n), salt: net.ecmpSalt}
+	last := make([]hopRef, n)
 	intern := map[string]hopRef{}
 	var key strings.Builder
 	var set []int32
@@ -62,9 +70,8 @@ func (net *Network) BuildRoutes() {
 	for d, nd := range net.nodes {
 		b := nd.Base()
 		if b.kind == KindHost && len(b.Ports) == 1 {
-			r.didx[d] = -1
 			pt := b.Ports[0]
-			r.via[d] = pt.Link.To
+			r.dest[d] = destRef{col: -1, via: pt.Link.To, viaCol: -1, last: -1}
 			set = set[:0]
 			for _, q := range net.nodes[pt.Link.To].Base().Ports {
 				if q.Link.To == NodeID(d) {
@@ -72,11 +79,19 @@ func (net *Network) BuildRoutes() {
 					break
 				}
 			}
-			r.last[d] = ref()
+			last[d] = ref()
 			continue
 		}
-		r.didx[d] = int32(len(dsts))
+		r.dest[d] = destRef{col: int32(len(dsts))}
 		dsts = append(dsts, NodeID(d))
+	}
+	for d := range r.dest {
+		if e := &r.dest[d]; e.col < 0 {
+			e.viaCol = r.dest[e.via].col
+			if last[d].n > 0 {
+				e.last = int32(last[d].off)
+			}
+		}
 	}
 	for u, nd := range net.nodes {
 		if len(nd.Base().Ports) > 1 {
@@ -141,14 +156,17 @@ func (r *Routes) NextHops(u, dst NodeID) []int32 {
 		return nil
 	}
 	var h hopRef
-	if c := r.didx[dst]; c >= 0 {
-		h = t[c]
-	} else if v := r.via[dst]; v == u {
-		h = r.last[dst]
-	} else if c := r.didx[v]; c >= 0 {
-		// Every path to a single-homed host ends through v, so the next
-		// hops towards it are those towards v.
-		h = t[c]
+	if d := &r.dest[dst]; d.col >= 0 {
+		h = t[d.col]
+	} else if d.via == u {
+		if d.last < 0 {
+			return nil
+		}
+		return r.sets[d.last : d.last+1]
+	} else if d.viaCol >= 0 {
+		// Every path to a single-homed host ends through via, so the next
+		// hops towards it are those towards via.
+		h = t[d.viaCol]
 	}
 	return r.sets[h.off : h.off+uint32(h.n)]
 }
@@ -163,6 +181,35 @@ func (r *Routes) ECMPIndex(u NodeID, flow uint64, n int) int {
 	return int(Hash64(flow^r.salt, uint64(u)) % uint64(n))
 }
 
+// Hop is the index of the port node u uses for a packet of the given flow
+// to dst under flow-hash ECMP: -1 if dst is unreachable, -2 if u has a
+// single port (which every destination uses). It is NextHops and
+// ECMPIndex in one look-up, for the per-packet path.
+func (r *Routes) Hop(u, dst NodeID, flow uint64) int32 {
+	t := r.table[u]
+	if t == nil {
+		return -2
+	}
+	var h hopRef
+	if d := &r.dest[dst]; d.col >= 0 {
+		h = t[d.col]
+	} else if d.via == u {
+		if d.last < 0 {
+			return -1
+		}
+		return r.sets[d.last]
+	} else if d.viaCol >= 0 {
+		h = t[d.viaCol]
+	}
+	switch h.n {
+	case 0:
+		return -1
+	case 1:
+		return r.sets[h.off]
+	}
+	return r.sets[h.off+uint32(Hash64(flow^r.salt, uint64(u))%uint64(h.n))]
+}
+
 // OutPort is the port node u uses for a packet of the given flow to dst
 // under flow-hash ECMP, or nil if dst is unreachable.
 func (net *Network) OutPort(u, dst NodeID, flow uint64) *Port {
@@ -170,12 +217,17 @@ func (net *Network) OutPort(u, dst NodeID, flow uint64) *Port {
 	if len(ports) == 1 {
 		return ports[0]
 	}
-	r := net.Routes()
-	hops := r.NextHops(u, dst)
-	if len(hops) == 0 {
+	if len(ports) == 0 {
 		return nil
 	}
-	return ports[hops[r.ECMPIndex(u, flow, len(hops))]]
+	switch i := net.Routes().Hop(u, dst, flow); i {
+	case -1:
+		return nil
+	case -2:
+		return ports[0]
+	default:
+		return ports[i]
+	}
 }
 
 // Path returns the links a packet of the given flow takes from src to dst

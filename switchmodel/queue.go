@@ -121,6 +121,9 @@ type PortQueue struct {
 	ctrl pktRing  // the control band (ControlFirst only)
 	rs   *ringSet // the data band's transmit rings (Rings > 1); data is unused
 
+	n     int          // packets waiting in both bands
+	bytes netsim.Bytes // bytes waiting in both bands
+
 	red    redState
 	redRng *rand.Rand
 	name   string
@@ -168,20 +171,10 @@ func (q *PortQueue) Config() QueueConfig { return q.cfg }
 func (q *PortQueue) Name() string { return q.name }
 
 // Len implements netsim.Queue: packets waiting in both bands.
-func (q *PortQueue) Len() int {
-	if q.rs != nil {
-		return q.rs.n + q.ctrl.n
-	}
-	return q.data.n + q.ctrl.n
-}
+func (q *PortQueue) Len() int { return q.n }
 
 // Bytes implements netsim.Queue: bytes waiting in both bands.
-func (q *PortQueue) Bytes() netsim.Bytes {
-	if q.rs != nil {
-		return q.rs.bytes + q.ctrl.bytes
-	}
-	return q.data.bytes + q.ctrl.bytes
-}
+func (q *PortQueue) Bytes() netsim.Bytes { return q.bytes }
 
 // ControlLen is the number of packets in the control band (0 without
 // ControlFirst).
@@ -252,12 +245,17 @@ func (q *PortQueue) enqueueControl(p *netsim.Packet, now netsim.Time) bool {
 func (q *PortQueue) accepted(p *netsim.Packet, now netsim.Time) {
 	q.Enqueued++
 	q.EnqueuedBytes += uint64(p.Size)
-	q.changed(now)
-	if b := q.Bytes(); b > q.MaxBytes {
-		q.MaxBytes = b
+	q.n++
+	q.bytes += p.Size
+	q.avg.arrive(now, p.Size)
+	if q.bytes > q.MaxBytes {
+		q.MaxBytes = q.bytes
 	}
-	if n := q.Len(); n > q.MaxPackets {
-		q.MaxPackets = n
+	if q.n > q.MaxPackets {
+		q.MaxPackets = q.n
+	}
+	if q.series != nil {
+		q.series.observe(now, q.bytes, q.n)
 	}
 }
 
@@ -269,41 +267,31 @@ func (q *PortQueue) refuse(p *netsim.Packet) bool {
 
 // Dequeue implements netsim.Queue: the control band first, then data.
 func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
-	if q.ctrl.n > 0 {
-		p := q.ctrl.pop()
-		q.Dequeued++
-		q.changed(now)
-		return p
-	}
-	if q.rs != nil {
-		p := q.rs.next()
-		if p != nil {
-			q.Dequeued++
-			q.changed(now)
+	var p *netsim.Packet
+	switch {
+	case q.ctrl.n > 0:
+		p = q.ctrl.pop()
+	case q.rs != nil:
+		if p = q.rs.next(); p == nil {
+			return nil
 		}
-		return p
-	}
-	if q.data.n == 0 {
+	case q.data.n == 0:
 		if q.cfg.RED != nil {
 			q.red.idleSince(now)
 		}
 		return nil
-	}
-	p := q.data.pop()
-	if q.cfg.Shared != nil {
-		q.cfg.Shared.used -= p.Size
+	default:
+		p = q.data.pop()
+		if q.cfg.Shared != nil {
+			q.cfg.Shared.used -= p.Size
+		}
 	}
 	q.Dequeued++
-	q.changed(now)
-	return p
-}
-
-// changed folds the occupancy that held until now into the time average and
-// the series, after the queue has just changed.
-func (q *PortQueue) changed(now netsim.Time) {
-	b, n := q.Bytes(), q.Len()
-	q.avg.update(now, b, n)
+	q.n--
+	q.bytes -= p.Size
+	q.avg.depart(now, p.Size)
 	if q.series != nil {
-		q.series.observe(now, b, n)
+		q.series.observe(now, q.bytes, q.n)
 	}
+	return p
 }

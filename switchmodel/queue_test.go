@@ -2,6 +2,8 @@ package switchmodel
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"syncsim/netsim"
@@ -250,5 +252,89 @@ func TestQueueConfigValidate(t *testing.T) {
 	good := QueueConfig{Buffer: 1000, ECNPackets: 4, RED: &REDConfig{MinBytes: 1, MaxBytes: 5, MaxP: 0.1, Weight: 0.002}, Shared: NewSharedBuffer(1000, 1)}
 	if err := good.Validate(); err != nil {
 		t.Errorf("good config refused: %v", err)
+	}
+}
+
+// eagerAvg is the time average integrated at every change (the
+// straightforward way), to check the lazy one against.
+type eagerAvg struct {
+	start, last netsim.Time
+	b, n        uint64
+	areaB       *big.Int
+	areaN       *big.Int
+}
+
+func (e *eagerAvg) update(now netsim.Time, b, n uint64) {
+	dt := big.NewInt(int64(now - e.last))
+	e.areaB.Add(e.areaB, new(big.Int).Mul(new(big.Int).SetUint64(e.b), dt))
+	e.areaN.Add(e.areaN, new(big.Int).Mul(new(big.Int).SetUint64(e.n), dt))
+	e.last, e.b, e.n = now, b, n
+}
+
+// mean converts the exact area as the queue does: high and low 64-bit
+// words, so equal areas give equal bits.
+func (e *eagerAvg) mean(now netsim.Time, bytes bool) float64 {
+	e.update(now, e.b, e.n)
+	a := e.areaN
+	if bytes {
+		a = e.areaB
+	}
+	lo := new(big.Int).And(a, new(big.Int).SetUint64(^uint64(0))).Uint64()
+	hi := new(big.Int).Rsh(a, 64).Uint64()
+	return (float64(hi)*0x1p64 + float64(lo)) / float64(now-e.start)
+}
+
+// TestTimeAverageLazyMatchesEager drives queues (plain, control band,
+// transmit rings) with random arrivals and departures over a long horizon,
+// with warm-up resets, and checks that the lazily integrated means equal,
+// bit for bit, the area integrated at every change with big integers.
+func TestTimeAverageLazyMatchesEager(t *testing.T) {
+	cfgs := map[string]QueueConfig{
+		"plain":   {Buffer: 200 * netsim.Kilobyte},
+		"control": {Buffer: 200 * netsim.Kilobyte, ControlFirst: true},
+		"rings":   {Buffer: 200 * netsim.Kilobyte, ControlFirst: true, Rings: 2},
+	}
+	for name, cfg := range cfgs {
+		t.Run(name, func(t *testing.T) {
+			s := netsim.New(1)
+			q := NewQueue(s, cfg)
+			rng := rand.New(rand.NewPCG(5, 6))
+			ref := &eagerAvg{areaB: new(big.Int), areaN: new(big.Int)}
+			now := netsim.Time(0)
+			for i := 0; i < 20000; i++ {
+				now += netsim.Time(rng.Int64N(int64(50 * netsim.Millisecond)))
+				switch r := rng.IntN(100); {
+				case r < 2:
+					q.ResetStats(now)
+					ref.update(now, ref.b, ref.n)
+					*ref = eagerAvg{start: now, last: now, b: uint64(q.Bytes()), n: uint64(q.Len()), areaB: new(big.Int), areaN: new(big.Int)}
+				case r < 55:
+					p := pkt(s, netsim.Bytes(1+rng.IntN(9000)), 0)
+					if rng.IntN(4) == 0 {
+						p.Payload = 0
+					} else {
+						p.Payload = p.Size
+					}
+					p.Ring = uint8(rng.IntN(2))
+					if q.Enqueue(p, now) {
+						ref.update(now, uint64(q.Bytes()), uint64(q.Len()))
+					}
+				default:
+					if q.Dequeue(now) != nil {
+						ref.update(now, uint64(q.Bytes()), uint64(q.Len()))
+					}
+				}
+			}
+			end := now + netsim.Second
+			for _, bytes := range []bool{false, true} {
+				got := q.MeanPackets(end)
+				if bytes {
+					got = q.MeanBytes(end)
+				}
+				if want := ref.mean(end, bytes); math.Float64bits(got) != math.Float64bits(want) || !(got > 0) {
+					t.Fatalf("mean (bytes %v) %v, want %v", bytes, got, want)
+				}
+			}
+		})
 	}
 }

@@ -6,68 +6,98 @@ import (
 	"syncsim/netsim"
 )
 
-// timeAvg integrates a piecewise-constant occupancy over virtual time.
-// Areas are kept exactly in 128-bit integers (byte-picoseconds overflow
-// int64 after about 10 s at 1 MB).
+// timeAvg integrates a piecewise-constant occupancy over virtual time
+// lazily: the area under the occupancy from start to t is the sum over
+// packets of the time each spent in the queue within [start, t], so an
+// arrival at time a subtracts a (and size x a) and a departure at time d
+// adds d (and size x d); at t the packets still waiting add t each. Every
+// enqueue and dequeue therefore costs one multiply-add, with no branch and
+// no record of the last change. Sums are kept exactly in 128-bit two's
+// complement (byte-picoseconds overflow int64 after about 10 s at 1 MB):
+// the partial sums may be negative, the area they give never is.
 type timeAvg struct {
-	start, last netsim.Time
-	curB        netsim.Bytes
-	curN        int
-	areaB       u128
-	areaN       u128
+	start netsim.Time
+	areaB i128 // sum of -size x arrival + size x departure (+ held bytes x start offset)
+	areaN i128 // the same in packets
 }
 
-type u128 struct{ hi, lo uint64 }
+// i128 is a 128-bit two's-complement integer.
+type i128 struct{ hi, lo uint64 }
 
-func (a *u128) addMul(x, y uint64) {
+func (a *i128) addMul(x, y uint64) {
 	hi, lo := bits.Mul64(x, y)
 	var c uint64
 	a.lo, c = bits.Add64(a.lo, lo, 0)
 	a.hi, _ = bits.Add64(a.hi, hi, c)
 }
 
-func (a u128) float() float64 { return float64(a.hi)*0x1p64 + float64(a.lo) }
+func (a *i128) subMul(x, y uint64) {
+	hi, lo := bits.Mul64(x, y)
+	var b uint64
+	a.lo, b = bits.Sub64(a.lo, lo, 0)
+	a.hi, _ = bits.Sub64(a.hi, hi, b)
+}
 
+func (a *i128) add(x uint64) {
+	var c uint64
+	a.lo, c = bits.Add64(a.lo, x, 0)
+	a.hi += c
+}
+
+func (a *i128) sub(x uint64) {
+	var b uint64
+	a.lo, b = bits.Sub64(a.lo, x, 0)
+	a.hi -= b
+}
+
+// float converts a non-negative value.
+func (a i128) float() float64 { return float64(a.hi)*0x1p64 + float64(a.lo) }
+
+// reset restarts the average at now with b bytes in n packets held.
 func (t *timeAvg) reset(now netsim.Time, b netsim.Bytes, n int) {
-	*t = timeAvg{start: now, last: now, curB: b, curN: n}
+	*t = timeAvg{start: now}
+	t.areaB.subMul(uint64(b), uint64(now))
+	t.areaN.subMul(uint64(n), uint64(now))
 }
 
-// update accounts the current level up to now, then sets the new level.
-func (t *timeAvg) update(now netsim.Time, b netsim.Bytes, n int) {
-	if dt := now - t.last; dt > 0 {
-		t.areaB.addMul(uint64(t.curB), uint64(dt))
-		t.areaN.addMul(uint64(t.curN), uint64(dt))
-		t.last = now
-	}
-	t.curB, t.curN = b, n
+// arrive accounts a packet of size bytes joining the queue at now.
+func (t *timeAvg) arrive(now netsim.Time, size netsim.Bytes) {
+	t.areaB.subMul(uint64(size), uint64(now))
+	t.areaN.sub(uint64(now))
 }
 
-func (t *timeAvg) mean(now netsim.Time, bytes bool) float64 {
+// depart accounts a packet of size bytes leaving the queue at now.
+func (t *timeAvg) depart(now netsim.Time, size netsim.Bytes) {
+	t.areaB.addMul(uint64(size), uint64(now))
+	t.areaN.add(uint64(now))
+}
+
+// mean is the time average from start to now, given what the queue holds
+// at now (cur: bytes or packets, matching the bytes flag).
+func (t *timeAvg) mean(now netsim.Time, cur uint64, bytes bool) float64 {
 	span := now - t.start
 	if span <= 0 {
-		if bytes {
-			return float64(t.curB)
-		}
-		return float64(t.curN)
+		return float64(cur)
 	}
 	a := t.areaN
-	cur := uint64(t.curN)
 	if bytes {
-		a, cur = t.areaB, uint64(t.curB)
+		a = t.areaB
 	}
-	if now > t.last {
-		a.addMul(cur, uint64(now-t.last))
-	}
+	a.addMul(cur, uint64(now))
 	return a.float() / float64(span)
 }
 
 // MeanPackets is the time-averaged number of waiting packets from creation
 // (or the last ResetStats) until now.
-func (q *PortQueue) MeanPackets(now netsim.Time) float64 { return q.avg.mean(now, false) }
+func (q *PortQueue) MeanPackets(now netsim.Time) float64 {
+	return q.avg.mean(now, uint64(q.n), false)
+}
 
 // MeanBytes is the time-averaged occupancy in bytes from creation (or the
 // last ResetStats) until now.
-func (q *PortQueue) MeanBytes(now netsim.Time) float64 { return q.avg.mean(now, true) }
+func (q *PortQueue) MeanBytes(now netsim.Time) float64 {
+	return q.avg.mean(now, uint64(q.bytes), true)
+}
 
 // ResetStats zeroes the counters and restarts the time average at now, so a
 // warm-up period can be excluded. Maxima restart from the current occupancy.

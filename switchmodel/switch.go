@@ -169,7 +169,17 @@ func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port {
 		return nil
 	}
 	if !sw.Spray {
-		return net.OutPort(sw.ID(), p.Dst, p.Flow)
+		switch i := net.Routes().Hop(sw.ID(), p.Dst, p.Flow); i {
+		case -1:
+			return nil
+		case -2:
+			if len(sw.Ports) == 0 {
+				return nil
+			}
+			return sw.Ports[0]
+		default:
+			return sw.Ports[i]
+		}
 	}
 	hops := net.Routes().NextHops(sw.ID(), p.Dst)
 	switch len(hops) {
