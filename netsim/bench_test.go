@@ -19,6 +19,7 @@ func BenchmarkScheduler(b *testing.B) {
 		name string
 		mk   func() keyQueue
 	}{
+		{"heap2", func() keyQueue { return &heap2{} }},
 		{"heap4", func() keyQueue { return &heap4{} }},
 		{"btree", func() keyQueue { return newBtreeQueue() }},
 	}
@@ -58,7 +59,7 @@ func BenchmarkSimHold(b *testing.B) {
 		for _, q := range []struct {
 			name string
 			opts []Option
-		}{{"heap4", nil}, {"btree", []Option{WithBtreeQueue()}}} {
+		}{{"heap2", nil}, {"btree", []Option{WithBtreeQueue()}}} {
 			b.Run(fmt.Sprintf("%s/pending=%d", q.name, pending), func(b *testing.B) {
 				s := New(1, q.opts...)
 				rng := Stream(1, "bench")

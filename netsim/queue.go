@@ -1,5 +1,7 @@
 package netsim
 
+import "math/bits"
+
 // key is what the event queue orders: the firing time, the scheduling
 // sequence number (unique per Sim, so keys never tie) and the slot of the
 // event's payload in the Sim's slab. At 24 bytes it is what moves on every
@@ -15,8 +17,19 @@ func (k *key) before(o *key) bool {
 	return k.at < o.at || (k.at == o.at && k.seq < o.seq)
 }
 
+// lt is k.before(o) as 0 or 1, computed without branches: times are
+// non-negative, so (at, seq) compares as one unsigned 128-bit number whose
+// subtraction borrows exactly when k is before o. Heap steps select
+// children with it, which avoids the mispredicted branches of comparisons
+// whose outcome is random.
+func lt(k, o *key) uint64 {
+	_, b := bits.Sub64(k.seq, o.seq, 0)
+	_, b = bits.Sub64(uint64(k.at), uint64(o.at), b)
+	return b
+}
+
 // keyQueue is the scheduler's priority queue of keys, ordered by (at, seq).
-// Two implementations exist: a 4-ary implicit heap (the default, faster on
+// Two implementations exist: a binary implicit heap (the default, faster on
 // every workload measured, see BenchmarkScheduler) and a B-tree
 // (WithBtreeQueue).
 type keyQueue interface {
@@ -28,27 +41,32 @@ type keyQueue interface {
 	len() int
 }
 
-// heap4 is an allocation-free 4-ary min-heap of keys.
-// Invariant: for every i > 0, h[(i-1)/4] is not after h[i].
-type heap4 struct {
+// heap2 is an allocation-free binary min-heap of keys.
+// Invariant: for every i > 0, h[(i-1)/2] is not after h[i].
+//
+// A binary heap beat a 4-ary one on every workload measured here
+// (BenchmarkScheduler, BenchmarkSimHold, the incast and leaf-spine runs):
+// with branch-free comparisons a level costs one dependent load and one
+// comparison, where a 4-ary level's tournament costs two of each.
+type heap2 struct {
 	h []key
 }
 
-func (q *heap4) len() int { return len(q.h) }
+func (q *heap2) len() int { return len(q.h) }
 
-func (q *heap4) min() (key, bool) {
+func (q *heap2) min() (key, bool) {
 	if len(q.h) == 0 {
 		return key{}, false
 	}
 	return q.h[0], true
 }
 
-func (q *heap4) push(k key) {
+func (q *heap2) push(k key) {
 	q.h = append(q.h, k)
 	h := q.h
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) >> 2
+		p := (i - 1) >> 1
 		if !k.before(&h[p]) {
 			break
 		}
@@ -58,7 +76,7 @@ func (q *heap4) push(k key) {
 	h[i] = k
 }
 
-func (q *heap4) pop() key {
+func (q *heap2) pop() key {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
@@ -72,48 +90,28 @@ func (q *heap4) pop() key {
 
 // replaceTop replaces the smallest key by k: one sift down instead of a pop
 // and a push.
-func (q *heap4) replaceTop(k key) { q.siftDown(k, len(q.h)) }
+func (q *heap2) replaceTop(k key) { q.siftDown(k, len(q.h)) }
 
-// siftDown places k at the root of h[:n] and moves it down to its place.
-// A node with four children finds the smallest with three comparisons
-// (a tournament) on one bounds-checked sub-slice.
-func (q *heap4) siftDown(k key, n int) {
+// siftDown places k at the root of h[:n] and moves it down to its place,
+// choosing the smaller child without a branch.
+func (q *heap2) siftDown(k key, n int) {
 	h := q.h[:n]
 	i := 0
 	for {
-		c := 4*i + 1
-		if c+4 <= n {
-			cs := h[c : c+4 : c+4]
-			m := 0
-			if cs[1].before(&cs[0]) {
-				m = 1
-			}
-			m2 := 2
-			if cs[3].before(&cs[2]) {
-				m2 = 3
-			}
-			if cs[m2].before(&cs[m]) {
-				m = m2
-			}
-			if !cs[m].before(&k) {
+		c := 2*i + 1
+		if c+2 <= n {
+			cs := (*[2]key)(h[c : c+2])
+			m := lt(&cs[1], &cs[0])
+			if lt(&cs[m&1], &k) == 0 {
 				break
 			}
-			h[i] = cs[m]
-			i = c + m
+			h[i] = cs[m&1]
+			i = c + int(m)
 			continue
 		}
-		if c >= n {
-			break
-		}
-		m := c
-		for j := c + 1; j < n; j++ {
-			if h[j].before(&h[m]) {
-				m = j
-			}
-		}
-		if h[m].before(&k) {
-			h[i] = h[m]
-			i = m
+		if c < n && h[c].before(&k) {
+			h[i] = h[c]
+			i = c
 		}
 		break
 	}

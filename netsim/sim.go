@@ -12,7 +12,7 @@ import "fmt"
 type Sim struct {
 	now  Time
 	seq  uint64
-	heap *heap4   // the default queue (nil when the B-tree is used)
+	heap *heap2   // the default queue (nil when the B-tree is used)
 	q    keyQueue // the queue in use (heap or B-tree)
 	slab slab
 	// held: the heap's root is the event firing now, logically removed;
@@ -35,7 +35,7 @@ type Sim struct {
 type Option func(*Sim)
 
 // WithBtreeQueue makes the Sim use the B-tree event queue instead of the
-// 4-ary heap. Results are identical; only speed differs.
+// binary heap. Results are identical; only speed differs.
 func WithBtreeQueue() Option {
 	return func(s *Sim) { s.heap = nil; s.q = newBtreeQueue() }
 }
@@ -43,7 +43,7 @@ func WithBtreeQueue() Option {
 // New returns an empty simulation at time zero whose random streams derive
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
-	h := &heap4{h: make([]key, 0, 256)}
+	h := &heap2{h: make([]key, 0, 256)}
 	s := &Sim{heap: h, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0)}
 	for _, o := range opts {
 		o(s)
@@ -164,7 +164,7 @@ func (s *Sim) Run(until Time) {
 	}
 }
 
-// runHeap is Run's loop on the 4-ary heap. The firing event's key stays at
+// runHeap is Run's loop on the binary heap. The firing event's key stays at
 // the root (held) while its handler runs, so that the handler's first
 // Schedule replaces it with one sift down.
 func (s *Sim) runHeap(until Time) {
