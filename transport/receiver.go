@@ -26,6 +26,7 @@ func (r *receiver) Receive(p *netsim.Packet) {
 		sim.Packets().Put(p) // stale packet for a reused endpoint number
 		return
 	}
+	f.st.Segments++
 	if s, e := p.Seq, p.Seq+int64(p.Payload); s <= r.nxt {
 		if e > r.nxt {
 			r.nxt = e

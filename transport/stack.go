@@ -20,6 +20,10 @@ type Stack struct {
 	Started, Completed, Stopped uint64
 	// Retransmits and Timeouts total the per-flow counters.
 	Retransmits, Timeouts uint64
+	// Segments counts data segments that reached their receiver
+	// (duplicates included), the packets a benchmark's cost per
+	// delivered packet divides by.
+	Segments uint64
 }
 
 // NewStack returns a stack for net. cfg must be valid (see Config.Validate,

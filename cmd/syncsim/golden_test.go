@@ -27,6 +27,8 @@ var goldenSweeps = map[string][]string{
 	"incast": {"--vary", "transport=dctcp,newreno", "--vary", "senders=2,8", "--set", "duration_ms=3"},
 	"background": {"--vary", "workload=hadoop,cachefollower", "--set", "duration_ms=1", "--set", "spines=2",
 		"--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "load=0.4"},
+	"permutation": {"--vary", "topology=leaf-spine,dumbbell,star", "--vary", "flow_kb=0,100", "--set", "duration_ms=0.5",
+		"--set", "spines=2", "--set", "leaves=3", "--set", "hosts_per_leaf=4", "--set", "start_jitter_us=5"},
 	"ina-basic": {"--vary", "protocol=switchml,atp,pa-atp", "--set", "gradient_a_mb=0.5", "--set", "gradient_b_mb=0.3",
 		"--set", "job_b_start_ms=0.05", "--set", "udp_ms=0.1"},
 	"ina-testbed": {"--vary", "protocol=byteps,switchml,atp,strawasyn,pa-atp", "--set", "model=custom",

@@ -14,7 +14,7 @@ import (
 // offers, and in what order it was added, is read off this function.
 func newRegistry() *experiments.Registry {
 	r := experiments.NewRegistry()
-	network.Register(r)  // incast, background
+	network.Register(r)  // incast, background, permutation
 	ina.Register(r)      // ina-motivation, ina-basic, ina-testbed, ina-leafspine, ina-model
 	hostsync.Register(r) // sr-example, sr-cluster
 	mixed.Register(r)    // mixed-fabric

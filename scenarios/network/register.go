@@ -2,8 +2,8 @@ package network
 
 import "syncsim/experiments"
 
-// Register adds the network family's experiments to r: incast and
-// background.
+// Register adds the network family's experiments to r: incast,
+// background and permutation.
 func Register(r *experiments.Registry) {
-	r.Register(Incast(), Background())
+	r.Register(Incast(), Background(), Permutation())
 }
