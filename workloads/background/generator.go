@@ -89,10 +89,12 @@ type Generator struct {
 
 	arrivals, sizes, pairs *rand.Rand
 
-	dsts   []netsim.NodeID
-	srcDst []int // for each source index, its index in dsts, or -1
-	flows  []Flow
-	on     bool
+	dsts    []netsim.NodeID
+	srcDst  []int // for each source index, its index in dsts, or -1
+	flows   []Flow
+	started int
+	meter   *meter // set by Measure: flows are summarised online, not kept
+	on      bool
 }
 
 // New validates cfg and returns a generator that will send on bulk. It is an
@@ -227,26 +229,53 @@ func (g *Generator) schedule(t netsim.Time) {
 // HandleEvent starts the flow whose arrival is due and schedules the next
 // arrival. It implements netsim.Handler.
 func (g *Generator) HandleEvent(ev netsim.Event) {
-	if g.cfg.MaxFlows > 0 && len(g.flows) >= g.cfg.MaxFlows {
+	if g.cfg.MaxFlows > 0 && g.started >= g.cfg.MaxFlows {
 		return
 	}
 	src, dst := g.pickPair()
 	size := g.cfg.CDF.Sample(g.sizes)
-	id := len(g.flows)
+	id := g.started
+	g.started++
 	now := g.sim.Now()
-	g.flows = append(g.flows, Flow{ID: id, Src: src, Dst: dst, Size: size, Start: now})
+	f := Flow{ID: id, Src: src, Dst: dst, Size: size, Start: now}
 	// Schedule the next arrival before sending, so an engine that calls
 	// done synchronously sees a consistent generator.
-	if g.cfg.MaxFlows == 0 || len(g.flows) < g.cfg.MaxFlows {
+	if g.cfg.MaxFlows == 0 || g.started < g.cfg.MaxFlows {
 		g.schedule(now)
 	}
-	g.bulk.Send(src, dst, size, netsim.BulkOpts{Class: g.cfg.Class, Tag: int64(id)}, func() {
+	opts := netsim.BulkOpts{Class: g.cfg.Class, Tag: int64(id)}
+	if m := g.meter; m != nil {
+		// Online: the record lives in the completion callback only, and
+		// the meter keeps counters and bounded samples.
+		rec := &measured{Flow: f}
+		rec.bucket, rec.in = m.start(&rec.Flow)
+		g.bulk.Send(src, dst, size, opts, func() {
+			if rec.Done {
+				panic("background: bulk engine called done twice for one flow")
+			}
+			rec.End, rec.Done = g.sim.Now(), true
+			if rec.in {
+				m.done(&rec.Flow, rec.bucket)
+			}
+		})
+		return
+	}
+	g.flows = append(g.flows, f)
+	g.bulk.Send(src, dst, size, opts, func() {
 		f := &g.flows[id]
 		if f.Done {
 			panic("background: bulk engine called done twice for one flow")
 		}
 		f.End, f.Done = g.sim.Now(), true
 	})
+}
+
+// measured is a flow in flight under Measure: its record, its size bucket
+// and whether it started in the measurement window.
+type measured struct {
+	Flow
+	bucket int
+	in     bool
 }
 
 // pickPair draws a source uniformly from Hosts and a destination uniformly
@@ -267,9 +296,10 @@ func (g *Generator) pickPair() (src, dst netsim.NodeID) {
 	return src, g.dsts[j]
 }
 
-// Flows returns the flows started so far, in start order. The slice is the
-// generator's own; do not modify it.
+// Flows returns the flows started so far, in start order (none under
+// Measure, which keeps no records). The slice is the generator's own; do
+// not modify it.
 func (g *Generator) Flows() []Flow { return g.flows }
 
 // Started is the number of flows started so far.
-func (g *Generator) Started() int { return len(g.flows) }
+func (g *Generator) Started() int { return g.started }
