@@ -13,6 +13,7 @@ type Sim struct {
 	now  Time
 	seq  uint64
 	heap *heap2   // the default queue (nil when the B-tree is used)
+	far  *heap2   // timer events, beside heap (nil with the B-tree)
 	q    keyQueue // the queue in use (heap or B-tree)
 	slab slab
 	// held: the heap's root is the event firing now, logically removed;
@@ -37,14 +38,14 @@ type Option func(*Sim)
 // WithBtreeQueue makes the Sim use the B-tree event queue instead of the
 // binary heap. Results are identical; only speed differs.
 func WithBtreeQueue() Option {
-	return func(s *Sim) { s.heap = nil; s.q = newBtreeQueue() }
+	return func(s *Sim) { s.heap, s.far = nil, nil; s.q = newBtreeQueue() }
 }
 
 // New returns an empty simulation at time zero whose random streams derive
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
 	h := &heap2{h: make([]key, 0, 256)}
-	s := &Sim{heap: h, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0)}
+	s := &Sim{heap: h, far: &heap2{}, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -63,10 +64,14 @@ func (s *Sim) Events() uint64 { return s.events }
 // Pending is the number of events in the queue (cancelled ones included until
 // they reach the head).
 func (s *Sim) Pending() int {
-	if s.held {
-		return s.q.len() - 1
+	n := s.q.len()
+	if s.far != nil {
+		n += s.far.len()
 	}
-	return s.q.len()
+	if s.held {
+		n--
+	}
+	return n
 }
 
 // Packets is the Sim's packet pool.
@@ -94,6 +99,28 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 		s.q.push(k)
 	}
 	return EventID(uint64(e.gen)<<32 | uint64(slot))
+}
+
+// scheduleTimer is Schedule for timer events. With the heap they wait in
+// a heap of their own: a transport keeps one retransmission timer per
+// flow, mostly a millisecond or more ahead and often stale (the flow ended
+// or moved its deadline), so thousands of them would otherwise deepen
+// every sift of the packet events, which are microseconds ahead. Run
+// fires the earlier of the two heaps' heads, so the (time, sequence) order
+// is exactly that of one queue.
+func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
+	if s.far == nil {
+		s.Schedule(at, h, 0, nil, arg)
+		return
+	}
+	if at < s.now {
+		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
+	}
+	s.seq++
+	slot := s.slab.alloc()
+	e := &s.slab.s[slot]
+	e.h, e.p, e.arg, e.kind = h, nil, arg, 0
+	s.far.push(key{at: at, seq: s.seq, slot: slot})
 }
 
 // After schedules an event d after now.
@@ -156,6 +183,10 @@ func (s *Sim) Run(until Time) {
 	}
 	if s.heap != nil {
 		s.runHeap(until)
+		if s.held {
+			s.held = false
+			s.heap.pop()
+		}
 	} else {
 		s.runQueue(until)
 	}
@@ -168,27 +199,33 @@ func (s *Sim) Run(until Time) {
 // the root (held) while its handler runs, so that the handler's first
 // Schedule replaces it with one sift down.
 func (s *Sim) runHeap(until Time) {
-	h := s.heap
+	h, fh := s.heap, s.far
 	for !s.stopped {
 		if s.held {
 			s.held = false
 			h.pop()
 		}
-		if len(h.h) == 0 || h.h[0].at > until {
-			break
+		var k key
+		switch {
+		case len(fh.h) > 0 && (len(h.h) == 0 || lt(&fh.h[0], &h.h[0]) != 0):
+			if k = fh.h[0]; k.at > until {
+				return
+			}
+			fh.pop()
+		case len(h.h) > 0:
+			if k = h.h[0]; k.at > until {
+				return
+			}
+			s.held = true
+		default:
+			return
 		}
-		k := h.h[0]
-		s.held = true
 		if !s.fire(k) {
 			continue
 		}
 		if s.events >= s.monitorNext {
 			s.checkMonitor()
 		}
-	}
-	if s.held {
-		s.held = false
-		h.pop()
 	}
 }
 

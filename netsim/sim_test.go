@@ -243,18 +243,27 @@ func TestPacketPoolReuse(t *testing.T) {
 // time, some at ties with pending events) and cancels some pending ones,
 // recording what fires.
 type chaos struct {
-	s     *Sim
-	rng   *rand.Rand
-	ids   []EventID
-	fired []Event
-	left  int
+	s      *Sim
+	rng    *rand.Rand
+	ids    []EventID
+	fired  []Event
+	left   int
+	timers [64]Timer
 }
 
 func (c *chaos) HandleEvent(ev Event) {
 	c.fired = append(c.fired, ev)
-	for n := c.rng.IntN(3); n > 0 && c.left > 0; n-- {
+	if ev.Kind >= 100 {
+		return // a timer expiry (Kind 100 + timer index)
+	}
+	if tm := &c.timers[c.rng.IntN(len(c.timers))]; c.rng.IntN(2) == 0 {
+		tm.SetAfter(Time(c.rng.IntN(8)))
+	} else if c.rng.IntN(40) == 0 {
+		tm.Stop()
+	}
+	for n := 1 + c.rng.IntN(2); n > 0 && c.left > 0; n-- {
 		c.left--
-		c.ids = append(c.ids, c.s.After(Time(c.rng.IntN(4)), c, int32(c.left), nil, int64(c.left)))
+		c.ids = append(c.ids, c.s.After(Time(c.rng.IntN(4)), c, 0, nil, int64(c.left)))
 	}
 	if len(c.ids) > 0 && c.rng.IntN(4) == 0 {
 		c.s.Cancel(c.ids[c.rng.IntN(len(c.ids))])
@@ -267,9 +276,13 @@ func (c *chaos) HandleEvent(ev Event) {
 // sequence): a handler's event for now fires after every event already
 // queued for now.
 func TestQueuesAgreeUnderChurn(t *testing.T) {
+	var timerEvents uint64 // events the timers' own heap delivered (heap run)
 	run := func(opts ...Option) []Event {
 		s := New(1, opts...)
 		c := &chaos{s: s, rng: rand.New(rand.NewPCG(3, 4)), left: 20000}
+		for i := range c.timers {
+			c.timers[i].Init(s, c, int32(100+i))
+		}
 		for i := 0; i < 50; i++ {
 			c.ids = append(c.ids, s.Schedule(Time(i%5), c, -1, nil, int64(-i-1)))
 		}
@@ -277,9 +290,19 @@ func TestQueuesAgreeUnderChurn(t *testing.T) {
 		if s.Pending() != 0 {
 			t.Fatalf("%d events left pending", s.Pending())
 		}
+		timerEvents = s.Events()
+		for _, ev := range c.fired {
+			if ev.Kind < 100 {
+				timerEvents--
+			}
+		}
 		return c.fired
 	}
-	heap, bt := run(), run(WithBtreeQueue())
+	heap := run()
+	if timerEvents < 500 {
+		t.Errorf("only %d timer events: the timers' own heap was hardly exercised", timerEvents)
+	}
+	bt := run(WithBtreeQueue())
 	// order is the scheduling order of the event with argument a: the 50
 	// initial events (-1 ... -50) first, then handler events, whose
 	// arguments count down from 19999.
@@ -293,10 +316,11 @@ func TestQueuesAgreeUnderChurn(t *testing.T) {
 		t.Fatalf("heap fired %d events, B-tree %d", len(heap), len(bt))
 	}
 	for i := range heap {
-		if heap[i].At != bt[i].At || heap[i].Arg != bt[i].Arg {
+		if heap[i].At != bt[i].At || heap[i].Arg != bt[i].Arg || heap[i].Kind != bt[i].Kind {
 			t.Fatalf("event %d: heap (%v, %d), B-tree (%v, %d)", i, heap[i].At, heap[i].Arg, bt[i].At, bt[i].Arg)
 		}
-		if i > 0 && (heap[i].At < heap[i-1].At || heap[i].At == heap[i-1].At && order(heap[i].Arg) < order(heap[i-1].Arg)) {
+		if i > 0 && heap[i].Kind < 100 && heap[i-1].Kind < 100 &&
+			(heap[i].At < heap[i-1].At || heap[i].At == heap[i-1].At && order(heap[i].Arg) < order(heap[i-1].Arg)) {
 			t.Fatalf("event %d (%v, arg %d) fired after (%v, arg %d)", i, heap[i].At, heap[i].Arg, heap[i-1].At, heap[i-1].Arg)
 		}
 	}

@@ -35,7 +35,7 @@ func (t *Timer) Set(at Time) {
 	}
 	t.gen++
 	t.pending = at
-	t.s.Schedule(at, t, 0, nil, t.gen)
+	t.s.scheduleTimer(at, t, t.gen)
 }
 
 // SetAfter arms the timer to expire d after now.
@@ -62,7 +62,7 @@ func (t *Timer) HandleEvent(ev Event) {
 	if t.deadline > ev.At {
 		t.gen++
 		t.pending = t.deadline
-		t.s.Schedule(t.deadline, t, 0, nil, t.gen)
+		t.s.scheduleTimer(t.deadline, t, t.gen)
 		return
 	}
 	t.armed = false
