@@ -27,9 +27,12 @@ type Link struct {
 	DeliveredBytes uint64
 }
 
+// inflight is a packet on the wire with its arrival time and size (kept
+// here so delivery accounting does not read the packet).
 type inflight struct {
-	p  *Packet
-	at Time
+	p    *Packet
+	at   Time
+	size Bytes
 }
 
 // InFlight is the number of packets propagating on the link.
@@ -41,12 +44,12 @@ func (l *Link) Peer() Node { return l.to }
 // carry hands p to the link; its serialisation ends at depart (now or
 // later), after which it propagates for Delay. Departures on a link are
 // non-decreasing, so the FIFO stays ordered by arrival.
-func (l *Link) carry(p *Packet, depart Time) {
+func (l *Link) carry(p *Packet, size Bytes, depart Time) {
 	if l.count == len(l.fifo) {
 		l.grow()
 	}
 	at := depart + l.Delay
-	l.fifo[(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at}
+	l.fifo[(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
 	l.count++
 	if !l.pending {
 		l.pending = true
@@ -78,7 +81,7 @@ func (l *Link) HandleEvent(ev Event) {
 		l.head = (l.head + 1) & (len(l.fifo) - 1)
 		l.count--
 		l.Delivered++
-		l.DeliveredBytes += uint64(e.p.Size)
+		l.DeliveredBytes += uint64(e.size)
 		l.to.Receive(e.p, l)
 	}
 	if l.count > 0 {

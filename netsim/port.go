@@ -7,6 +7,11 @@ package netsim
 type Queue interface {
 	Enqueue(p *Packet, now Time) bool
 	Dequeue(now Time) *Packet
+	// Next is Dequeue that also returns the packet's size (nil, 0 when
+	// empty). Queues that keep sizes beside their pointers answer
+	// without reading the packet, which has usually left the CPU cache
+	// while it waited; the serialiser uses Next.
+	Next(now Time) (*Packet, Bytes)
 	Len() int
 	Bytes() Bytes
 }
@@ -76,6 +81,15 @@ func (q *FIFO) Dequeue(_ Time) *Packet {
 	q.n--
 	q.bytes -= p.Size
 	return p
+}
+
+// Next implements Queue.
+func (q *FIFO) Next(now Time) (*Packet, Bytes) {
+	p := q.Dequeue(now)
+	if p == nil {
+		return nil, 0
+	}
+	return p, p.Size
 }
 
 // Len implements Queue.
@@ -161,16 +175,16 @@ func (pt *Port) Send(p *Packet) bool {
 // startNext serialises the head of the queue from now and, if more packets
 // wait, schedules the start of the next at the end of this one.
 func (pt *Port) startNext(now Time) {
-	p := pt.Queue.Dequeue(now)
+	p, size := pt.Queue.Next(now)
 	if p == nil {
 		return
 	}
-	d := pt.txTime(p.Size)
+	d := pt.txTime(size)
 	pt.busyTime += d
 	pt.freeAt = now + d
 	pt.TxPackets++
-	pt.TxBytes += uint64(p.Size)
-	pt.Link.carry(p, pt.freeAt)
+	pt.TxBytes += uint64(size)
+	pt.Link.carry(p, size, pt.freeAt)
 	if pt.Queue.Len() > 0 {
 		pt.pending = true
 		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)

@@ -267,31 +267,39 @@ func (q *PortQueue) refuse(p *netsim.Packet) bool {
 
 // Dequeue implements netsim.Queue: the control band first, then data.
 func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
+	p, _ := q.Next(now)
+	return p
+}
+
+// Next implements netsim.Queue: Dequeue, with the packet's size from the
+// queue's own records.
+func (q *PortQueue) Next(now netsim.Time) (*netsim.Packet, netsim.Bytes) {
 	var p *netsim.Packet
+	var size netsim.Bytes
 	switch {
 	case q.ctrl.n > 0:
-		p = q.ctrl.pop()
+		p, size = q.ctrl.pop()
 	case q.rs != nil:
-		if p = q.rs.next(); p == nil {
-			return nil
+		if p, size = q.rs.next(); p == nil {
+			return nil, 0
 		}
 	case q.data.n == 0:
 		if q.cfg.RED != nil {
 			q.red.idleSince(now)
 		}
-		return nil
+		return nil, 0
 	default:
-		p = q.data.pop()
+		p, size = q.data.pop()
 		if q.cfg.Shared != nil {
-			q.cfg.Shared.used -= p.Size
+			q.cfg.Shared.used -= size
 		}
 	}
 	q.Dequeued++
 	q.n--
-	q.bytes -= p.Size
-	q.avg.depart(now, p.Size)
+	q.bytes -= size
+	q.avg.depart(now, size)
 	if q.series != nil {
 		q.series.observe(now, q.bytes, q.n)
 	}
-	return p
+	return p, size
 }

@@ -4,12 +4,20 @@ import "syncsim/netsim"
 
 // pktRing is a FIFO of packets in a power-of-two ring that doubles when
 // full and is reused, so a queue allocates nothing once it has grown to its
-// largest backlog.
+// largest backlog. Each slot keeps the packet's size beside its pointer, so
+// serving the queue (byte counts, deficit round robin, the serialiser's
+// timing) never reads a packet that has gone cold while it waited.
 type pktRing struct {
-	ring  []*netsim.Packet
+	ring  []slot
 	head  int
 	n     int
 	bytes netsim.Bytes
+}
+
+// slot is one queued packet and its size.
+type slot struct {
+	p    *netsim.Packet
+	size netsim.Bytes
 }
 
 // push appends p.
@@ -19,23 +27,27 @@ func (r *pktRing) push(p *netsim.Packet) {
 		if n == 0 {
 			n = 16
 		}
-		nr := make([]*netsim.Packet, n)
+		nr := make([]slot, n)
 		for i := 0; i < r.n; i++ {
 			nr[i] = r.ring[(r.head+i)&(len(r.ring)-1)]
 		}
 		r.ring, r.head = nr, 0
 	}
-	r.ring[(r.head+r.n)&(len(r.ring)-1)] = p
+	r.ring[(r.head+r.n)&(len(r.ring)-1)] = slot{p, p.Size}
 	r.n++
 	r.bytes += p.Size
 }
 
-// pop removes and returns the oldest packet; the ring must not be empty.
-func (r *pktRing) pop() *netsim.Packet {
-	p := r.ring[r.head]
-	r.ring[r.head] = nil
+// headSize is the size of the oldest packet; the ring must not be empty.
+func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].size }
+
+// pop removes and returns the oldest packet and its size; the ring must
+// not be empty.
+func (r *pktRing) pop() (*netsim.Packet, netsim.Bytes) {
+	s := r.ring[r.head]
+	r.ring[r.head] = slot{}
 	r.head = (r.head + 1) & (len(r.ring) - 1)
 	r.n--
-	r.bytes -= p.Size
-	return p
+	r.bytes -= s.size
+	return s.p, s.size
 }

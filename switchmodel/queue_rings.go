@@ -43,8 +43,9 @@ func (s *ringSet) push(i int, p *netsim.Packet) {
 	s.bytes += p.Size
 }
 
-// next removes and returns the next packet in DRR order, or nil.
-func (s *ringSet) next() *netsim.Packet {
+// next removes and returns the next packet in DRR order and its size, or
+// nil.
+func (s *ringSet) next() (*netsim.Packet, netsim.Bytes) {
 	for s.nactive > 0 {
 		i := int(s.active[s.head])
 		r := &s.rings[i]
@@ -52,25 +53,25 @@ func (s *ringSet) next() *netsim.Packet {
 			s.deficit[i] += RingQuantum
 			s.granted = true
 		}
-		if p := r.ring[r.head]; p.Size <= s.deficit[i] {
-			s.deficit[i] -= p.Size
-			r.pop()
+		if size := r.headSize(); size <= s.deficit[i] {
+			s.deficit[i] -= size
+			p, _ := r.pop()
 			s.n--
-			s.bytes -= p.Size
+			s.bytes -= size
 			if r.n == 0 {
 				s.deficit[i] = 0
 				s.head = (s.head + 1) % MaxRings
 				s.nactive--
 				s.granted = false
 			}
-			return p
+			return p, size
 		}
 		// The head does not fit the credit: the turn passes on.
 		s.active[(s.head+s.nactive)%MaxRings] = uint8(i)
 		s.head = (s.head + 1) % MaxRings
 		s.granted = false
 	}
-	return nil
+	return nil, 0
 }
 
 // enqueueRing admits data packet p to its transmit ring, bounded by Buffer
