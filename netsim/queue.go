@@ -44,10 +44,15 @@ type keyQueue interface {
 // heap2 is an allocation-free binary min-heap of keys.
 // Invariant: for every i > 0, h[(i-1)/2] is not after h[i].
 //
-// A binary heap beat a 4-ary one on every workload measured here
-// (BenchmarkScheduler, BenchmarkSimHold, the incast and leaf-spine runs):
-// with branch-free comparisons a level costs one dependent load and one
-// comparison, where a 4-ary level's tournament costs two of each.
+// The engine's own workloads are a hold pattern (the firing event's
+// handler schedules the next one, replaceTop) on a few hundred pending
+// events: there a binary heap with branch-free comparisons, one dependent
+// load and comparison per level, beat the 4-ary heap (heap4_test.go),
+// whose level tournament costs two of each: 0.90x the CPU on the incast
+// benchmark, equal on the background leaf-spine. The 4-ary heap's halved
+// depth wins instead when pops and pushes of random keys alternate on
+// 1e3-1e6 pending events (BenchmarkScheduler), which the engine does not
+// do on its hot path.
 type heap2 struct {
 	h []key
 }

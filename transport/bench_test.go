@@ -43,14 +43,14 @@ func BenchmarkIncast8(b *testing.B) {
 }
 
 // BenchmarkIncast8Queue runs 100 ms of the incast scenario on each event
-// queue, the 4-ary heap the engine uses and the B-tree it was measured
+// queue, the binary heap the engine uses and the B-tree it was measured
 // against: the same events fire in the same order (the test suite checks
 // identical results), so ns/event compares the queues on a real workload.
 func BenchmarkIncast8Queue(b *testing.B) {
 	for _, q := range []struct {
 		name string
 		opts []netsim.Option
-	}{{"heap4", nil}, {"btree", []netsim.Option{netsim.WithBtreeQueue()}}} {
+	}{{"heap2", nil}, {"btree", []netsim.Option{netsim.WithBtreeQueue()}}} {
 		b.Run(q.name, func(b *testing.B) {
 			var events uint64
 			for i := 0; i < b.N; i++ {
