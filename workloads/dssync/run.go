@@ -1,0 +1,435 @@
+package dssync
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"syncsim/netsim"
+	"syncsim/netsim/fluid"
+	"syncsim/switchmodel"
+	"syncsim/topologies"
+	"syncsim/transport"
+	"syncsim/workloads/collective"
+)
+
+// Schemes lists the synchronisation schemes Run compares (Sec. V-A1):
+// DS-Sync, BSP with ring all-reduce, with NCCL's double binary tree
+// all-reduce and with hierarchical all-reduce, ASP through a parameter
+// server, and gossip on the dynamic exponential graph.
+var Schemes = []string{"dssync", "allreduce", "tree-allreduce", "hier-allreduce", "asp", "gossip"}
+
+// Config is one run of a job on racks behind a spine, under one scenario
+// of Sec. V-A5, with one synchronisation scheme.
+type Config struct {
+	Scheme   string
+	Scenario Scenario
+	// Layout lists the workers of each rack (nil: PaperLayout(Scenario)).
+	Layout Layout
+	// Delayed is the worker sharing its NIC in the end-host and both
+	// scenarios (-1: the last worker of rack 0).
+	Delayed int
+
+	Model Model
+	// Layers is the number of pieces synchronised layer-wise (0: the
+	// model's DefaultLayers).
+	Layers int
+	// Compute is forward plus backward time of one iteration (0: the
+	// model's); BackwardFrac of it is the backward pass.
+	Compute      netsim.Time
+	BackwardFrac float64
+	// Spread draws each iteration's compute in [1-Spread, 1+Spread] times
+	// the nominal.
+	Spread float64
+
+	LinkRate netsim.Rate // every host link
+	// Oversub is a host link's rate over a rack uplink's (the paper's
+	// "oversubscription rate 1": every link at 20 Gbps).
+	Oversub float64
+	Delay   netsim.Time // propagation of every cable
+	// Alpha is the per-message start latency (software overhead).
+	Alpha netsim.Time
+
+	// Background is "job" (a two-worker task training BGModel with ring
+	// all-reduce, Sec. V-A5) or "flows" (BGFlows long-lived transfers in
+	// each direction between the background task's two hosts).
+	Background string
+	BGModel    Model
+	BGFlows    int
+
+	Iterations, Warmup int
+	Fidelity           string // "flow" or "packet"
+
+	// DS-Sync: re-detect every AdjustEvery iterations from measured
+	// transfers (Detect "measure"), start from the scenario's contention
+	// (Detect "given") or keep initGroups' pattern (Detect "off");
+	// Threshold is the detector's (DefaultThreshold). GroupAlgo is the
+	// groups' all-reduce, "ring" or "tree".
+	AdjustEvery int
+	Detect      string
+	Threshold   float64
+	GroupAlgo   string
+
+	TreeChunks int // pipeline chunks per piece of tree and leader-mode hierarchical all-reduce
+	HierMode   collective.HierMode
+
+	ConsensusTol float64 // the tolerance of ConsensusIters
+	Record       bool    // keep every worker's communication per iteration
+	Check        bool    // verify the engines' books at the end
+}
+
+// Result is what one run measured.
+type Result struct {
+	// CommMs and IterMs are the workers' mean communication and
+	// iteration times in ms over the measured iterations (ASP: the
+	// fastest worker's, as Table III reports); CommMaxMs is the slowest
+	// worker's mean communication time.
+	CommMs, CommMaxMs, IterMs float64
+	// InterRackGB is the job's bytes between racks per iteration, in GB.
+	InterRackGB float64
+	// BGGbps is the background task's throughput while the job ran.
+	BGGbps float64
+	// Rho and ConsensusIters describe the scheme's W_k (NaN and -1 for
+	// ASP): rho of the period product and the iterations until the worst
+	// case is within ConsensusTol of the average.
+	Rho            float64
+	ConsensusIters int
+	// Period, Adjustments and Detected describe DS-Sync's final pattern.
+	Period      int
+	Adjustments int
+	Detected    Contention
+	Events      uint64
+	Log         []CommRecord
+}
+
+// run is one run in progress.
+type run struct {
+	cfg      Config
+	sim      *netsim.Sim
+	net      *netsim.Network
+	fab      *topologies.Fabric
+	uplinks  []netsim.Rate
+	place    Placement
+	eng      *fluid.Engine
+	stack    *transport.Stack
+	conns    *transport.Persistent
+	bulk     netsim.Bulk // the engine
+	books    *books      // the job's transfers
+	hosts    []netsim.NodeID
+	adaptive *Adaptive
+}
+
+// Run simulates cfg on sim (whose seed drives every random draw).
+func Run(sim *netsim.Sim, cfg Config) (*Result, error) {
+	r := &run{cfg: cfg, sim: sim}
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	return r.execute()
+}
+
+func (r *run) setup() error {
+	c := &r.cfg
+	if !slices.Contains(Schemes, c.Scheme) {
+		return fmt.Errorf("unknown scheme %q", c.Scheme)
+	}
+	if c.Layout == nil {
+		c.Layout = PaperLayout(c.Scenario)
+	}
+	if c.Layers == 0 {
+		c.Layers = c.Model.DefaultLayers()
+	}
+	if c.Compute == 0 {
+		c.Compute = c.Model.Compute
+	}
+	if c.Layers < 1 || c.Layers > 10000 {
+		return fmt.Errorf("layers %d, want 1..10000 (0: the model's default)", c.Layers)
+	}
+	if c.Model.Bytes() < netsim.Bytes(c.Layers) {
+		return fmt.Errorf("model of %d bytes cannot be cut into %d pieces", c.Model.Bytes(), c.Layers)
+	}
+	if !(c.BackwardFrac >= 0 && c.BackwardFrac <= 1) {
+		return fmt.Errorf("backward fraction %g, want 0..1", c.BackwardFrac)
+	}
+	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
+		return fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
+	}
+	if c.Iterations < 1 {
+		return fmt.Errorf("iterations %d, need at least 1", c.Iterations)
+	}
+	if c.Warmup < 0 || c.Warmup >= c.Iterations {
+		return fmt.Errorf("warm-up of %d iterations leaves nothing of %d to measure", c.Warmup, c.Iterations)
+	}
+	p, err := Place(c.Scenario, c.Layout, c.Delayed)
+	if err != nil {
+		return err
+	}
+	r.place = p
+	r.net = netsim.NewNetwork(r.sim)
+	var q switchmodel.QueueConfig
+	tc := transport.DefaultConfig()
+	switch c.Fidelity {
+	case "flow":
+	case "packet":
+		q, tc = packetConfig(c.LinkRate, c.Delay)
+	default:
+		return fmt.Errorf("unknown fidelity %q (allowed: flow, packet)", c.Fidelity)
+	}
+	r.fab, r.uplinks, err = BuildRacks(r.net, c.Layout, p, c.LinkRate, c.Oversub, c.Delay, q)
+	if err != nil {
+		return err
+	}
+	if c.Fidelity == "flow" {
+		r.eng = fluid.New(r.net, fluid.MaxMin)
+		r.bulk = r.eng
+	} else {
+		r.stack = transport.NewStack(r.net, tc)
+		r.conns = r.stack.Persistent()
+		r.bulk = r.conns
+	}
+	r.hosts = make([]netsim.NodeID, len(p.Worker))
+	for w, h := range p.Worker {
+		r.hosts[w] = r.fab.Hosts[h].ID()
+	}
+	r.books = &books{inner: r.bulk, fab: r.fab}
+	return nil
+}
+
+// packetConfig is the packet fidelity's switch queues and transport:
+// DCTCP with the guideline K = C x RTT / 7 for the base round trip
+// between racks (four cables each way), drop-tail buffers of 1 MB or 4K
+// packets per port, whichever is larger, and windows capped at three
+// times that round trip's bandwidth-delay product (at least 32 segments):
+// a NIC does not mark, and an uncapped window grows into the sender's own
+// NIC queue until it overflows, which Linux prevents with TCP small
+// queues (see workloads/collective's fidelity test).
+func packetConfig(link netsim.Rate, delay netsim.Time) (switchmodel.QueueConfig, transport.Config) {
+	tc := transport.DefaultConfig()
+	const mtu = 1500
+	rtt := 8*delay + 4*netsim.TxTime(mtu, link) + 4*netsim.TxTime(netsim.Bytes(tc.HeaderBytes), link)
+	k := switchmodel.DCTCPK(link, rtt, mtu)
+	q := switchmodel.QueueConfig{ECNPackets: k, Buffer: max(netsim.Megabyte, 4*netsim.Bytes(k)*mtu)}
+	bdp := netsim.BytesIn(link, rtt)
+	tc.MaxCwndPkts = max(32, int(3*bdp/mtu)+1)
+	tc.MinRTO = max(tc.MinRTO, 4*rtt)
+	tc.InitRTO = max(tc.InitRTO, 4*rtt)
+	return q, tc
+}
+
+// syncer builds the scheme's Syncer.
+func (r *run) syncer() (Syncer, error) {
+	c := r.cfg
+	n := len(r.hosts)
+	opts := netsim.BulkOpts{StartLatency: c.Alpha}
+	hostsOf := func(ws []int) []netsim.NodeID {
+		h := make([]netsim.NodeID, len(ws))
+		for i, w := range ws {
+			h[i] = r.hosts[w]
+		}
+		return h
+	}
+	ring := func(ws []int, size netsim.Bytes, done func()) error {
+		return collective.RingAllReduce(r.sim, r.books, hostsOf(ws), size, opts, done)
+	}
+	tree := func(ws []int, size netsim.Bytes, done func()) error {
+		return collective.TreeAllReduceNCCL(r.sim, r.books, hostsOf(ws), size, c.TreeChunks, opts, done)
+	}
+	switch c.Scheme {
+	case "allreduce":
+		return NewGroupSync(All(n), ring), nil
+	case "tree-allreduce":
+		return NewGroupSync(All(n), tree), nil
+	case "hier-allreduce":
+		rackOf := c.Layout.RackOf()
+		return NewGroupSync(All(n), func(ws []int, size netsim.Bytes, done func()) error {
+			racks := make([][]netsim.NodeID, len(c.Layout))
+			for _, w := range ws {
+				racks[rackOf[w]] = append(racks[rackOf[w]], r.hosts[w])
+			}
+			return collective.HierarchicalAllReduce(r.sim, r.books, racks, size, c.HierMode, c.TreeChunks, opts, done)
+		}), nil
+	case "gossip":
+		return NewGossipSync(n, collective.ExponentialPeers(n), r.books, opts)
+	case "asp":
+		return NewASPSync(n, r.fab.Hosts[r.place.PS].ID(), r.books, opts), nil
+	case "dssync":
+		var given Contention
+		var detect func() Contention
+		switch c.Detect {
+		case "off":
+		case "given":
+			given = r.place.Truth
+		case "measure":
+			det, err := NewDetector(c.Layout, r.hosts, c.LinkRate, r.uplinks, c.Threshold)
+			if err != nil {
+				return nil, err
+			}
+			r.books.inner = &timedBulk{inner: r.bulk, sim: r.sim, det: det}
+			detect = det.Detect
+		default:
+			return nil, fmt.Errorf("unknown detection %q (allowed: measure, given, off)", c.Detect)
+		}
+		a, err := NewAdaptive(c.Layout, given, c.AdjustEvery, detect)
+		if err != nil {
+			return nil, err
+		}
+		r.adaptive = a
+		switch c.GroupAlgo {
+		case "ring":
+			return NewGroupSync(a, ring), nil
+		case "tree":
+			return NewGroupSync(a, tree), nil
+		}
+		return nil, fmt.Errorf("unknown group all-reduce %q (allowed: ring, tree)", c.GroupAlgo)
+	}
+	return nil, fmt.Errorf("unknown scheme %q", c.Scheme)
+}
+
+func (r *run) execute() (*Result, error) {
+	c := r.cfg
+	s, err := r.syncer()
+	if err != nil {
+		return nil, err
+	}
+	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
+	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
+		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Iterations: c.Iterations, Warmup: c.Warmup,
+		Record: c.Record}, s)
+	if err != nil {
+		return nil, err
+	}
+	bg, err := r.background()
+	if err != nil {
+		return nil, err
+	}
+	var end netsim.Time
+	job.Start(func() {
+		end = r.sim.Now()
+		r.sim.Stop()
+	})
+	// A generous horizon: every iteration moving the model over a
+	// thousandth of a link, plus its compute, a hundred times over.
+	horizon := netsim.Time(c.Iterations) * (c.Compute + 1000*netsim.TxTime(c.Model.Bytes(), c.LinkRate)) * 100
+	r.sim.Run(horizon)
+	if !job.Done() {
+		return nil, fmt.Errorf("%s: the job did not finish %d iterations within %v of simulated time", c.Scheme, c.Iterations, horizon)
+	}
+	res := &Result{Events: r.sim.Events(), Log: job.Log}
+	r.measure(res, job)
+	if bg != nil && end > 0 {
+		res.BGGbps = float64(bg.delivered) * 8 / end.Seconds() / 1e9
+	}
+	r.consensus(res)
+	if c.Check {
+		if err := r.check(); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// measure fills the timing metrics.
+func (r *run) measure(res *Result, job *Job) {
+	var comm, iter, worst float64
+	fastest := -1
+	for w := range r.hosts {
+		st := job.Stats(w)
+		cm, it := st.Comm.Milliseconds(), st.Iter.Milliseconds()
+		comm += cm
+		iter += it
+		worst = math.Max(worst, cm)
+		if fastest < 0 || cm < job.Stats(fastest).Comm.Milliseconds() {
+			fastest = w
+		}
+	}
+	n := float64(len(r.hosts))
+	res.CommMs, res.IterMs, res.CommMaxMs = comm/n, iter/n, worst
+	if r.cfg.Scheme == "asp" {
+		st := job.Stats(fastest)
+		res.CommMs, res.IterMs = st.Comm.Milliseconds(), st.Iter.Milliseconds()
+	}
+	res.InterRackGB = float64(r.books.interRack) / float64(r.cfg.Iterations) / 1e9
+}
+
+// consensus fills rho and the iterations to consensus of the scheme's W_k.
+func (r *run) consensus(res *Result) {
+	n := len(r.hosts)
+	const maxIters = 10000
+	var ws []*mat.Dense
+	switch r.cfg.Scheme {
+	case "asp":
+		res.Rho, res.ConsensusIters = math.NaN(), -1
+		return
+	case "allreduce", "tree-allreduce", "hier-allreduce":
+		ws = []*mat.Dense{GroupMatrix(Grouping(All(n)), n)}
+	case "gossip":
+		if n == 1 {
+			ws = []*mat.Dense{identity(1)}
+		}
+		for _, o := range collective.ExponentialPeers(n) {
+			ws = append(ws, ShiftMatrix(n, o))
+		}
+	case "dssync":
+		p := r.adaptive.Pattern
+		res.Period, res.Adjustments, res.Detected = p.Period(), r.adaptive.Adjustments, r.adaptive.Current
+		ws = p.Matrices()
+	}
+	rho, err := Rho(ws)
+	if err != nil {
+		rho = math.NaN()
+	}
+	res.Rho = math.Max(rho, 0)
+	if rho < 1e-12 {
+		res.Rho = 0 // exact averaging up to rounding
+	}
+	res.ConsensusIters = ConsensusIters(n, func(t int) *mat.Dense { return ws[t%len(ws)] }, r.cfg.ConsensusTol, maxIters)
+}
+
+// check verifies the engines' books and that every job transfer finished.
+func (r *run) check() error {
+	if r.books.dones != r.books.sends || r.books.twice > 0 {
+		return fmt.Errorf("books: %d transfers, %d completions (%d twice)", r.books.sends, r.books.dones, r.books.twice)
+	}
+	if r.eng != nil {
+		if err := r.eng.Check(); err != nil {
+			return fmt.Errorf("fluid engine: %w", err)
+		}
+	}
+	if r.stack != nil {
+		if err := r.net.CheckConservation(); err != nil {
+			return fmt.Errorf("packet books: %w", err)
+		}
+	}
+	return nil
+}
+
+// books counts a job's transfers, their completions and the bytes that
+// cross between racks.
+type books struct {
+	inner               netsim.Bulk
+	fab                 *topologies.Fabric
+	sends, dones, twice int
+	sent, delivered     netsim.Bytes
+	interRack           netsim.Bytes
+}
+
+// Send implements netsim.Bulk.
+func (b *books) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	b.sends++
+	b.sent += size
+	if b.fab.GroupOf(src) != b.fab.GroupOf(dst) {
+		b.interRack += size
+	}
+	fired := false
+	b.inner.Send(src, dst, size, opts, func() {
+		if fired {
+			b.twice++
+		}
+		fired = true
+		b.dones++
+		b.delivered += size
+		done()
+	})
+}
