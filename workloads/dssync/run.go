@@ -288,11 +288,15 @@ func (r *run) syncer() (Syncer, error) {
 }
 
 func (r *run) execute() (*Result, error) {
-	c := r.cfg
 	s, err := r.syncer()
 	if err != nil {
 		return nil, err
 	}
+	return r.executeWith(s)
+}
+
+func (r *run) executeWith(s Syncer) (*Result, error) {
+	c := r.cfg
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
 		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Iterations: c.Iterations, Warmup: c.Warmup,
