@@ -24,9 +24,9 @@ func sweepFile(t *testing.T, args ...string) (string, string, int) {
 
 // TestSweepRealExperimentsIdenticalForAnyParallel sweeps small points of
 // the packet-level experiments (incast, background traffic on a leaf-spine,
-// INA jobs with background, the mixed fabric) and of sr-cluster at flow
-// fidelity: the CSV is byte-identical at --parallel 1 and 2, and another
-// seed changes it.
+// INA jobs with background, the mixed fabric), of sr-cluster at flow
+// fidelity and of dssync at both: the CSV is byte-identical at --parallel 1
+// and 2, and another seed changes it.
 func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 	cases := [][]string{
 		{"--vary", "senders=2,4", "--set", "duration_ms=5", "incast"},
@@ -35,6 +35,8 @@ func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 			"--set", "workers=3", "--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "ina-leafspine"},
 		{"--vary", "ina_jobs=1,2", "--set", "iterations=1", "mixed-fabric"},
 		{"--vary", "scheme=partial-reduce,selective-reduce", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
+		{"--vary", "fidelity=flow,packet", "--vary", "scheme=dssync,gossip", "--set", "model=custom", "--set", "model_mb=4",
+			"--set", "compute_ms=10", "--set", "background=flows", "--set", "iterations=3", "--set", "adjust_every=2", "dssync"},
 	}
 	for _, c := range cases {
 		name := c[len(c)-1]

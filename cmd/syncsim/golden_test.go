@@ -42,6 +42,9 @@ var goldenSweeps = map[string][]string{
 	"sr-example":     {"--vary", "scheme=allreduce,partial-reduce,progress-aware,bandwidth-aware,selective-reduce"},
 	"sr-cluster": {"--vary", "fidelity=analytic,flow,packet", "--vary", "scheme=allreduce,partial-reduce,selective-reduce",
 		"--set", "n=8", "--set", "duration_s=4", "--set", "model_mb=20", "--set", "start=cold", "--set", "bw_error=0.1"},
+	"dssync": {"--vary", "scenario=static,inter-rack,end-host,both", "--vary", "scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip",
+		"--set", "model=custom", "--set", "model_mb=16", "--set", "compute_ms=20", "--set", "layers=2", "--set", "bg_model=bert-base",
+		"--set", "iterations=24", "--set", "adjust_every=8", "--set", "tree_chunks=4"},
 }
 
 // TestGoldenSweeps runs every experiment's golden sweep with two trials

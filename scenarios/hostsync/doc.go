@@ -4,7 +4,8 @@
 // (sr-cluster, Figs. 5-14: all reduce, partial reduce and selective reduce
 // at analytic, flow or packet fidelity, on the paper's star or on racks and
 // leaf-spine fabrics where groups share links with each other and with
-// background traffic). The controllers live in
-// workloads/syncctl and the collectives in workloads/collective. Register
-// adds them to a registry.
+// background traffic), and DS-Sync against its baselines on racks with
+// inter-rack and end-host contention (dssync, Tables III-V of its paper).
+// The controllers live in workloads/syncctl and workloads/dssync, the
+// collectives in workloads/collective. Register adds them to a registry.
 package hostsync

@@ -3,7 +3,7 @@ package hostsync
 import "syncsim/experiments"
 
 // Register adds the host-synchronisation family's experiments to r:
-// sr-example and sr-cluster.
+// sr-example, sr-cluster and dssync.
 func Register(r *experiments.Registry) {
-	r.Register(SRExample(), SRCluster())
+	r.Register(SRExample(), SRCluster(), DSSync())
 }

@@ -1,0 +1,196 @@
+package hostsync
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/workloads/collective"
+	"syncsim/workloads/dssync"
+)
+
+// dssyncDoc is the describe text of the dssync experiment: the model and
+// the sweeps that reproduce the paper's tables and scenarios.
+const dssyncDoc = "DS-Sync (Wang et al., divide-and-shuffle synchronisation) against its baselines on racks behind a " +
+	"spine (Sec. V-A4: 20 Gbps links, oversubscription 1, i.e. each rack's uplink as fast as a host link). " +
+	"A data-parallel job of 8 workers (layout: rack sizes, 'paper' for 5+3 under end-host contention and 4+4 " +
+	"otherwise, Sec. V-A5, or 'even' for workers spread over racks) trains a model of 4 bytes per parameter " +
+	"(wrn-28-10 146 MB, wrn-50-2 275.5 MB, bert = BERT-large 1.36 GB, bert-base 440 MB, custom model_mb), " +
+	"synchronised as layers pieces overlapping the backward pass (0: PyTorch DDP's 25 MB buckets); forward and " +
+	"backward compute compute_ms (0: the model's V100 estimate, see workloads/dssync/model.go). Scenarios " +
+	"(Sec. V-A5): static (no competing task), inter-rack (a competing two-worker task on spare nodes of the first " +
+	"and last racks, sharing their uplinks), end-host (one of its workers co-located with delayed_worker, -1: the " +
+	"last worker of rack 0, sharing its NIC; the other in the same rack), both (co-located with the delayed worker " +
+	"and the other in the last rack). The competing task is real traffic: a two-worker job training bg_model " +
+	"with ring all-reduce between its computations (background=job) or bg_flows long-lived transfers each way " +
+	"(background=flows). Schemes (Sec. V-A1): dssync (initGroups, adjustGroups every adjust_every iterations " +
+	"from measured throughput, detect=measure, or from the scenario's known contention, detect=given, or never, " +
+	"detect=off; groups all-reduce in parallel by ring or tree), allreduce (ring), tree-allreduce (NCCL's double " +
+	"binary tree, tree_chunks per piece), hier-allreduce (shard: BlueConnect's reduce-scatter, per-shard " +
+	"inter-rack all-reduce, all-gather, Table II's cost; leader: reduce to a rack leader, leaders' ring, " +
+	"broadcast), asp (through a parameter server on a spare node of rack 0; the fastest worker is reported, as " +
+	"Table III does), gossip (stochastic gradient push's dynamic exponential graph, one peer per iteration). " +
+	"Metrics: comm_time_ms is the paper's communication time (Sec. V-A2: from a worker's first non-blocking " +
+	"synchronisation of an iteration to its last completion), averaged over workers and the iterations after " +
+	"warmup_iters; rho and consensus_iters describe the scheme's W_k (Sec. IV-B). The paper's tables are sweeps: " +
+	"Table III (Sec. V-B1, inter-rack and end-host contention) --set scenario=both --vary " +
+	"scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip --trials 5; Table IV (Sec. V-B2, inter-rack " +
+	"contention) the same with scenario=inter-rack; Table V (Sec. V-B3, static topology heterogeneity) with " +
+	"scenario=static; their datasets are --vary model=wrn-28-10,wrn-50-2,bert (CIFAR10/100, ImageNet, SQuAD). " +
+	"Static heterogeneity beyond the testbed: --vary oversubscription=1,2,4; Fig. 3 (communication time grows " +
+	"with the number of workers): --set scenario=static --set layout=even --vary workers=2,4,8,16 --set " +
+	"scheme=allreduce; layer-wise overlap: --vary layers=1,0. Packet fidelity (DCTCP) is for short runs: " +
+	"--set fidelity=packet --set iterations=20."
+
+// DSSync is the dssync experiment.
+func DSSync() *experiments.Experiment {
+	return &experiments.Experiment{
+		Name:    "dssync",
+		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
+		Doc:     dssyncDoc,
+		Params: []experiments.Param{
+			experiments.EnumParam("scheme", "dssync", dssync.Schemes, "synchronisation scheme"),
+			experiments.EnumParam("scenario", "both", dssync.ScenarioNames,
+				"network bottleneck (Sec. V-A5): static, inter-rack (Table IV), end-host, both (Table III)"),
+			experiments.TextParam("layout", "paper", "workers per rack: paper (5+3 for end-host and both, 4+4 otherwise), "+
+				"even (workers spread over racks), or rack sizes such as 4+4 or 3+3+3+3"),
+			experiments.IntParam("racks", 2, 1, 1024, "racks for layout=even"),
+			experiments.IntParam("workers", 8, 1, 65536, "workers for layout=even"),
+			experiments.IntParam("delayed_worker", -1, -1, 65535, "worker sharing its NIC in end-host and both (-1: last of rack 0, the paper's worker 4)"),
+			experiments.EnumParam("model", "wrn-28-10", dssync.ModelNames, "model (Sec. V-A3): wrn-28-10 (CIFAR), wrn-50-2 (ImageNet), bert (BERT-large, SQuAD), bert-base, custom"),
+			experiments.FloatParam("model_mb", 100, 0.001, 1e7, "size of the custom model, MB"),
+			experiments.IntParam("layers", 1, 0, 10000, "pieces synchronised layer-wise, overlapping the backward pass (0: 25 MB buckets, 6 for wrn-28-10)"),
+			experiments.FloatParam("compute_ms", 0, 0, 1e7, "forward + backward per iteration, ms (0: the model's estimate)"),
+			experiments.FloatParam("backward_frac", 0.667, 0, 1, "share of the compute in the backward pass (backward costs about twice the forward)"),
+			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal"),
+			experiments.FloatParam("link_gbps", 20, 0.001, 1e5, "every host link, Gbps (paper 20)"),
+			experiments.FloatParam("oversubscription", 1, 0.01, 1000, "host link rate / rack uplink rate (paper 1: every link 20 Gbps)"),
+			experiments.FloatParam("delay_us", 1, 0, 1e6, "propagation delay of every cable, us"),
+			experiments.FloatParam("alpha_us", 10, 0, 1e6, "per-message start latency (software overhead), us"),
+			experiments.EnumParam("background", "job", []string{"job", "flows"}, "competing task: a two-worker job training bg_model, or bg_flows long flows each way"),
+			experiments.EnumParam("bg_model", "bert", dssync.ModelNames[:len(dssync.ModelNames)-1], "model the background job trains (paper: BERT)"),
+			experiments.IntParam("bg_flows", 1, 1, 1000, "background=flows: long-lived transfers in each direction"),
+			experiments.IntParam("iterations", 300, 1, 10000000, "training iterations of the job"),
+			experiments.IntParam("warmup_iters", -1, -1, 10000000, "iterations left out of the statistics (-1: min(adjust_every, iterations/2))"),
+			experiments.EnumParam("fidelity", "flow", []string{"flow", "packet"}, "flow (max-min fluid) or packet (DCTCP; short runs)"),
+			experiments.IntParam("adjust_every", 100, 1, 10000000, "DS-Sync: iterations between detections (paper 100)"),
+			experiments.EnumParam("detect", "measure", []string{"measure", "given", "off"}, "DS-Sync: contention from measured throughput, known up front, or never adjusted"),
+			experiments.FloatParam("detect_threshold", dssync.DefaultThreshold, 0.01, 1, "DS-Sync: throughput below this fraction of the best pair's is contended"),
+			experiments.EnumParam("group_allreduce", "ring", []string{"ring", "tree"}, "DS-Sync: all-reduce inside a group"),
+			experiments.IntParam("tree_chunks", 32, 1, 100000, "pipeline chunks per piece of the tree and leader-mode hierarchical all-reduce"),
+			experiments.EnumParam("hier_mode", "shard", collective.HierModeNames, "hierarchical all-reduce: shard (BlueConnect) or leader"),
+			experiments.FloatParam("consensus_tol", 1e-3, 1e-12, 0.999, "worst-case distance to the average that counts as consensus"),
+		},
+		Metrics: []experiments.Metric{
+			{Name: "comm_time_ms", Unit: "ms", Help: "communication time per iteration (first invocation to last completion), mean over workers (asp: the fastest worker)"},
+			{Name: "comm_time_max_ms", Unit: "ms", Help: "the slowest worker's mean communication time per iteration"},
+			{Name: "iter_time_ms", Unit: "ms", Help: "time per iteration, mean over workers (asp: the fastest worker)"},
+			{Name: "inter_rack_gb", Unit: "GB", Help: "the job's bytes between racks per iteration"},
+			{Name: "bg_gbps", Unit: "Gbps", Help: "the competing task's throughput (both directions) while the job ran"},
+			{Name: "rho", Unit: "", Help: "second largest eigenvalue modulus of the period product of W_k (0: exact average; NaN for asp)"},
+			{Name: "consensus_iters", Unit: "iterations", Help: "iterations until the worst-case distance to the average is within consensus_tol (NaN for asp)"},
+			{Name: "period", Unit: "iterations", Help: "DS-Sync: period B of the final pattern (NaN for the baselines)"},
+			{Name: "adjustments", Unit: "", Help: "DS-Sync: pattern changes after detection (NaN for the baselines)"},
+			{Name: "detected_racks", Unit: "racks", Help: "DS-Sync: racks with inter-rack contention in force at the end (NaN for the baselines)"},
+			{Name: "detected_workers", Unit: "workers", Help: "DS-Sync: workers with end-host contention in force at the end (NaN for the baselines)"},
+		},
+		Run: runDSSync,
+	}
+}
+
+// dssyncConfig maps the experiment's parameters to a dssync.Config.
+func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
+	ps := r.Params
+	sc, err := dssync.ParseScenario(ps.String("scenario"))
+	if err != nil {
+		return dssync.Config{}, err
+	}
+	var layout dssync.Layout
+	switch l := strings.TrimSpace(ps.Str("layout")); l {
+	case "paper":
+	case "even":
+		racks, workers := ps.Int("racks"), ps.Int("workers")
+		if workers < racks {
+			return dssync.Config{}, fmt.Errorf("layout=even: %d workers cannot fill %d racks", workers, racks)
+		}
+		sizes := make([]int, racks)
+		for i := range sizes {
+			sizes[i] = workers / racks
+			if i < workers%racks {
+				sizes[i]++
+			}
+		}
+		layout = dssync.LayoutOf(sizes...)
+	default:
+		layout, err = dssync.ParseLayout(l)
+		if err != nil {
+			return dssync.Config{}, err
+		}
+	}
+	compute := netsim.FromMillis(ps.Float("compute_ms"))
+	model, err := dssync.LookupModel(ps.String("model"), ps.Float("model_mb"), compute)
+	if err != nil {
+		return dssync.Config{}, err
+	}
+	if model.Name == "custom" && compute == 0 {
+		return dssync.Config{}, fmt.Errorf("model=custom needs compute_ms")
+	}
+	bg, err := dssync.LookupModel(ps.String("bg_model"), 0, 0)
+	if err != nil {
+		return dssync.Config{}, err
+	}
+	hier, err := collective.ParseHierMode(ps.String("hier_mode"))
+	if err != nil {
+		return dssync.Config{}, err
+	}
+	iters, warm := ps.Int("iterations"), ps.Int("warmup_iters")
+	if warm < 0 {
+		warm = min(ps.Int("adjust_every"), iters/2)
+	}
+	return dssync.Config{
+		Scheme: ps.String("scheme"), Scenario: sc, Layout: layout, Delayed: ps.Int("delayed_worker"),
+		Model: model, Layers: ps.Int("layers"), Compute: compute,
+		BackwardFrac: ps.Float("backward_frac"), Spread: ps.Float("compute_spread"),
+		LinkRate: netsim.Rate(math.Round(ps.Float("link_gbps") * float64(netsim.Gbps))), Oversub: ps.Float("oversubscription"),
+		Delay: netsim.FromSeconds(ps.Float("delay_us") / 1e6), Alpha: netsim.FromSeconds(ps.Float("alpha_us") / 1e6),
+		Background: ps.String("background"), BGModel: bg, BGFlows: ps.Int("bg_flows"),
+		Iterations: iters, Warmup: warm, Fidelity: ps.String("fidelity"),
+		AdjustEvery: ps.Int("adjust_every"), Detect: ps.String("detect"), Threshold: ps.Float("detect_threshold"),
+		GroupAlgo: ps.String("group_allreduce"), TreeChunks: ps.Int("tree_chunks"), HierMode: hier,
+		ConsensusTol: ps.Float("consensus_tol"), Record: r.Series, Check: r.Check,
+	}, nil
+}
+
+func runDSSync(r *experiments.Run) (*experiments.Result, error) {
+	cfg, err := dssyncConfig(r)
+	if err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
+	out, err := dssync.Run(netsim.New(r.Seed), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
+	res := r.Exp.NewResult()
+	res.Events = out.Events
+	m := res.Metrics
+	m["comm_time_ms"], m["comm_time_max_ms"], m["iter_time_ms"] = out.CommMs, out.CommMaxMs, out.IterMs
+	m["inter_rack_gb"], m["bg_gbps"] = out.InterRackGB, out.BGGbps
+	m["rho"] = out.Rho
+	if out.ConsensusIters >= 0 {
+		m["consensus_iters"] = float64(out.ConsensusIters)
+	}
+	if cfg.Scheme == "dssync" {
+		m["period"], m["adjustments"] = float64(out.Period), float64(out.Adjustments)
+		m["detected_racks"], m["detected_workers"] = float64(len(out.Detected.Racks)), float64(len(out.Detected.Workers))
+	}
+	if r.Series {
+		s := experiments.Series{Name: "comm", Columns: []string{"worker", "iteration", "start_ms", "end_ms", "comm_ms"}}
+		for _, x := range out.Log {
+			s.Rows = append(s.Rows, []float64{float64(x.Worker), float64(x.Iter), x.Start.Milliseconds(), x.End.Milliseconds(), (x.End - x.Start).Milliseconds()})
+		}
+		res.Series = append(res.Series, s)
+	}
+	return res, nil
+}
