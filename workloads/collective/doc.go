@@ -1,7 +1,10 @@
 // Package collective implements the communication patterns of distributed
 // training (ring all-reduce, weighted ring all-reduce, parameter-server
-// push/pull, all-to-all) once, against netsim.Bulk, so they run unchanged
-// on the flow-level engine (netsim/fluid) or the packet engine.
+// push/pull, all-to-all, NCCL's double binary tree all-reduce and pipelined
+// tree reduce and broadcast, hierarchical all-reduce, groups all-reducing
+// in parallel, gossip on a shift graph) once, against netsim.Bulk, so they
+// run unchanged on the flow-level engine (netsim/fluid) or the packet
+// engine.
 //
 // Every collective is asynchronous: it issues Bulk sends, chains the next
 // ones from their done callbacks and calls its own done once, at the

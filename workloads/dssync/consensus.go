@@ -166,15 +166,22 @@ func PeriodDistances(ws []*mat.Dense, x0 []float64, k int) []float64 {
 // ||X_k - average|| / ||X_0 - average|| after k periods:
 // ||P^k - J/n||_2 for the period product P (gonum's SVD).
 func WorstDistance(ws []*mat.Dense, k int) float64 {
+	return WorstDistances(ws, k)[k]
+}
+
+// WorstDistances is WorstDistance after 0, 1, ..., k periods.
+func WorstDistances(ws []*mat.Dense, k int) []float64 {
 	p := Product(ws)
 	n, _ := p.Dims()
 	q := identity(n)
+	out := []float64{spectralDeviation(q)}
 	for i := 0; i < k; i++ {
 		var r mat.Dense
 		r.Mul(p, q)
 		q = &r
+		out = append(out, spectralDeviation(q))
 	}
-	return spectralDeviation(q)
+	return out
 }
 
 // spectralDeviation is ||m - J/n||_2.

@@ -315,7 +315,12 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	})
 	// A generous horizon: every iteration moving the model over a
 	// thousandth of a link, plus its compute, a hundred times over.
-	horizon := netsim.Time(c.Iterations) * (c.Compute + 1000*netsim.TxTime(c.Model.Bytes(), c.LinkRate)) * 100
+	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
+	h := float64(c.Iterations) * (float64(c.Compute) + 1000*tx) * 100
+	horizon := netsim.Never
+	if h < float64(netsim.Never)/2 {
+		horizon = netsim.Time(h)
+	}
 	r.sim.Run(horizon)
 	if !job.Done() {
 		return nil, fmt.Errorf("%s: the job did not finish %d iterations within %v of simulated time", c.Scheme, c.Iterations, horizon)
