@@ -3,12 +3,14 @@ package hostsync
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
+	"syncsim/workloads/training"
 )
 
 // dssyncDoc is the describe text of the dssync experiment: the model and
@@ -19,12 +21,14 @@ const dssyncDoc = "DS-Sync (Wang et al., divide-and-shuffle synchronisation) aga
 	"otherwise, Sec. V-A5, or 'even' for workers spread over racks) trains a model of 4 bytes per parameter " +
 	"(wrn-28-10 146 MB, wrn-50-2 275.5 MB, bert = BERT-large 1.36 GB, bert-base 440 MB, custom model_mb), " +
 	"synchronised as layers pieces overlapping the backward pass (0: PyTorch DDP's 25 MB buckets); forward and " +
-	"backward compute compute_ms (0: the model's V100 estimate, see workloads/dssync/model.go). Scenarios " +
+	"backward compute compute_ms (0: the model's V100 estimate, see workloads/dssync/model.go) or draw from a " +
+	"file of measured times (compute_trace). Scenarios " +
 	"(Sec. V-A5): static (no competing task), inter-rack (a competing two-worker task on spare nodes of the first " +
 	"and last racks, sharing their uplinks), end-host (one of its workers co-located with delayed_worker, -1: the " +
 	"last worker of rack 0, sharing its NIC; the other in the same rack), both (co-located with the delayed worker " +
 	"and the other in the last rack). The competing task is real traffic: a two-worker job training bg_model " +
-	"with ring all-reduce between its computations (background=job) or bg_flows long-lived transfers each way " +
+	"with ring all-reduce between its computations of bg_compute_ms (background=job; the intensity: longer " +
+	"computations compete less often) or bg_flows long-lived transfers each way " +
 	"(background=flows). Schemes (Sec. V-A1): dssync (initGroups, adjustGroups every adjust_every iterations " +
 	"from measured throughput, detect=measure, or from the scenario's known contention, detect=given, or never, " +
 	"detect=off; groups all-reduce in parallel by ring or tree), allreduce (ring), tree-allreduce (NCCL's double " +
@@ -65,6 +69,8 @@ func DSSync() *experiments.Experiment {
 			experiments.FloatParam("compute_ms", 0, 0, 1e7, "forward + backward per iteration, ms (0: the model's estimate)"),
 			experiments.FloatParam("backward_frac", 0.667, 0, 1, "share of the compute in the backward pass (backward costs about twice the forward)"),
 			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal"),
+			experiments.TextParam("compute_trace", "", "file of measured per-iteration compute times, seconds, one per line ('#' comments): "+
+				"each worker's iterations draw from it instead of compute_ms and compute_spread"),
 			experiments.FloatParam("link_gbps", 20, 0.001, 1e5, "every host link, Gbps (paper 20)"),
 			experiments.FloatParam("oversubscription", 1, 0.01, 1000, "host link rate / rack uplink rate (paper 1: every link 20 Gbps)"),
 			experiments.FloatParam("delay_us", 1, 0, 1e6, "propagation delay of every cable, us"),
@@ -72,6 +78,7 @@ func DSSync() *experiments.Experiment {
 			experiments.EnumParam("background", "job", []string{"job", "flows"}, "competing task: a two-worker job training bg_model, or bg_flows long flows each way"),
 			experiments.EnumParam("bg_model", "bert", dssync.ModelNames[:len(dssync.ModelNames)-1], "model the background job trains (paper: BERT)"),
 			experiments.IntParam("bg_flows", 1, 1, 1000, "background=flows: long-lived transfers in each direction"),
+			experiments.FloatParam("bg_compute_ms", 0, 0, 1e7, "background=job: its compute per iteration, ms (0: bg_model's; longer competes less often)"),
 			experiments.IntParam("iterations", 300, 1, 10000000, "training iterations of the job"),
 			experiments.IntParam("warmup_iters", -1, -1, 10000000, "iterations left out of the statistics (-1: min(adjust_every, iterations/2))"),
 			experiments.EnumParam("fidelity", "flow", []string{"flow", "packet"}, "flow (max-min fluid) or packet (DCTCP; short runs)"),
@@ -129,13 +136,29 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 			return dssync.Config{}, err
 		}
 	}
+	var trace training.Dist
+	if name := strings.TrimSpace(ps.Str("compute_trace")); name != "" {
+		f, err := os.Open(name)
+		if err != nil {
+			return dssync.Config{}, fmt.Errorf("compute_trace: %w", err)
+		}
+		defer f.Close()
+		e, err := training.ReadTrace(f)
+		if err != nil {
+			return dssync.Config{}, fmt.Errorf("compute_trace %s: %w", name, err)
+		}
+		trace = e
+	}
 	compute := netsim.FromMillis(ps.Float("compute_ms"))
+	if compute == 0 && trace != nil {
+		compute = netsim.FromSeconds(trace.Mean())
+	}
 	model, err := dssync.LookupModel(ps.String("model"), ps.Float("model_mb"), compute)
 	if err != nil {
 		return dssync.Config{}, err
 	}
 	if model.Name == "custom" && compute == 0 {
-		return dssync.Config{}, fmt.Errorf("model=custom needs compute_ms")
+		return dssync.Config{}, fmt.Errorf("model=custom needs compute_ms or compute_trace")
 	}
 	bg, err := dssync.LookupModel(ps.String("bg_model"), 0, 0)
 	if err != nil {
@@ -152,10 +175,11 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	return dssync.Config{
 		Scheme: ps.String("scheme"), Scenario: sc, Layout: layout, Delayed: ps.Int("delayed_worker"),
 		Model: model, Layers: ps.Int("layers"), Compute: compute,
-		BackwardFrac: ps.Float("backward_frac"), Spread: ps.Float("compute_spread"),
+		BackwardFrac: ps.Float("backward_frac"), Spread: ps.Float("compute_spread"), Trace: trace,
 		LinkRate: netsim.Rate(math.Round(ps.Float("link_gbps") * float64(netsim.Gbps))), Oversub: ps.Float("oversubscription"),
 		Delay: netsim.FromSeconds(ps.Float("delay_us") / 1e6), Alpha: netsim.FromSeconds(ps.Float("alpha_us") / 1e6),
 		Background: ps.String("background"), BGModel: bg, BGFlows: ps.Int("bg_flows"),
+		BGCompute:  netsim.FromMillis(ps.Float("bg_compute_ms")),
 		Iterations: iters, Warmup: warm, Fidelity: ps.String("fidelity"),
 		AdjustEvery: ps.Int("adjust_every"), Detect: ps.String("detect"), Threshold: ps.Float("detect_threshold"),
 		GroupAlgo: ps.String("group_allreduce"), TreeChunks: ps.Int("tree_chunks"), HierMode: hier,

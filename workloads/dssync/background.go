@@ -58,8 +58,8 @@ func (r *run) background() (*bgTask, error) {
 	switch c.Background {
 	case "job":
 		m := c.BGModel
-		bwd := netsim.Time(math.Round(c.BackwardFrac * float64(m.Compute)))
-		start := netsim.Time(r.sim.Rand("dssync/background").Int64N(int64(max(m.Compute, 1))))
+		bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.BGCompute)))
+		start := netsim.Time(r.sim.Rand("dssync/background").Int64N(int64(max(c.BGCompute, 1))))
 		ring := func(ws []int, size netsim.Bytes, done func()) error {
 			h := make([]netsim.NodeID, len(ws))
 			for i, w := range ws {
@@ -68,7 +68,7 @@ func (r *run) background() (*bgTask, error) {
 			return collective.RingAllReduce(r.sim, cb, h, size, opts, done)
 		}
 		job, err := NewJob(r.sim, JobConfig{Name: "background", Hosts: hosts, Pieces: Pieces(m.Bytes(), m.DefaultLayers()),
-			Forward: m.Compute - bwd, Backward: bwd, Spread: c.Spread, Start: start}, NewGroupSync(All(2), ring))
+			Forward: c.BGCompute - bwd, Backward: bwd, Spread: c.Spread, Start: start}, NewGroupSync(All(2), ring))
 		if err != nil {
 			return nil, err
 		}

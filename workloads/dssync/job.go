@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"syncsim/netsim"
+	"syncsim/workloads/training"
 )
 
 // Syncer is a synchronisation scheme seen from the training loop. Invoke
@@ -33,6 +34,11 @@ type JobConfig struct {
 	// Spread draws each worker's compute of each iteration uniformly in
 	// [1 - Spread, 1 + Spread] times the nominal (0: constant).
 	Spread float64
+	// Trace, if set, draws each worker's compute of each iteration (in
+	// seconds, forward plus backward, split in the proportion of Forward
+	// and Backward) from a distribution such as measured times
+	// (training.ReadTrace), instead of Spread around the nominal.
+	Trace training.Dist
 	// Iterations to run; 0 runs until the simulation stops.
 	Iterations int
 	// Warmup iterations are left out of the statistics.
@@ -191,7 +197,10 @@ func (j *Job) HandleEvent(ev netsim.Event) {
 func (j *Job) beginIteration(w int) {
 	x := &j.w[w]
 	f := 1.0
-	if j.cfg.Spread > 0 {
+	switch nominal := j.cfg.Forward + j.cfg.Backward; {
+	case j.cfg.Trace != nil && nominal > 0:
+		f = j.cfg.Trace.Sample(j.rng) / nominal.Seconds()
+	case j.cfg.Spread > 0:
 		f = 1 + j.cfg.Spread*(2*j.rng.Float64()-1)
 	}
 	L := netsim.Time(len(j.cfg.Pieces))

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"syncsim/netsim"
+	"syncsim/workloads/training"
 )
 
 // fixedRun is a collective that takes per(size) and logs its runs.
@@ -111,5 +112,27 @@ func TestJobConfigErrors(t *testing.T) {
 	}
 	if _, err := NewJob(sim, ok, nil); err == nil {
 		t.Error("nil syncer accepted")
+	}
+}
+
+// A compute trace replaces the nominal compute: a constant 120 ps trace
+// over a nominal 20 + 40 doubles both passes, so TestJobHandWorked's
+// iteration becomes forward 40, backward 80 with the same 30 per piece:
+// the first pieces are invoked at 80 and 120 and synchronised by 110 and
+// 150, and every iteration then takes 150, 70 of it communicating.
+func TestJobComputeTrace(t *testing.T) {
+	sim := netsim.New(1)
+	fr := &fixedRun{sim: sim, per: func([]int, netsim.Bytes) netsim.Time { return 30 }}
+	j, err := NewJob(sim, JobConfig{Name: "t", Hosts: []netsim.NodeID{0, 1}, Pieces: []netsim.Bytes{1, 1},
+		Forward: 20, Backward: 40, Trace: training.Constant{T: 120e-12}, Spread: 0.5, Iterations: 3}, NewGroupSync(All(2), fr.run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Start(nil)
+	sim.Run(netsim.Never)
+	for w := 0; w < 2; w++ {
+		if st := j.Stats(w); st.Comm != 70 || st.Iter != 150 {
+			t.Errorf("worker %d: %+v, want comm 70, iteration 150", w, st)
+		}
 	}
 }

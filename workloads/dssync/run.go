@@ -13,6 +13,7 @@ import (
 	"syncsim/topologies"
 	"syncsim/transport"
 	"syncsim/workloads/collective"
+	"syncsim/workloads/training"
 )
 
 // Schemes lists the synchronisation schemes Run compares (Sec. V-A1):
@@ -41,8 +42,9 @@ type Config struct {
 	Compute      netsim.Time
 	BackwardFrac float64
 	// Spread draws each iteration's compute in [1-Spread, 1+Spread] times
-	// the nominal.
+	// the nominal; Trace, if set, draws it from measured times instead.
 	Spread float64
+	Trace  training.Dist
 
 	LinkRate netsim.Rate // every host link
 	// Oversub is a host link's rate over a rack uplink's (the paper's
@@ -58,6 +60,9 @@ type Config struct {
 	Background string
 	BGModel    Model
 	BGFlows    int
+	// BGCompute is the background job's compute per iteration (0: its
+	// model's): the longer, the less of the time it competes.
+	BGCompute netsim.Time
 
 	Iterations, Warmup int
 	Fidelity           string // "flow" or "packet"
@@ -143,6 +148,12 @@ func (r *run) setup() error {
 	}
 	if c.Compute == 0 {
 		c.Compute = c.Model.Compute
+	}
+	if c.BGCompute == 0 {
+		c.BGCompute = c.BGModel.Compute
+	}
+	if c.Compute < 0 || c.BGCompute < 0 {
+		return fmt.Errorf("negative compute time")
 	}
 	if c.Layers < 1 || c.Layers > 10000 {
 		return fmt.Errorf("layers %d, want 1..10000 (0: the model's default)", c.Layers)
@@ -299,8 +310,8 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	c := r.cfg
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
-		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Iterations: c.Iterations, Warmup: c.Warmup,
-		Record: c.Record}, s)
+		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Iterations: c.Iterations,
+		Warmup: c.Warmup, Record: c.Record}, s)
 	if err != nil {
 		return nil, err
 	}
