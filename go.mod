@@ -3,6 +3,7 @@ module syncsim
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/google/btree v1.1.3
 	github.com/montanaflynn/stats v0.14.0
 	github.com/olekukonko/tablewriter v1.1.5

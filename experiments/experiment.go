@@ -34,6 +34,45 @@ type Run struct {
 	Check bool
 	// Series asks the run to collect time series into Result.Series.
 	Series bool
+
+	mon      *monitor          // set by the Runner: cancellation, progress, stall
+	resolved map[string]string // automatic parameters and what they resolved to
+	books    []Book            // books checked
+}
+
+// Resolved records what an automatic parameter value (Param.Auto, such as
+// warmup_ms=-1) resolved to in this run; the CSV and the run table show
+// this value instead of the automatic one.
+func (r *Run) Resolved(name string, value float64) {
+	if r.resolved == nil {
+		r.resolved = map[string]string{}
+	}
+	r.resolved[name] = formatFloat(value)
+}
+
+// ResolvedValues returns the automatic parameters the run resolved.
+func (r *Run) ResolvedValues() map[string]string { return r.resolved }
+
+// Book records a book the run checked (with Check set) and found
+// balanced, for --check to print.
+func (r *Run) Book(b Book) { r.books = append(r.books, b) }
+
+// Books returns the books the run checked.
+func (r *Run) Books() []Book { return r.books }
+
+// Book is one conservation account a run checked: its name ("packets"),
+// the identity that held ("sent = delivered + dropped + in_flight") and
+// the totals of its terms.
+type Book struct {
+	Name  string
+	Rule  string
+	Terms []Term
+}
+
+// Term is one named total of a Book.
+type Term struct {
+	Name  string
+	Value float64
 }
 
 // Result holds the metrics of one run.
@@ -62,6 +101,11 @@ type Experiment struct {
 	Params  []Param
 	Metrics []Metric
 	Run     func(r *Run) (*Result, error)
+	// Validate, when set, checks one parameter point beyond what each
+	// parameter's declaration can (rules between parameters, files to
+	// read) without simulating; the command line runs it at every point
+	// of a grid before it opens any output.
+	Validate func(ps Params) error
 }
 
 // NewResult returns a Result whose declared metrics are all NaN, so a run

@@ -55,7 +55,9 @@ func (c *CSVWriter) WriteHeader() error {
 // Write writes one outcome as a row and flushes it.
 func (c *CSVWriter) Write(o *Outcome) error {
 	row := []string{c.exp.Name}
-	row = append(row, o.Params.Values()...)
+	for _, p := range c.exp.Params {
+		row = append(row, o.Value(p.Name))
+	}
 	row = append(row, strconv.Itoa(o.Trial), strconv.FormatUint(o.Seed, 10))
 	for _, m := range c.exp.Metrics {
 		v, ok := o.Result.Metrics[m.Name]
@@ -93,10 +95,12 @@ func (c *CSVWriter) flush(rec []string) error {
 	return nil
 }
 
-// FormatFloat formats a metric deterministically: the shortest decimal
-// that reads back as the same float64 (strconv 'g', precision -1), "NaN"
-// for an undefined value and "Inf"/"-Inf" for infinities, the spellings
-// pandas and R parse as floats.
+// FormatFloat formats a metric deterministically: a whole number below
+// 2^53 in magnitude (every count: events, packets, flows) as an integer,
+// any other value as the shortest decimal that reads back as the same
+// float64 (strconv 'g', precision -1), "NaN" for an undefined value and
+// "Inf"/"-Inf" for infinities, the spellings pandas and R parse as
+// floats. So a column of counts never mixes 342999 with 1.679996e+06.
 func FormatFloat(v float64) string {
 	switch {
 	case math.IsNaN(v):
@@ -105,6 +109,11 @@ func FormatFloat(v float64) string {
 		return "Inf"
 	case math.IsInf(v, -1):
 		return "-Inf"
+	case v == math.Trunc(v) && math.Abs(v) < 1<<53:
+		if v == 0 {
+			return "0" // not -0
+		}
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -3,8 +3,10 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Kind is the type of a parameter.
@@ -44,6 +46,61 @@ type Param struct {
 	Min, Max float64  // inclusive range for Int and Float
 	Choices  []string // allowed values for Enum
 	Help     string
+	// Special lists the values that mean something other than their
+	// number ("0": no marking; "-1": chosen by the run). Every
+	// experiment that has a parameter of the same name must give a value
+	// it accepts the same meaning (the vocabulary test checks it).
+	Special []Special
+	// Old lists former names of the parameter; a setting that uses one is
+	// refused with a message naming the current name.
+	Old []string
+	// OldValues maps former values of an Enum parameter to their current
+	// spelling; a setting that uses one is refused, naming the new value.
+	OldValues map[string]string
+	// Only, when set, is the condition under which the parameter has any
+	// effect; setting it where the condition holds at no point of the
+	// grid is an error (see CheckRelevance).
+	Only *Condition
+}
+
+// Special is a parameter value with a meaning of its own.
+type Special struct {
+	Value   string // canonical text
+	Meaning string // "no marking", "10% of duration_ms"
+	// Auto marks a value that the run replaces by a value it works out
+	// (reported with Run.Resolved); the CSV shows what it resolved to.
+	Auto bool
+}
+
+// Condition says when a parameter matters: when Param has one of Values
+// (canonical text) or, with no Values, when Param is positive.
+type Condition struct {
+	Param  string
+	Values []string
+}
+
+// Holds reports whether the condition holds at the point ps.
+func (c *Condition) Holds(ps Params) bool {
+	v := ps.Text(c.Param)
+	if len(c.Values) == 0 {
+		f, err := strconv.ParseFloat(v, 64)
+		return err == nil && f > 0
+	}
+	for _, w := range c.Values {
+		if v == w {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders the condition as it reads in a message: "trace=file",
+// "protocol=atp|pa-atp", "load>0".
+func (c *Condition) String() string {
+	if len(c.Values) == 0 {
+		return c.Param + ">0"
+	}
+	return c.Param + "=" + strings.Join(c.Values, "|")
 }
 
 // IntParam declares an integer parameter in [min, max].
@@ -67,9 +124,70 @@ func BoolParam(name string, def bool, help string) Param {
 }
 
 // TextParam declares a free-text parameter (a file name, for example); it
-// may be empty but may not contain a comma, which separates --vary values.
+// may be empty but may not contain a comma, which separates --vary values,
+// nor a control character (a CSV row stays one line).
 func TextParam(name, def, help string) Param {
 	return Param{Name: name, Kind: Text, Default: def, Help: help}
+}
+
+// Means returns p with value declared special: it means meaning rather
+// than its number (ecn_k_kb "0": "no marking").
+func (p Param) Means(value, meaning string) Param {
+	p.Special = append(append([]Special(nil), p.Special...), Special{Value: value, Meaning: meaning})
+	return p
+}
+
+// Auto returns p with value declared automatic: the run works out the
+// value to use (meaning says how) and reports it with Run.Resolved.
+func (p Param) Auto(value, meaning string) Param {
+	p.Special = append(append([]Special(nil), p.Special...), Special{Value: value, Meaning: meaning, Auto: true})
+	return p
+}
+
+// Was returns p with former names, which settings are refused under with
+// a message naming p.
+func (p Param) Was(old ...string) Param {
+	p.Old = append(append([]string(nil), p.Old...), old...)
+	return p
+}
+
+// WasValue returns p with a former spelling old of its value now.
+func (p Param) WasValue(old, now string) Param {
+	m := make(map[string]string, len(p.OldValues)+1)
+	for k, v := range p.OldValues {
+		m[k] = v
+	}
+	m[old] = now
+	p.OldValues = m
+	return p
+}
+
+// OnlyWhen returns p declared relevant only when param has one of values.
+func (p Param) OnlyWhen(param string, values ...string) Param {
+	p.Only = &Condition{Param: param, Values: values}
+	return p
+}
+
+// OnlyWhenPositive returns p declared relevant only when param > 0.
+func (p Param) OnlyWhenPositive(param string) Param {
+	p.Only = &Condition{Param: param}
+	return p
+}
+
+// special returns the declaration of a special value, if any.
+func (p Param) special(value string) (Special, bool) {
+	for _, s := range p.Special {
+		if s.Value == value {
+			return s, true
+		}
+	}
+	return Special{}, false
+}
+
+// IsAuto reports whether value is one the run resolves (see Auto).
+func (p Param) IsAuto(value string) bool {
+	s, ok := p.special(value)
+	return ok && s.Auto
 }
 
 // Allowed describes the values the parameter accepts, for describe and
@@ -85,10 +203,19 @@ func (p Param) Allowed() string {
 	case Bool:
 		return "true|false"
 	case Text:
-		return "any text without commas"
+		return "any text without commas or control characters"
 	}
 	return ""
 }
+
+// Plain decimal numbers only: an optional sign, digits with an optional
+// fraction, an optional exponent. Go's own literal forms (hexadecimal,
+// digit separators, "Inf") are refused for reals as for integers, so a
+// number means the same to syncsim as to pandas, R or a spreadsheet.
+var (
+	decimalInt  = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	decimalReal = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+)
 
 // parse checks text against the declaration and returns its canonical form.
 func (p Param) parse(text string) (string, error) {
@@ -98,17 +225,20 @@ func (p Param) parse(text string) (string, error) {
 	}
 	switch p.Kind {
 	case Int:
-		v, err := strconv.ParseInt(t, 10, 64)
-		if err != nil {
+		if !decimalInt.MatchString(t) {
 			return bad("not an integer")
 		}
-		if float64(v) < p.Min || float64(v) > p.Max {
+		v, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || float64(v) < p.Min || float64(v) > p.Max {
 			return bad("out of range")
 		}
 		return strconv.FormatInt(v, 10), nil
 	case Float:
+		if !decimalReal.MatchString(t) {
+			return bad("not a finite number")
+		}
 		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if err != nil || math.IsInf(v, 0) {
 			return bad("not a finite number")
 		}
 		if v < p.Min || v > p.Max {
@@ -121,6 +251,9 @@ func (p Param) parse(text string) (string, error) {
 				return c, nil
 			}
 		}
+		if now, ok := p.OldValues[t]; ok {
+			return "", fmt.Errorf("%s=%s was renamed %s=%s", p.Name, t, p.Name, now)
+		}
 		return bad("unknown value")
 	case Bool:
 		v, err := strconv.ParseBool(t)
@@ -132,12 +265,23 @@ func (p Param) parse(text string) (string, error) {
 		if strings.Contains(t, ",") {
 			return bad("contains a comma")
 		}
+		if strings.ContainsFunc(t, unicode.IsControl) {
+			return bad("contains a control character")
+		}
 		return t, nil
 	}
 	return bad("undeclared kind")
 }
 
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// formatFloat is the canonical text of a real parameter: the shortest
+// decimal that reads back exactly, with -0 written 0 (so "0" and "-0"
+// are one point of a grid).
+func formatFloat(v float64) string {
+	if v == 0 {
+		v = 0 // drops the sign of -0
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
 
 // Params are the validated values of one parameter point. They are
 // immutable; With returns a modified copy.
@@ -202,6 +346,9 @@ func (ps Params) Text(name string) string {
 // Values returns the canonical texts in schema order.
 func (ps Params) Values() []string { return append([]string(nil), ps.text...) }
 
+// Experiment returns the experiment the point belongs to.
+func (ps Params) Experiment() *Experiment { return ps.exp }
+
 // Defaults returns the experiment's default point.
 func (e *Experiment) Defaults() Params {
 	ps := Params{exp: e, text: make([]string, len(e.Params))}
@@ -221,7 +368,16 @@ func (e *Experiment) ParseValue(name, text string) (string, error) {
 	return p.parse(text)
 }
 
+// unknownParam explains a name the experiment does not have: the
+// current name when it is a former one, else the list of parameters.
 func (e *Experiment) unknownParam(name string) error {
+	for _, p := range e.Params {
+		for _, old := range p.Old {
+			if old == name {
+				return fmt.Errorf("parameter %s of %s was renamed %s (%s)", name, e.Name, p.Name, p.Help)
+			}
+		}
+	}
 	names := make([]string, len(e.Params))
 	for i, p := range e.Params {
 		names[i] = p.Name

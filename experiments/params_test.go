@@ -96,3 +96,159 @@ func TestRegistryRejectsBadDeclarations(t *testing.T) {
 		t.Fatalf("Names = %v", got)
 	}
 }
+
+// TestNumbersArePlainDecimal: integers and reals accept the same plain
+// decimal syntax; Go-only literal forms are refused for both, and -0 is 0.
+func TestNumbersArePlainDecimal(t *testing.T) {
+	e := testExp()
+	for _, tc := range []struct{ set, want string }{
+		{"load=1_000", "not a finite number"},
+		{"load=0x1p-2", "not a finite number"},
+		{"load=Inf", "not a finite number"},
+		{"load=.5e", "not a finite number"},
+		{"senders=0x10", "not an integer"},
+		{"senders=1_6", "not an integer"},
+		{"senders=99999999999999999999", "out of range"},
+	} {
+		if _, err := e.Resolve([]string{tc.set}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.set, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ set, name, want string }{
+		{"load=-0", "load", "0"}, {"load=.25", "load", "0.25"}, {"load=+5e-1", "load", "0.5"},
+		{"load=1.", "load", "1"}, {"senders=+8", "senders", "8"}, {"senders=008", "senders", "8"},
+	} {
+		ps, err := e.Resolve([]string{tc.set})
+		if err != nil || ps.Text(tc.name) != tc.want {
+			t.Errorf("%s: %v %v, want %s", tc.set, ps.Values(), err, tc.want)
+		}
+	}
+	if _, err := Expand(e, nil, []string{"load=0,-0"}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("--vary load=0,-0: err = %v, want one value listed twice", err)
+	}
+	if _, err := ParseAxis(e, "load=0:1_0:1"); err == nil {
+		t.Error("a range with a digit separator was accepted")
+	}
+}
+
+func vocabExp() *Experiment {
+	return &Experiment{
+		Name: "vocab", Summary: "s",
+		Params: []Param{
+			FloatParam("switch_mem_mib", 10, 0.001, 1024, "aggregator memory, MiB").Was("switch_mem_mb"),
+			EnumParam("bg_hosts", "all", []string{"all", "idle"}, "h").WasValue("free", "idle"),
+			EnumParam("trace", "cnn", []string{"cnn", "file"}, "h"),
+			TextParam("trace_file", "", "h").OnlyWhen("trace", "file"),
+			FloatParam("load", 0, 0, 1, "h"),
+			EnumParam("workload", "hadoop", []string{"hadoop", "web"}, "h").OnlyWhenPositive("load"),
+			FloatParam("ecn_k_kb", -1, -1, 100, "h").Means("0", "no marking").Auto("-1", "DCTCP's guideline"),
+		},
+		Run: func(*Run) (*Result, error) { return nil, nil },
+	}
+}
+
+// TestRenamedNamesAreRefusedWithTheNewName: former parameter names and
+// enum values are errors that name what to write instead.
+func TestRenamedNamesAreRefusedWithTheNewName(t *testing.T) {
+	e := vocabExp()
+	if err := e.validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ set, want string }{
+		{"switch_mem_mb=4", "parameter switch_mem_mb of vocab was renamed switch_mem_mib"},
+		{"bg_hosts=free", "bg_hosts=free was renamed bg_hosts=idle"},
+	} {
+		if _, err := e.Resolve([]string{tc.set}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.set, err, tc.want)
+		}
+	}
+	if _, err := ParseAxis(e, "switch_mem_mb=1,2"); err == nil || !strings.Contains(err.Error(), "renamed switch_mem_mib") {
+		t.Errorf("--vary of a former name: %v", err)
+	}
+}
+
+// TestIrrelevantParametersAreErrors: a parameter given where its
+// condition holds at no point of the grid is refused; where it holds at
+// some point (a sweep over trace) it is accepted.
+func TestIrrelevantParametersAreErrors(t *testing.T) {
+	e := vocabExp()
+	for _, tc := range []struct {
+		sets, varies []string
+		want         string
+	}{
+		{[]string{"trace_file=x.txt"}, nil, "trace_file has no effect unless trace=file (here trace=cnn)"},
+		{nil, []string{"trace_file=a,b"}, "trace_file has no effect unless trace=file"},
+		{[]string{"workload=web"}, nil, "workload has no effect unless load>0 (here load=0)"},
+		{[]string{"workload=web"}, []string{"load=0,0"}, "twice"},
+		{[]string{"trace_file=x.txt", "trace=file"}, nil, ""},
+		{[]string{"trace_file=x.txt"}, []string{"trace=cnn,file"}, ""},
+		{[]string{"workload=web"}, []string{"load=0,0.5"}, ""},
+	} {
+		g, err := Expand(e, tc.sets, tc.varies)
+		if err == nil {
+			var given []string
+			for _, s := range append(append([]string(nil), tc.sets...), tc.varies...) {
+				k, _, _ := strings.Cut(s, "=")
+				given = append(given, k)
+			}
+			err = g.CheckRelevance(given)
+		}
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v %v: err = %v, want %q", tc.sets, tc.varies, err, tc.want)
+		}
+	}
+}
+
+// TestRegistryRejectsBadVocabularyDeclarations: special values, former
+// names and conditions are checked when an experiment is registered.
+func TestRegistryRejectsBadVocabularyDeclarations(t *testing.T) {
+	for name, p := range map[string]Param{
+		"special not canonical":   FloatParam("x", 1, 0, 2, "h").Means("1.0", "one"),
+		"special out of range":    FloatParam("x", 1, 0, 2, "h").Means("3", "three"),
+		"old name in use":         FloatParam("x", 1, 0, 2, "h").Was("load"),
+		"old value still choice":  EnumParam("x", "a", []string{"a", "b"}, "h").WasValue("b", "a"),
+		"condition on unknown":    FloatParam("x", 1, 0, 2, "h").OnlyWhen("nope", "1"),
+		"condition value invalid": FloatParam("x", 1, 0, 2, "h").OnlyWhen("transport", "udp"),
+		"condition on itself":     FloatParam("x", 1, 0, 2, "h").OnlyWhenPositive("x"),
+	} {
+		e := testExp()
+		e.Params = append(e.Params, p)
+		if e.validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestGridPointAndFind(t *testing.T) {
+	e := vocabExp()
+	g, err := Expand(e, []string{"load=0.5"}, []string{"bg_hosts=idle,all", "ecn_k_kb=-1,0,30"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != 6 {
+		t.Fatalf("Len = %d", g.Len())
+	}
+	for i := 0; i < g.Len(); i++ {
+		ps := g.Point(i)
+		if want := []string{"idle", "all"}[i/3]; ps.Text("bg_hosts") != want {
+			t.Errorf("point %d bg_hosts=%s, want %s", i, ps.Text("bg_hosts"), want)
+		}
+		if j, ok := g.Find(ps.Values()); !ok || j != i {
+			t.Errorf("Find(point %d) = %d %v", i, j, ok)
+		}
+	}
+	// A CSV shows an automatic value as what it resolved to: row values
+	// 30 find the exact point, 12.5 the automatic one.
+	v := g.Point(3).Values()
+	v[6] = "12.5"
+	if j, ok := g.Find(v); !ok || j != 3 {
+		t.Errorf("resolved automatic value: Find = %d %v, want 3", j, ok)
+	}
+	v[4] = "0.25"
+	if _, ok := g.Find(v); ok {
+		t.Error("a point with another load was found")
+	}
+	if m := g.Mismatch(v); !strings.Contains(m, "load=0.25 where this sweep has load=0.5") {
+		t.Errorf("Mismatch = %q", m)
+	}
+}

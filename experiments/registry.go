@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -94,11 +95,51 @@ func (e *Experiment) validate() error {
 			return fmt.Errorf("experiment %s: default of %s: %v", e.Name, p.Name, err)
 		}
 	}
+	for _, p := range e.Params {
+		if err := e.validateParam(p); err != nil {
+			return fmt.Errorf("experiment %s: parameter %s: %v", e.Name, p.Name, err)
+		}
+	}
 	for _, m := range e.Metrics {
 		if !snake.MatchString(m.Name) || seen[m.Name] {
 			return fmt.Errorf("experiment %s: metric %q is not snake_case or clashes", e.Name, m.Name)
 		}
 		seen[m.Name] = true
+	}
+	return nil
+}
+
+// validateParam checks the declarations beyond name and default: special
+// values, former names and values, and the relevance condition.
+func (e *Experiment) validateParam(p Param) error {
+	for _, sp := range p.Special {
+		if v, err := p.parse(sp.Value); err != nil || v != sp.Value || sp.Meaning == "" {
+			return fmt.Errorf("special value %q is not a canonical value with a meaning", sp.Value)
+		}
+	}
+	for _, old := range p.Old {
+		if _, clash := e.Param(old); clash || !snake.MatchString(old) {
+			return fmt.Errorf("former name %q is in use or not snake_case", old)
+		}
+	}
+	for old, now := range p.OldValues {
+		if _, err := p.parse(now); err != nil || slices.Contains(p.Choices, old) {
+			return fmt.Errorf("former value %q: %q is not a choice, or %q still is", old, now, old)
+		}
+	}
+	if c := p.Only; c != nil {
+		q, ok := e.Param(c.Param)
+		if !ok || q.Name == p.Name {
+			return fmt.Errorf("relevance names unknown parameter %q", c.Param)
+		}
+		for _, v := range c.Values {
+			if w, err := q.parse(v); err != nil || w != v {
+				return fmt.Errorf("relevance value %s=%q is not a canonical value", c.Param, v)
+			}
+		}
+		if len(c.Values) == 0 && q.Kind != Int && q.Kind != Float {
+			return fmt.Errorf("relevance %s>0 needs a numeric parameter", c.Param)
+		}
 	}
 	return nil
 }

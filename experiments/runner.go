@@ -4,10 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"sync"
 	"time"
+)
+
+// Bounds on a grid run, so that a typo cannot exhaust memory or time
+// before the first run starts.
+const (
+	MaxTrials   = 1_000_000 // trials per point
+	MaxParallel = 1024      // runs at a time
 )
 
 // Outcome is one finished (point, trial) of a grid.
@@ -17,30 +26,61 @@ type Outcome struct {
 	Params Params
 	Seed   uint64
 	Result *Result
+	// Resolved holds what automatic parameter values (Param.Auto)
+	// resolved to in this run; the CSV shows these values.
+	Resolved map[string]string
+	// Books are the books the run checked (with Check).
+	Books []Book
 	// Wall is the wall-clock time the run took. It is reported only with
 	// --timing and never influences a result.
 	Wall time.Duration
 }
 
-// Runner runs every (point, trial) of a grid on up to Parallel worker
-// goroutines and hands the outcomes to a callback in grid order
-// (point-major, trial-minor), whatever the order in which they finish.
-// Output written from the callback is therefore identical for any
-// Parallel, and an interrupted grid leaves a complete prefix.
+// Value returns the text of parameter name as the run used it: the
+// resolved value of an automatic parameter, else the point's value.
+func (o *Outcome) Value(name string) string {
+	if v, ok := o.Resolved[name]; ok {
+		return v
+	}
+	return o.Params.Text(name)
+}
+
+// Runner runs the (point, trial) jobs of a set of points on up to
+// Parallel worker goroutines and hands the outcomes to a callback in grid
+// order (point-major, trial-minor), whatever the order in which they
+// finish. Output written from the callback is therefore identical for any
+// Parallel, and an interrupted grid leaves a complete prefix. Jobs are
+// generated as they are issued: memory does not grow with points x
+// trials.
 type Runner struct {
 	Exp      *Experiment
-	Points   []Params // parameter points in grid order
-	Trials   int      // trials per point, >= 1
-	BaseSeed uint64   // trial t runs with seed BaseSeed + t
-	Parallel int      // worker goroutines, >= 1
-	Check    bool     // passed to every Run
-	Series   bool     // passed to every Run
+	Points   Points // parameter points in grid order
+	Trials   int    // trials per point, in [1, MaxTrials]
+	BaseSeed uint64 // trial t runs with seed BaseSeed + t
+	Parallel int    // worker goroutines, in [1, MaxParallel]
+	Check    bool   // passed to every Run
+	Series   bool   // passed to every Run
 	// Label names the parameters shown when an error names a point (the
 	// varied ones); empty shows every parameter.
 	Label []string
-	// Skip, when set, reports (point, trial) jobs to leave out, for
-	// example rows already present in a CSV being resumed.
-	Skip func(point, trial int, ps Params, seed uint64) bool
+	// Done, when set, reports (point, trial) jobs already done, for
+	// example rows present in a CSV being resumed; they are left out.
+	// DoneCount is the number of this shard's jobs it reports.
+	Done      func(point, trial int) bool
+	DoneCount int
+	// Shard and Shards select a deterministic slice of the jobs: job k
+	// (k = point x Trials + trial, in grid order) belongs to shard
+	// k mod Shards. Shards of 0 or 1 run every job.
+	Shard, Shards int
+	// Stall is the simulated time in seconds a run may go without
+	// progress (see Watch) while processing at least StallEvents events
+	// (DefaultStallEvents when 0) before it is ended with a StallError;
+	// 0 never ends a run for stalling.
+	Stall       float64
+	StallEvents uint64
+
+	mu     sync.Mutex
+	active map[int]*monitor // by seq, runs in progress
 }
 
 // RunError reports a run that failed, naming its point, trial and seed.
@@ -67,6 +107,22 @@ func (e *RunError) Error() string {
 // Unwrap returns the run's own error.
 func (e *RunError) Unwrap() error { return e.Err }
 
+// Interrupted reports a grid stopped by its context (an interrupt)
+// before every run was done. The runs in progress were halted and left
+// no outcome; Done outcomes, a prefix in grid order, were emitted.
+type Interrupted struct {
+	Done, Total int
+	Cause       error
+}
+
+// Error implements error.
+func (e *Interrupted) Error() string {
+	return fmt.Sprintf("interrupted after %d of %d runs: %v", e.Done, e.Total, e.Cause)
+}
+
+// Unwrap returns the cause of the interruption.
+func (e *Interrupted) Unwrap() error { return e.Cause }
+
 // reorderWindow bounds the jobs issued but not yet emitted (at least
 // twice the worker count).
 const reorderWindow = 64
@@ -84,42 +140,58 @@ type done struct {
 	err error
 }
 
-// Total returns the number of jobs Run will issue (after Skip).
-func (r *Runner) Total() int { return len(r.jobs()) }
+// shards returns the shard count, at least 1.
+func (r *Runner) shards() int { return max(1, r.Shards) }
 
-func (r *Runner) jobs() []job {
-	var js []job
-	for p := range r.Points {
-		for t := 0; t < r.Trials; t++ {
-			if r.Skip != nil && r.Skip(p, t, r.Points[p], r.seed(t)) {
-				continue
-			}
-			js = append(js, job{seq: len(js), point: p, trial: t})
-		}
+// Total returns the number of jobs Run will issue: those of the shard,
+// less DoneCount.
+func (r *Runner) Total() int {
+	n := r.Points.Len() * r.Trials
+	s := r.shards()
+	inShard := 0
+	if r.Shard < n {
+		inShard = (n - r.Shard + s - 1) / s
 	}
-	return js
+	return inShard - r.DoneCount
 }
 
 func (r *Runner) seed(trial int) uint64 { return r.BaseSeed + uint64(trial) }
 
-// Run executes the grid. emit is called from the calling goroutine, once
-// per finished job, strictly in grid order. When a run fails, Run stops
-// issuing new jobs, lets the running ones finish, emits every outcome
-// that precedes the failed job in grid order, and returns a *RunError
-// for the first failure in grid order. When emit fails, or ctx is
-// cancelled, Run stops the same way and returns that error.
-func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
-	if r.Exp == nil || r.Exp.Run == nil {
+// check validates the runner's settings.
+func (r *Runner) check() error {
+	switch {
+	case r.Exp == nil || r.Exp.Run == nil:
 		return errors.New("runner: no experiment")
+	case r.Points == nil:
+		return errors.New("runner: no points")
+	case r.Trials < 1 || r.Trials > MaxTrials:
+		return fmt.Errorf("trials must be in [1, %d], got %d", MaxTrials, r.Trials)
+	case r.Parallel < 1 || r.Parallel > MaxParallel:
+		return fmt.Errorf("parallel must be in [1, %d], got %d", MaxParallel, r.Parallel)
+	case r.BaseSeed > math.MaxUint64-uint64(r.Trials-1):
+		return fmt.Errorf("seed %d + %d trials passes the largest seed %d", r.BaseSeed, r.Trials, uint64(math.MaxUint64))
+	case r.Shards < 0 || r.Shard < 0 || (r.Shards > 1 && r.Shard >= r.Shards) || (r.Shards <= 1 && r.Shard != 0):
+		return fmt.Errorf("shard %d of %d: want 0 <= shard < shards", r.Shard, r.Shards)
+	case r.Stall < 0 || math.IsNaN(r.Stall):
+		return fmt.Errorf("stall limit must be at least 0, got %g", r.Stall)
 	}
-	if r.Trials < 1 {
-		return fmt.Errorf("trials must be at least 1, got %d", r.Trials)
+	return nil
+}
+
+// Run executes the jobs. emit is called from the calling goroutine, once
+// per finished job, strictly in grid order. When a run fails, Run stops
+// issuing new jobs, lets the earlier running ones finish (later ones are
+// halted), emits every outcome that precedes the failed job in grid
+// order, and returns a *RunError for the first failure in grid order.
+// When emit fails, Run stops the same way and returns that error. When
+// ctx is cancelled, the runs in progress are halted within TickEvents
+// events, nothing of theirs is emitted, and Run returns *Interrupted.
+func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
+	if err := r.check(); err != nil {
+		return err
 	}
-	if r.Parallel < 1 {
-		return fmt.Errorf("parallel must be at least 1, got %d", r.Parallel)
-	}
-	js := r.jobs()
-	if len(js) == 0 {
+	total := r.Total()
+	if total <= 0 {
 		return nil
 	}
 	stop, cancel := context.WithCancel(ctx)
@@ -133,7 +205,12 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 	credits := make(chan struct{}, max(reorderWindow, 2*r.Parallel))
 	go func() { // issue jobs in grid order until stopped
 		defer close(jobCh)
-		for _, j := range js {
+		n, s, seq := r.Points.Len()*r.Trials, r.shards(), 0
+		for k := r.Shard; k < n; k += s {
+			p, t := k/r.Trials, k%r.Trials
+			if r.Done != nil && r.Done(p, t) {
+				continue
+			}
 			select {
 			case credits <- struct{}{}:
 			case <-stop.Done():
@@ -143,13 +220,14 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 				return
 			}
 			select {
-			case jobCh <- j:
+			case jobCh <- job{seq: seq, point: p, trial: t}:
+				seq++
 			case <-stop.Done():
 				return
 			}
 		}
 	}()
-	workers := min(r.Parallel, len(js))
+	workers := min(r.Parallel, total)
 	var wg sync.WaitGroup
 	wg.Add(workers)
 	for range workers {
@@ -158,7 +236,7 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 			for j := range jobCh {
 				// Every job handed over runs, even after a stop: an
 				// earlier job may still be needed to complete the prefix.
-				resCh <- r.runOne(j)
+				resCh <- r.runOne(ctx, j)
 			}
 		}()
 	}
@@ -167,15 +245,19 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 	// Reorder buffer: hold finished outcomes until every earlier one is out.
 	pending := make(map[int]*Outcome)
 	next, emitted := 0, 0
-	limit := len(js) // no outcome at or after limit is emitted
+	limit := total // no outcome at or after limit is emitted
 	var firstErr error
+	fail := func(seq int, err error) {
+		if seq < limit {
+			limit, firstErr = seq, err
+		}
+		cancel()
+		r.abandonAfter(limit)
+	}
 	for d := range resCh {
 		if d.err != nil {
 			<-credits
-			if d.seq < limit {
-				limit, firstErr = d.seq, d.err
-			}
-			cancel()
+			fail(d.seq, d.err)
 			continue
 		}
 		if d.seq >= limit {
@@ -190,8 +272,7 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 			}
 			delete(pending, next)
 			if err := emit(o); err != nil {
-				limit, firstErr = next, err
-				cancel()
+				fail(next, err)
 				break
 			}
 			<-credits
@@ -199,19 +280,47 @@ func (r *Runner) Run(ctx context.Context, emit func(*Outcome) error) error {
 			emitted++
 		}
 	}
-	if firstErr != nil {
+	if firstErr != nil && !errors.Is(firstErr, errHalted) {
 		return firstErr
 	}
-	if err := ctx.Err(); err != nil && emitted < len(js) {
-		return fmt.Errorf("interrupted after %d of %d runs: %w", emitted, len(js), err)
+	if ctx.Err() != nil && emitted < total {
+		return &Interrupted{Done: emitted, Total: total, Cause: context.Cause(ctx)}
 	}
-	return nil
+	return firstErr
+}
+
+// abandonAfter halts the runs in progress after seq in grid order: no
+// outcome of theirs can be emitted any more.
+func (r *Runner) abandonAfter(seq int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for s, m := range r.active {
+		if s > seq {
+			m.abandon.Store(true)
+		}
+	}
+}
+
+// Live returns a snapshot of the runs in progress, in grid order.
+func (r *Runner) Live() []Live {
+	r.mu.Lock()
+	seqs := make([]int, 0, len(r.active))
+	for s := range r.active {
+		seqs = append(seqs, s)
+	}
+	sort.Ints(seqs)
+	out := make([]Live, len(seqs))
+	for i, s := range seqs {
+		out[i] = r.active[s].snapshot()
+	}
+	r.mu.Unlock()
+	return out
 }
 
 // runOne executes one job, turning a panic or an ill-formed result into
-// an error that names the point.
-func (r *Runner) runOne(j job) (d done) {
-	ps := r.Points[j.point]
+// an error that names the point, and a halted run into errHalted.
+func (r *Runner) runOne(ctx context.Context, j job) (d done) {
+	ps := r.Points.Point(j.point)
 	seed := r.seed(j.trial)
 	d.seq = j.seq
 	fail := func(err error, stack []byte) done {
@@ -220,21 +329,44 @@ func (r *Runner) runOne(j job) (d done) {
 			Where: r.where(ps), Err: err, Stack: stack, Panics: stack != nil,
 		}}
 	}
+	start := time.Now()
+	m := &monitor{done: ctx.Done(), stall: r.Stall, stallEvents: r.StallEvents, lastLive: start,
+		live: Live{Point: j.point, Trial: j.trial, Seed: seed, Started: start, Fraction: math.NaN()}}
+	if m.stallEvents == 0 {
+		m.stallEvents = DefaultStallEvents
+	}
+	r.mu.Lock()
+	if r.active == nil {
+		r.active = map[int]*monitor{}
+	}
+	r.active[j.seq] = m
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.active, j.seq)
+		r.mu.Unlock()
+	}()
 	defer func() {
 		if v := recover(); v != nil {
 			d = fail(fmt.Errorf("%v", v), debug.Stack())
 		}
 	}()
-	start := time.Now()
-	res, err := r.Exp.Run(&Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series})
+	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m}
+	res, err := r.Exp.Run(run)
 	wall := time.Since(start)
-	if err != nil {
+	switch {
+	case errors.Is(m.err, errHalted):
+		return done{seq: j.seq, err: errHalted}
+	case m.err != nil:
+		return fail(m.err, nil)
+	case err != nil:
 		return fail(err, nil)
 	}
 	if err := r.checkResult(res); err != nil {
 		return fail(err, nil)
 	}
-	d.out = &Outcome{Point: j.point, Trial: j.trial, Params: ps, Seed: seed, Result: res, Wall: wall}
+	d.out = &Outcome{Point: j.point, Trial: j.trial, Params: ps, Seed: seed, Result: res, Wall: wall,
+		Resolved: run.resolved, Books: run.books}
 	return d
 }
 

@@ -15,7 +15,7 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 			e := toyExperiment()
 			e.Run = func(r *Run) (*Result, error) { return r.Exp.NewResult(), nil }
 			b.ReportAllocs()
-			r := &Runner{Exp: e, Points: []Params{e.Defaults()}, Trials: b.N, Parallel: p}
+			r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: b.N, Parallel: p}
 			if err := r.Run(context.Background(), func(*Outcome) error { return nil }); err != nil {
 				b.Fatal(err)
 			}

@@ -8,11 +8,12 @@ import (
 
 func TestExpandOrder(t *testing.T) {
 	e := toyExperiment()
-	pts, axes, err := Expand(e, []string{"load=0.125"}, []string{"mode=slow,fast", "n=3,1,2"})
+	g, err := Expand(e, []string{"load=0.125"}, []string{"mode=slow,fast", "n=3,1,2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(AxisNames(axes), ","); got != "mode,n" {
+	pts := all(g)
+	if got := strings.Join(AxisNames(g.Axes()), ","); got != "mode,n" {
 		t.Errorf("axes %s", got)
 	}
 	var got []string
@@ -27,10 +28,11 @@ func TestExpandOrder(t *testing.T) {
 
 func TestExpandCanonicalisesValues(t *testing.T) {
 	e := toyExperiment()
-	pts, _, err := Expand(e, nil, []string{"load= 0.50 ,1e-1", "n=007"})
+	g, err := Expand(e, nil, []string{"load= 0.50 ,1e-1", "n=007"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pts := all(g)
 	if len(pts) != 2 || pts[0].Text("load") != "0.5" || pts[1].Text("load") != "0.1" || pts[0].Text("n") != "7" {
 		t.Errorf("points %v %v", pts[0].Values(), pts[1].Values())
 	}
@@ -73,9 +75,9 @@ func TestExpandRanges(t *testing.T) {
 
 func TestExpandNoAxesIsBasePoint(t *testing.T) {
 	e := toyExperiment()
-	pts, axes, err := Expand(e, []string{"n=9"}, nil)
-	if err != nil || len(pts) != 1 || len(axes) != 0 || pts[0].Int("n") != 9 {
-		t.Errorf("pts %v axes %v err %v", pts, axes, err)
+	g, err := Expand(e, []string{"n=9"}, nil)
+	if err != nil || g.Len() != 1 || len(g.Axes()) != 0 || g.Point(0).Int("n") != 9 {
+		t.Errorf("grid %v err %v", g, err)
 	}
 }
 
@@ -98,7 +100,7 @@ func TestExpandErrors(t *testing.T) {
 		{"duplicate canonical value", nil, []string{"n=4,04"}, []string{"twice"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Expand(toyExperiment(), tc.sets, tc.vary)
+			_, err := Expand(toyExperiment(), tc.sets, tc.vary)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -122,8 +124,17 @@ func TestExpandRejectsHugeGrid(t *testing.T) {
 	}
 	list := strings.Join(ns, ",")
 	// 64 * 64 * 64 * 1000 points: refused before any is built.
-	_, _, err := Expand(e, nil, []string{"n=" + list, "fail_n=" + list, "panic_n=" + list, "load=" + strings.Join(loads, ",")})
+	_, err := Expand(e, nil, []string{"n=" + list, "fail_n=" + list, "panic_n=" + list, "load=" + strings.Join(loads, ",")})
 	if err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// all returns every point of g in grid order.
+func all(g *Grid) []Params {
+	out := make([]Params, g.Len())
+	for i := range out {
+		out[i] = g.Point(i)
+	}
+	return out
 }

@@ -100,7 +100,7 @@ func TestRunnerReorderBuffer(t *testing.T) {
 		return res, err
 	}
 	var emitted []int
-	r := &Runner{Exp: e, Points: []Params{e.Defaults()}, Trials: 3, Parallel: 3}
+	r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 3, Parallel: 3}
 	err := r.Run(context.Background(), func(o *Outcome) error {
 		emitted = append(emitted, o.Trial)
 		return nil
@@ -170,7 +170,7 @@ func TestRunnerRejectsBadResults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := toyExperiment()
 			e.Run = tc.run
-			r := &Runner{Exp: e, Points: []Params{e.Defaults()}, Trials: 1, Parallel: 1}
+			r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 1, Parallel: 1}
 			err := r.Run(context.Background(), func(*Outcome) error { return nil })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
@@ -181,7 +181,7 @@ func TestRunnerRejectsBadResults(t *testing.T) {
 
 func TestRunnerStopsOnEmitErrorAndCancel(t *testing.T) {
 	e := toyExperiment()
-	pts, _, _ := Expand(e, nil, []string{"n=1,2,3,4,5,6,7,8"})
+	pts, _ := Expand(e, nil, []string{"n=1,2,3,4,5,6,7,8"})
 	boom := errors.New("disk full")
 	calls := 0
 	r := &Runner{Exp: e, Points: pts, Trials: 2, Parallel: 2}
@@ -221,9 +221,9 @@ func TestRunnerStopsOnEmitErrorAndCancel(t *testing.T) {
 func TestRunnerRejectsBadSettings(t *testing.T) {
 	e := toyExperiment()
 	for _, r := range []*Runner{
-		{Exp: e, Points: []Params{e.Defaults()}, Trials: 0, Parallel: 1},
-		{Exp: e, Points: []Params{e.Defaults()}, Trials: 1, Parallel: 0},
-		{Points: []Params{e.Defaults()}, Trials: 1, Parallel: 1},
+		{Exp: e, Points: PointList{e.Defaults()}, Trials: 0, Parallel: 1},
+		{Exp: e, Points: PointList{e.Defaults()}, Trials: 1, Parallel: 0},
+		{Points: PointList{e.Defaults()}, Trials: 1, Parallel: 1},
 	} {
 		if err := r.Run(context.Background(), func(*Outcome) error { return nil }); err == nil {
 			t.Errorf("%+v: no error", r)
@@ -249,7 +249,7 @@ func TestRunnerBoundsReorderBuffer(t *testing.T) {
 		}
 		return r.Exp.NewResult(), nil
 	}
-	r := &Runner{Exp: e, Points: []Params{e.Defaults()}, Trials: 300, Parallel: 4}
+	r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 300, Parallel: 4}
 	errc := make(chan error)
 	rows := 0
 	go func() { errc <- r.Run(context.Background(), func(*Outcome) error { rows++; return nil }) }()

@@ -19,7 +19,9 @@ func TestFormatFloat(t *testing.T) {
 		want string
 	}{
 		{0, "0"}, {1.5, "1.5"}, {-2, "-2"}, {0.30000000000000004, "0.30000000000000004"}, {1.0 / 3, "0.3333333333333333"},
-		{1e21, "1e+21"}, {123456789, "1.23456789e+08"}, {math.NaN(), "NaN"},
+		{1e21, "1e+21"}, {123456789, "123456789"}, {1679996, "1679996"}, {math.Copysign(0, -1), "0"},
+		{1 << 53, "9.007199254740992e+15"}, {(1 << 53) - 1, "9007199254740991"}, {-3e6, "-3000000"},
+		{1679996.5, "1.6799965e+06"}, {math.NaN(), "NaN"},
 		{math.Inf(1), "Inf"}, {math.Inf(-1), "-Inf"},
 	} {
 		if got := FormatFloat(tc.v); got != tc.want {
@@ -81,9 +83,9 @@ func TestCSVWriteErrorIsReported(t *testing.T) {
 func TestSeriesFiles(t *testing.T) {
 	e := toyExperiment()
 	dir := t.TempDir()
-	pts, _, _ := Expand(e, nil, []string{"n=1,2"})
+	pts, _ := Expand(e, nil, []string{"n=1,2"})
 	r := &Runner{Exp: e, Points: pts, Trials: 2, Parallel: 2, Series: true}
-	err := r.Run(context.Background(), func(o *Outcome) error { return WriteSeries(dir, e.Name, o) })
+	err := r.Run(context.Background(), func(o *Outcome) error { _, err := WriteSeries(dir, e.Name, o); return err })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +115,35 @@ func TestSeriesFiles(t *testing.T) {
 		prev = v
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 4 {
-		t.Errorf("%d series files, want 4 (2 points x 2 trials)", len(entries))
+	if len(entries) != 8 {
+		t.Errorf("%d files, want 4 series and 4 manifests (2 points x 2 trials)", len(entries))
+	}
+	for p := 0; p < 2; p++ {
+		for tr := 0; tr < 2; tr++ {
+			if err := SeriesComplete(dir, e.Name, p, tr, uint64(tr)); err != nil {
+				t.Errorf("point %d trial %d: %v", p, tr, err)
+			}
+		}
+	}
+	man, err := os.ReadFile(ManifestPath(dir, e.Name, 1, 1))
+	if err != nil || !strings.Contains(string(man), `"seed": 1`) || !strings.Contains(string(man), `"value": "2"`) ||
+		!strings.Contains(string(man), `"file": "toy-runner_1_1_events.csv"`) {
+		t.Errorf("manifest of point 1 trial 1: %v\n%s", err, man)
+	}
+	// A series cut short (a kill while it was written by an older
+	// version) or missing makes the run incomplete.
+	if err := os.WriteFile(SeriesPath(dir, e.Name, 1, 1, "events"), []byte("index,time_us\n0,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SeriesComplete(dir, e.Name, 1, 1, 1); err == nil || !strings.Contains(err.Error(), "lines") {
+		t.Errorf("truncated series: %v", err)
+	}
+	if err := SeriesComplete(dir, e.Name, 1, 1, 7); err == nil {
+		t.Error("manifest of another seed accepted")
+	}
+	os.Remove(ManifestPath(dir, e.Name, 0, 1))
+	if err := SeriesComplete(dir, e.Name, 0, 1, 1); err == nil || !strings.Contains(err.Error(), "no manifest") {
+		t.Errorf("missing manifest: %v", err)
 	}
 }
 
@@ -130,21 +159,32 @@ func TestSeriesErrors(t *testing.T) {
 		{"ragged row", Series{Name: "q", Columns: []string{"a", "b"}, Rows: [][]float64{{1}}}, "row 0 has 1 values for 2 columns"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := &Outcome{Result: &Result{Series: []Series{tc.s}}}
-			err := WriteSeries(dir, "toy", o)
+			o := &Outcome{Params: toyExperiment().Defaults(), Result: &Result{Series: []Series{tc.s}}}
+			_, err := WriteSeries(dir, "toy", o)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
 		})
 	}
-	o := &Outcome{Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}, {Name: "q", Columns: []string{"b"}}}}}
-	if err := WriteSeries(dir, "toy", o); err == nil || !strings.Contains(err.Error(), `two series named "q"`) {
+	ps := toyExperiment().Defaults()
+	o := &Outcome{Params: ps, Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}, {Name: "q", Columns: []string{"b"}}}}}
+	if _, err := WriteSeries(dir, "toy", o); err == nil || !strings.Contains(err.Error(), `two series named "q"`) {
 		t.Errorf("duplicate series name: err = %v", err)
 	}
-	o = &Outcome{Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}}}}
-	if err := WriteSeries(filepath.Join(dir, "missing"), "toy", o); err == nil {
+	o = &Outcome{Params: ps, Result: &Result{Series: []Series{{Name: "q", Columns: []string{"a"}}}}}
+	if _, err := WriteSeries(filepath.Join(dir, "missing"), "toy", o); err == nil {
 		t.Error("missing directory not reported")
 	}
+}
+
+// toySweep is the sweep of toyExperiment over varies with trials and seed.
+func toySweep(t *testing.T, varies []string, trials int, seed uint64) *Sweep {
+	t.Helper()
+	g, err := Expand(toyExperiment(), nil, varies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Sweep{Grid: g, Seed: seed, Trials: trials}
 }
 
 func TestResumeCompletesInterruptedCSV(t *testing.T) {
@@ -160,16 +200,15 @@ func TestResumeCompletesInterruptedCSV(t *testing.T) {
 	if err := os.WriteFile(path, []byte(partial), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, rs, header, err := OpenResume(path, e, false)
+	sw := toySweep(t, []string{"n=1,2,3"}, 2, 9)
+	f, rs, header, err := OpenResume(path, sw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if header || rs.Rows() != 3 {
 		t.Fatalf("header %v rows %d, want false 3", header, rs.Rows())
 	}
-	pts, _, _ := Expand(e, nil, []string{"n=1,2,3"})
-	r := &Runner{Exp: e, Points: pts, Trials: 2, BaseSeed: 9, Parallel: 2,
-		Skip: func(_, trial int, ps Params, seed uint64) bool { return rs.Has(ps, trial, seed) }}
+	r := &Runner{Exp: sw.Grid.Experiment(), Points: sw.Grid, Trials: 2, BaseSeed: 9, Parallel: 2, Done: rs.Done, DoneCount: rs.Rows()}
 	if r.Total() != 3 {
 		t.Errorf("Total = %d, want the 3 missing rows", r.Total())
 	}
@@ -184,10 +223,84 @@ func TestResumeCompletesInterruptedCSV(t *testing.T) {
 	}
 }
 
+// TestResumeRefusesAnotherSweep: rows written with other parameters,
+// seeds or trials, or out of grid order, are named and the file is left
+// alone.
+func TestResumeRefusesAnotherSweep(t *testing.T) {
+	e := toyExperiment()
+	full, err := sweepCSV(t, e, []string{"load=0.25"}, []string{"n=1,2,3"}, 2, 1, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(full, "\n")
+	swap := lines[0] + lines[2] + lines[1]
+	for _, tc := range []struct {
+		name   string
+		file   string
+		sw     *Sweep
+		loadTo string
+		want   string
+	}{
+		{"other --set", full, toySweep(t, []string{"n=1,2,3"}, 2, 9), "", "load=0.25 where this sweep has load=0.5"},
+		{"other --vary", full, toySweep(t, []string{"n=1,3"}, 2, 9), "0.25", "n=2, which this sweep does not vary over (--vary n=1,3)"},
+		{"other --seed", full, toySweep(t, []string{"n=1,2,3"}, 2, 4), "0.25", "has seed 9 for trial 0, where this sweep (--seed 4) has 4"},
+		{"fewer --trials", full, toySweep(t, []string{"n=1,2,3"}, 1, 9), "0.25", "has trial 1 but this sweep has --trials 1"},
+		{"out of order", swap, toySweep(t, []string{"n=1,2,3"}, 2, 9), "0.25", "has trial 1 where this sweep has trial 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.loadTo != "" {
+				g, _ := Expand(e, []string{"load=" + tc.loadTo}, AxisSpecs(tc.sw.Grid.Axes()))
+				tc.sw.Grid = g
+			}
+			path := filepath.Join(t.TempDir(), "out.csv")
+			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, _, err := OpenResume(path, tc.sw, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+			if data, _ := os.ReadFile(path); string(data) != tc.file {
+				t.Error("the refused file was modified")
+			}
+		})
+	}
+}
+
+// TestResumeChecksSidecar: a sidecar names the difference even before a
+// row is written.
+func TestResumeChecksSidecar(t *testing.T) {
+	e := toyExperiment()
+	path := filepath.Join(t.TempDir(), "out.csv")
+	g1, _ := Expand(e, []string{"mode=slow"}, []string{"n=1,2"})
+	g2, _ := Expand(e, []string{"mode=fast"}, []string{"n=1,2"})
+	prog := Program{Name: "syncsim", Version: "test"}
+	if err := WriteSidecar(path, NewProvenance(prog, nil, g1, 1, 2, false)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(CSVHeader(e, false), ",")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := OpenResume(path, &Sweep{Grid: g2, Seed: 1, Trials: 2}, NewProvenance(prog, nil, g2, 1, 2, false))
+	if err == nil || !strings.Contains(err.Error(), "mode=slow, not mode=fast") {
+		t.Errorf("err = %v", err)
+	}
+	_, _, _, err = OpenResume(path, &Sweep{Grid: g1, Seed: 1, Trials: 3}, NewProvenance(prog, nil, g1, 1, 3, false))
+	if err == nil || !strings.Contains(err.Error(), "--trials 2, not 3") {
+		t.Errorf("err = %v", err)
+	}
+	f, _, _, err := OpenResume(path, &Sweep{Grid: g1, Seed: 1, Trials: 2}, NewProvenance(prog, nil, g1, 1, 2, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
 func TestResumeNewFileAndMismatch(t *testing.T) {
 	e := toyExperiment()
+	sw := toySweep(t, nil, 1, 1)
 	path := filepath.Join(t.TempDir(), "new.csv")
-	f, rs, header, err := OpenResume(path, e, false)
+	f, rs, header, err := OpenResume(path, sw, nil)
 	if err != nil || !header || rs.Rows() != 0 {
 		t.Fatalf("new file: header %v err %v", header, err)
 	}
@@ -195,13 +308,13 @@ func TestResumeNewFileAndMismatch(t *testing.T) {
 	if err := os.WriteFile(path, []byte("experiment,other\nx,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := OpenResume(path, e, false); err == nil || !strings.Contains(err.Error(), "header differs") {
+	if _, _, _, err := OpenResume(path, sw, nil); err == nil || !strings.Contains(err.Error(), "header differs") {
 		t.Errorf("mismatched header: err = %v", err)
 	}
 	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := OpenResume(path, e, false); err == nil || !strings.Contains(err.Error(), "no complete header") {
+	if _, _, _, err := OpenResume(path, sw, nil); err == nil || !strings.Contains(err.Error(), "no complete header") {
 		t.Errorf("headerless file: err = %v", err)
 	}
 	if data, _ := os.ReadFile(path); string(data) != "x" {
@@ -211,7 +324,7 @@ func TestResumeNewFileAndMismatch(t *testing.T) {
 	if err := os.WriteFile(path, []byte(h+"\nother,1,0.5,fast,0,0,0,1,1,1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := OpenResume(path, e, false); err == nil || !strings.Contains(err.Error(), `"other"`) {
+	if _, _, _, err := OpenResume(path, sw, nil); err == nil || !strings.Contains(err.Error(), `"other"`) {
 		t.Errorf("foreign row: err = %v", err)
 	}
 }

@@ -82,7 +82,7 @@ func toyRun(r *Run) (*Result, error) {
 // sweepCSV expands sets/varies for e and runs the grid into a CSV.
 func sweepCSV(t *testing.T, e *Experiment, sets, varies []string, trials, parallel int, seed uint64) (string, error) {
 	t.Helper()
-	pts, axes, err := Expand(e, sets, varies)
+	g, err := Expand(e, sets, varies)
 	if err != nil {
 		t.Fatalf("Expand: %v", err)
 	}
@@ -91,7 +91,7 @@ func sweepCSV(t *testing.T, e *Experiment, sets, varies []string, trials, parall
 	if err := w.WriteHeader(); err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Exp: e, Points: pts, Trials: trials, BaseSeed: seed, Parallel: parallel, Label: AxisNames(axes)}
+	r := &Runner{Exp: e, Points: g, Trials: trials, BaseSeed: seed, Parallel: parallel, Label: AxisNames(g.Axes())}
 	err = r.Run(context.Background(), w.Write)
 	return buf.String(), err
 }

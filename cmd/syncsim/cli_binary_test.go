@@ -3,15 +3,33 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// TestBinaryExitCodes builds the real binary and checks its exit status
-// and stderr for a success and for bad input.
-func TestBinaryExitCodes(t *testing.T) {
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// binary builds the syncsim binary once for the tests that run it as a
+// process (signals, exit codes, completion, the Slurm check).
+func binary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -19,10 +37,25 @@ func TestBinaryExitCodes(t *testing.T) {
 	if err != nil {
 		t.Skip("no go tool")
 	}
-	bin := filepath.Join(t.TempDir(), "syncsim")
-	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "syncsim-bin-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "syncsim")
+		if out, err := exec.Command(gobin, "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = errors.New(err.Error() + "\n" + string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build: %v", binErr)
 	}
+	return binPath
+}
+
+// TestBinaryExitCodes runs the real binary and checks its exit status
+// and stderr for a success and for bad input.
+func TestBinaryExitCodes(t *testing.T) {
+	bin := binary(t)
 	for _, tc := range []struct {
 		args     []string
 		code     int
@@ -31,8 +64,10 @@ func TestBinaryExitCodes(t *testing.T) {
 		{nil, 0, ""},
 		{[]string{"list"}, 0, ""},
 		{[]string{"run", "nosuch"}, 1, `syncsim: unknown experiment "nosuch"`},
-		{[]string{"sweep", "--bogus", "x"}, 1, "flag provided but not defined: -bogus"},
+		{[]string{"sweep", "--bogus", "x"}, 1, "flag provided but not defined: --bogus"},
 		{[]string{"run", "--trials", "0", "nosuch"}, 1, "syncsim: "},
+		{[]string{"run", "sr-example", "--parallel", "9223372036854775807"}, 1, "--parallel must be at most 1024"},
+		{[]string{"run", "sr-example", "--trials", "1000000000"}, 1, "--trials must be at most 1000000"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr bytes.Buffer

@@ -119,7 +119,11 @@ func TestHoistFlags(t *testing.T) {
 		{"syncsim nosuch toy --x", "syncsim nosuch toy --x"},
 		{"syncsim run toy --trials 2 --set", "syncsim run --trials 2 --set"},
 	} {
-		got := strings.Join(hoistFlags(app, strings.Fields(tc.in)), " ")
+		out, err := hoistFlags(app, strings.Fields(tc.in))
+		if err != nil {
+			t.Fatalf("hoistFlags(%s): %v", tc.in, err)
+		}
+		got := strings.Join(out, " ")
 		if got != tc.want {
 			t.Errorf("hoistFlags(%s) = %s, want %s", tc.in, got, tc.want)
 		}

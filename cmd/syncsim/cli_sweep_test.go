@@ -218,7 +218,7 @@ func TestSweepResume(t *testing.T) {
 	// A file of another shape is refused, not overwritten.
 	_, stderr, code = runCLI(t, "sweep", "--resume", "--timing", "--csv", path, "--vary", "n=1,2", "toy-cli")
 	again, _ := os.ReadFile(path)
-	if code == 0 || !strings.Contains(stderr, "header differs") || string(again) != full {
+	if code == 0 || !strings.Contains(stderr, "cannot resume") || !strings.Contains(stderr, "--trials 2, not 1") || string(again) != full {
 		t.Errorf("resume with a different header: exit %d, stderr %s", code, stderr)
 	}
 }

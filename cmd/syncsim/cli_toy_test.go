@@ -15,7 +15,9 @@ import (
 // netsim simulation whose event times come from the run's seed, so every
 // metric depends on the seed and the parameters. It fails for n >= fail_n
 // (when fail_n > 0), panics for n == panic_n (when panic_n > 0) and
-// fails its --check for n == 13.
+// fails its --check for n == 13 (else records one book). mode=spin runs
+// n x 100000 further events of a microsecond each (long enough to watch),
+// mode=stall the same but its progress stops after 100 events.
 func toyExperiment() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "toy-cli",
@@ -24,7 +26,7 @@ func toyExperiment() *experiments.Experiment {
 		Params: []experiments.Param{
 			experiments.IntParam("n", 4, 1, 64, "events per unit"),
 			experiments.FloatParam("load", 0.5, 0, 1, "scales the gaps"),
-			experiments.EnumParam("mode", "fast", []string{"fast", "slow", "undef"}, "gap scale; undef leaves a metric undefined"),
+			experiments.EnumParam("mode", "fast", []string{"fast", "slow", "undef", "spin", "stall"}, "gap scale; undef leaves a metric undefined"),
 			experiments.IntParam("fail_n", 0, 0, 64, "fail when n >= fail_n > 0"),
 			experiments.IntParam("panic_n", 0, 0, 64, "panic when n == panic_n > 0"),
 		},
@@ -52,6 +54,7 @@ func toyRun(r *experiments.Run) (*experiments.Result, error) {
 		scale *= 3
 	}
 	sim := netsim.New(r.Seed)
+	sim.SetMonitor(experiments.TickEvents, func(now netsim.Time, ev uint64) bool { return r.Tick(now.Seconds(), ev) })
 	rng := sim.Rand("arrivals")
 	var rows [][]float64
 	at := netsim.Time(0)
@@ -63,7 +66,26 @@ func toyRun(r *experiments.Run) (*experiments.Result, error) {
 			}
 		})
 	}
+	if m := r.Params.String("mode"); m == "spin" || m == "stall" {
+		var progress float64
+		left := 100000 * n
+		var spin func()
+		spin = func() {
+			if left--; left > 0 {
+				if m == "spin" || progress < 100 {
+					progress++
+				}
+				sim.AfterFunc(netsim.Microsecond, spin)
+			}
+		}
+		sim.At(at, spin)
+		r.Watch(experiments.Watch{What: "toy spins", Count: func() float64 { return progress }, Goal: float64(100000 * n)})
+	}
 	sim.Run(netsim.Never)
+	if r.Check {
+		r.Book(experiments.Book{Name: "toy events", Rule: "fired = scheduled", Terms: []experiments.Term{
+			{Name: "fired", Value: float64(sim.Events())}, {Name: "scheduled", Value: float64(sim.Events())}}})
+	}
 	res := r.Exp.NewResult()
 	res.Events = sim.Events()
 	res.Metrics["end_us"] = sim.Now().Microseconds()

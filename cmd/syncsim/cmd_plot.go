@@ -154,7 +154,7 @@ func checkSweepPlot(c *cli.Context, p *plan) error {
 // in --vary order.
 func variedAxes(p *plan) []string {
 	var out []string
-	for _, a := range p.axes {
+	for _, a := range p.grid.Axes() {
 		if len(a.Values) > 1 {
 			out = append(out, a.Name)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,44 +16,94 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 		Name:      "run",
 		Usage:     "run one parameter point over several trials and print median [min-max] per metric",
 		ArgsUsage: "EXP",
-		Description: "Runs EXP at its defaults overridden by --set, for --trials seeds (seed, seed+1, ...),\n" +
-			"and prints one row per metric: the median over trials and the range [min, max].\n" +
-			"n counts the trials in which the metric was defined.",
+		Description: "Runs EXP at its defaults overridden by --set (or a --scenario file), for --trials\n" +
+			"seeds (seed, seed+1, ...), and prints one row per metric: the median over trials\n" +
+			"and the range [min, max]; n counts the trials in which the metric was defined.\n" +
+			"Progress goes to stderr. Ctrl-C stops the runs in progress at once; the trials\n" +
+			"finished are in --csv, and --resume continues.\n\n" +
+			"EXAMPLES:\n" +
+			"   syncsim run incast\n" +
+			"   syncsim run incast --set senders=32 --set transport=newreno --trials 5\n" +
+			"   syncsim run sr-cluster --set n=200 --trials 20 --csv sr.csv --check\n" +
+			"   syncsim run --scenario study.toml",
 		Flags: gridFlags(false),
 		Action: func(c *cli.Context) error {
 			p, err := newPlan(c, reg, nil)
 			if err != nil {
 				return err
 			}
+			if p.grid.Len() != 1 {
+				return fmt.Errorf("run takes one parameter point but the scenario varies %d; use sweep", len(p.grid.Axes()))
+			}
 			out, err := p.open()
 			if err != nil {
 				return err
 			}
 			defer out.close()
-			var outs []*experiments.Outcome
-			prog := newProgress(c.App.ErrWriter, p.exp.Name, p.trials, false)
-			err = p.runner(out).Run(c.Context, func(o *experiments.Outcome) error {
-				outs = append(outs, o)
-				prog.add(1)
-				return out.write(o)
-			})
-			prog.finish()
+			outs, err := keptOutcomes(p, out)
 			if err != nil {
 				return err
 			}
-			if err := out.close(); err != nil {
-				return fmt.Errorf("closing %s: %w", p.csvPath, err)
+			r := p.runner(out)
+			prog := newProgress(c.App.ErrWriter, p.exp.Name, r.Total(), r.Live, p.every, p.quiet)
+			err = r.Run(c.Context, func(o *experiments.Outcome) error {
+				if err := out.write(o); err != nil {
+					return err
+				}
+				outs = append(outs, o)
+				prog.add(1)
+				return nil
+			})
+			prog.finish()
+			if cerr := out.close(); err == nil && cerr != nil {
+				err = fmt.Errorf("closing %s: %w", p.csvPath, cerr)
 			}
-			return printSummary(c.App.Writer, p, outs)
+			if err != nil {
+				return p.failure(err, out)
+			}
+			if err := printSummary(c.App.Writer, p, outs); err != nil {
+				return err
+			}
+			if p.check {
+				printBooks(c.App.Writer, p.exp.Name, outs)
+			}
+			seriesNote(c.App.ErrWriter, p, out)
+			return nil
 		},
 	}
+}
+
+// keptOutcomes reads back the trials a resumed run's CSV already holds,
+// so the summary covers every trial.
+func keptOutcomes(p *plan, out *output) ([]*experiments.Outcome, error) {
+	if out.resume == nil {
+		return nil, nil
+	}
+	var outs []*experiments.Outcome
+	np := len(p.exp.Params)
+	for i, rec := range out.resume.Records() {
+		res := p.exp.NewResult()
+		for j, m := range p.exp.Metrics {
+			v, err := strconv.ParseFloat(rec[3+np+j], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s row %d: metric %s=%q is not a number", p.csvPath, i+1, m.Name, rec[3+np+j])
+			}
+			res.Metrics[m.Name] = v
+		}
+		outs = append(outs, &experiments.Outcome{Trial: i, Seed: p.seed + uint64(i), Params: p.grid.Point(0), Result: res})
+	}
+	return outs, nil
 }
 
 // printSummary prints the point, the seeds and one row per metric with
 // the median and [min, max] over the trials.
 func printSummary(w io.Writer, p *plan, outs []*experiments.Outcome) error {
 	last := p.seed + uint64(p.trials) - 1
-	fmt.Fprintf(w, "%s  %s\n", p.exp.Name, describePoint(p.exp, p.points[0]))
+	var first *experiments.Outcome
+	if len(outs) > 0 {
+		first = outs[len(outs)-1]
+	}
+	fmt.Fprintf(w, "%s  %s\n", p.exp.Name, describePoint(p.exp, p.grid.Point(0), first))
 	if p.trials == 1 {
 		fmt.Fprintf(w, "seed %d, 1 trial\n", p.seed)
 	} else {
@@ -79,14 +130,17 @@ func summaryRow(name, unit string, med, lo, hi float64, defined, trials int) []s
 // timingRows summarises wall-clock time and simulator speed.
 func timingRows(outs []*experiments.Outcome) [][]string {
 	timing := &experiments.Experiment{Metrics: []experiments.Metric{{Name: "wall_s", Unit: "s"}, {Name: "events_per_s", Unit: "1/s"}}}
-	conv := make([]*experiments.Outcome, len(outs))
-	for i, o := range outs {
+	conv := make([]*experiments.Outcome, 0, len(outs))
+	for _, o := range outs {
+		if o.Wall == 0 {
+			continue // read back from a resumed CSV
+		}
 		wall := o.Wall.Seconds()
 		eps := math.NaN()
 		if wall > 0 {
 			eps = float64(o.Result.Events) / wall
 		}
-		conv[i] = &experiments.Outcome{Result: &experiments.Result{Metrics: map[string]float64{"wall_s": wall, "events_per_s": eps}}}
+		conv = append(conv, &experiments.Outcome{Result: &experiments.Result{Metrics: map[string]float64{"wall_s": wall, "events_per_s": eps}}})
 	}
 	var rows [][]string
 	for _, s := range experiments.Summarize(timing, conv) {

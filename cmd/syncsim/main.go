@@ -38,12 +38,19 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ctx.Done()
-		stop() // a second interrupt ends the process at once
+		// The first SIGINT or SIGTERM stops the runs in progress: they
+		// end within a fraction of a second, nothing half-done is
+		// written, and the command says how to continue. A second one
+		// ends the process at once.
+		s := <-sigs
+		cancel(&signalError{s})
+		s = <-sigs
+		os.Exit(exitCode(s))
 	}()
 	code := run(ctx, newRegistry(), os.Args, os.Stdout, os.Stderr)
-	stop()
 	os.Exit(code)
 }

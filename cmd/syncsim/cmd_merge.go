@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"syncsim/experiments"
+)
+
+func mergeCommand(reg *experiments.Registry) *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "join the shard CSVs of one sweep into the CSV the whole sweep writes",
+		ArgsUsage: "SHARD.csv...",
+		Description: "Reads the shards a sweep wrote with --shard I/N (each with its FILE.json) and\n" +
+			"writes, byte for byte, the CSV the unsharded sweep writes, with its provenance.\n" +
+			"It refuses, without writing anything, shards of different sweeps, a shard given\n" +
+			"twice, a missing shard, and a shard that is incomplete (--resume it first).\n\n" +
+			"EXAMPLES:\n" +
+			"   syncsim merge -o fig12.csv fig12.*.csv\n" +
+			"   syncsim merge -o fig12.csv --force fig12.1.csv fig12.2.csv fig12.3.csv",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the merged CSV to `FILE` (and its provenance to FILE.json); required"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing output file"},
+		},
+		Action: func(c *cli.Context) error {
+			outPath := c.String("output")
+			if outPath == "" {
+				return errors.New("merge needs -o OUT.csv")
+			}
+			paths := c.Args().Slice()
+			if len(paths) == 0 {
+				return errors.New("merge needs the shard files: syncsim merge -o OUT.csv SHARD.csv...")
+			}
+			for _, p := range paths {
+				if p == outPath {
+					return fmt.Errorf("the output %s is also a shard", outPath)
+				}
+			}
+			if st, err := os.Stat(outPath); err == nil && st.Size() > 0 && !c.Bool("force") {
+				return fmt.Errorf("%s exists (%d bytes); replace it with --force", outPath, st.Size())
+			}
+			var buf bytes.Buffer
+			pv, err := experiments.Merge(&buf, reg.Lookup, paths)
+			if err != nil {
+				return err
+			}
+			pv.Command = commandLine(c)
+			if err := experiments.WriteFileAtomic(outPath, buf.Bytes()); err != nil {
+				return fmt.Errorf("cannot write %s: %w", outPath, err)
+			}
+			if err := experiments.WriteSidecar(outPath, pv); err != nil {
+				return fmt.Errorf("cannot write the provenance of %s: %w", outPath, err)
+			}
+			rows := bytes.Count(buf.Bytes(), []byte{'\n'}) - 1
+			fmt.Fprintf(c.App.ErrWriter, "merged %d shards of %s (%d rows) into %s\n", len(paths), pv.Experiment, rows, outPath)
+			return nil
+		},
+	}
+}

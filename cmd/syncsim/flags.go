@@ -1,0 +1,32 @@
+package main
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Flags shared by run and sweep.
+func gridFlags(sweep bool) []cli.Flag {
+	csvUsage := "also write one row per trial to `FILE` (tidy CSV, flushed per row) and its provenance to FILE.json"
+	if sweep {
+		csvUsage = "write one row per point and trial to `FILE` (tidy CSV, flushed per row; required) and its provenance to FILE.json"
+	}
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, `key=value` (repeatable; see 'syncsim describe EXP')"},
+		&cli.StringFlag{Name: "scenario", Usage: "read the experiment, parameters, grid, trials and seed from the TOML `FILE`; flags override it"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "base seed; trial t runs with seed+t"},
+		&cli.IntFlag{Name: "trials", Value: 1, Usage: "independent trials per point, 1 to 1000000"},
+		&cli.IntFlag{Name: "parallel", Value: runtime.GOMAXPROCS(0), Usage: "runs at a time, 1 to 1024; results do not depend on it"},
+		&cli.StringFlag{Name: "csv", Usage: csvUsage},
+		&cli.BoolFlag{Name: "resume", Usage: "continue the CSV of an interrupted command: keep its rows and run only the missing ones (the same command otherwise)"},
+		&cli.BoolFlag{Name: "force", Usage: "replace an existing CSV (and its series) instead of refusing"},
+		&cli.StringFlag{Name: "series-dir", Usage: "collect time series and write them to `DIR`/<exp>_<point>_<trial>_<name>.csv, with a manifest per run"},
+		&cli.BoolFlag{Name: "timing", Usage: "add wall_s and events_per_s (wall-clock, not reproducible)"},
+		&cli.BoolFlag{Name: "check", Usage: "verify conservation books at the end of every run, fail if they do not balance, and print their totals"},
+		&cli.Float64Flag{Name: "stall-ms", Value: 1000, Usage: "end a run that makes no progress for this much simulated time, `ms` (0: never)"},
+		&cli.DurationFlag{Name: "progress-every", Value: 10 * time.Second, Usage: "off a terminal, report runs in progress on stderr this often (0: only finished runs)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+	}
+}

@@ -1,0 +1,474 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"syncsim/experiments"
+)
+
+// plan is a validated run or sweep, ready to execute.
+type plan struct {
+	cmd       string // "run" or "sweep"
+	exp       *experiments.Experiment
+	grid      *experiments.Grid
+	given     []string // parameters given explicitly (flags or scenario)
+	trials    int
+	seed      uint64
+	parallel  int
+	csvPath   string
+	seriesDir string
+	timing    bool
+	check     bool
+	resume    bool
+	force     bool
+	quiet     bool
+	stall     float64 // simulated seconds, 0: off
+	every     time.Duration
+	shard     int // 0-based
+	shards    int // 0: not sharded
+	args      []string
+}
+
+// experimentArg returns the experiment named by the single positional
+// argument; fallback names it when there is none (a scenario file's).
+func experimentArg(c *cli.Context, reg *experiments.Registry, fallback string) (*experiments.Experiment, error) {
+	args := c.Args().Slice()
+	switch {
+	case len(args) == 0 && fallback != "":
+		return reg.Lookup(fallback)
+	case len(args) == 0:
+		known := strings.Join(reg.Names(), ", ")
+		if known == "" {
+			known = "none registered"
+		}
+		return nil, fmt.Errorf("missing experiment name: syncsim %s [flags] EXP (experiments: %s)", c.Command.Name, known)
+	case len(args) > 1:
+		return nil, fmt.Errorf("expected one experiment name, got %d arguments: %s", len(args), strings.Join(args, " "))
+	case fallback != "" && args[0] != fallback:
+		return nil, fmt.Errorf("the command names experiment %s but the scenario file %s", args[0], fallback)
+	}
+	return reg.Lookup(args[0])
+}
+
+// newPlan reads and checks everything a run or sweep needs before any
+// file is touched: the experiment, the scenario file, the flags, every
+// point of the grid (the experiment's own checks included), and the
+// outputs. varies are the --vary specifications (none for run).
+func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan, error) {
+	var sc *scenario
+	if c.IsSet("scenario") {
+		var err error
+		if sc, err = loadScenario(c.String("scenario")); err != nil {
+			return nil, err
+		}
+	}
+	fallback := ""
+	if sc != nil {
+		fallback = sc.experiment
+		if fallback == "" && c.Args().Len() == 0 {
+			return nil, fmt.Errorf("%s names no experiment (experiment = \"...\") and the command none either", sc.path)
+		}
+	}
+	e, err := experimentArg(c, reg, fallback)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{
+		cmd: c.Command.Name, exp: e, trials: c.Int("trials"), seed: c.Uint64("seed"), parallel: c.Int("parallel"),
+		csvPath: c.String("csv"), seriesDir: c.String("series-dir"),
+		timing: c.Bool("timing"), check: c.Bool("check"), resume: c.Bool("resume"), force: c.Bool("force"),
+		quiet: c.Bool("quiet"), stall: c.Float64("stall-ms") / 1e3, every: c.Duration("progress-every"),
+		args: commandLine(c),
+	}
+	if sc != nil {
+		if sc.trials != nil && !c.IsSet("trials") {
+			p.trials = *sc.trials
+		}
+		if sc.seed != nil && !c.IsSet("seed") {
+			p.seed = *sc.seed
+		}
+	}
+	if err := p.checkFlags(c); err != nil {
+		return nil, err
+	}
+	sets, vars, err := mergeSettings(e, sc, c.StringSlice("set"), varies)
+	if err != nil {
+		return nil, err
+	}
+	if p.grid, err = experiments.Expand(e, sets, vars); err != nil {
+		return nil, err
+	}
+	p.given = givenNames(p.grid, sets, vars)
+	if err := p.grid.CheckRelevance(p.given); err != nil {
+		return nil, err
+	}
+	if err := p.grid.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
+	}
+	if p.cmd == "sweep" {
+		if p.shard, p.shards, err = shardOf(c, os.Getenv); err != nil {
+			return nil, err
+		}
+		if p.shards > 0 {
+			p.csvPath = shardPath(p.csvPath, p.shard, p.shards)
+		}
+	}
+	if err := p.checkOutputs(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// commandLine returns the command line the application was run with
+// (dispatch records it), for provenance and resume hints.
+func commandLine(c *cli.Context) []string {
+	if a, ok := c.App.Metadata["args"].([]string); ok {
+		return append([]string(nil), a...)
+	}
+	return append([]string(nil), os.Args...)
+}
+
+// checkFlags checks the values of the flags shared by run and sweep.
+func (p *plan) checkFlags(c *cli.Context) error {
+	switch {
+	case p.trials < 1 || p.trials > experiments.MaxTrials:
+		if p.trials < 1 {
+			return fmt.Errorf("--trials must be at least 1, got %d", p.trials)
+		}
+		return fmt.Errorf("--trials must be at most %d, got %d; split the study", experiments.MaxTrials, p.trials)
+	case p.parallel < 1:
+		return fmt.Errorf("--parallel must be at least 1, got %d", p.parallel)
+	case p.parallel > experiments.MaxParallel:
+		return fmt.Errorf("--parallel must be at most %d, got %d", experiments.MaxParallel, p.parallel)
+	case p.seed > ^uint64(0)-uint64(p.trials-1):
+		return fmt.Errorf("--seed %d with --trials %d passes the largest seed %d (trial t runs with seed+t)", p.seed, p.trials, ^uint64(0))
+	case c.IsSet("csv") && p.csvPath == "":
+		return errors.New("--csv needs a file name")
+	case c.IsSet("series-dir") && p.seriesDir == "":
+		return errors.New("--series-dir needs a directory name")
+	case p.resume && p.csvPath == "":
+		return errors.New("--resume continues the file given with --csv; give it")
+	case p.resume && p.force:
+		return errors.New("--resume keeps the CSV and --force replaces it; give one")
+	case !(p.stall >= 0):
+		return fmt.Errorf("--stall-ms must be at least 0, got %g", c.Float64("stall-ms"))
+	case p.every < 0:
+		return fmt.Errorf("--progress-every must be at least 0, got %v", p.every)
+	}
+	return nil
+}
+
+// mergeSettings combines the scenario file's settings with the flags'
+// (the flags win, parameter by parameter), checking the file's entries
+// with the file's line in any message.
+func mergeSettings(e *experiments.Experiment, sc *scenario, sets, varies []string) ([]string, []string, error) {
+	flagKey := map[string]bool{}
+	for _, s := range append(append([]string(nil), sets...), varies...) {
+		k, _, _ := strings.Cut(s, "=")
+		flagKey[strings.TrimSpace(k)] = true
+	}
+	var outSets, outVaries []string
+	if sc != nil {
+		for _, s := range sc.sets {
+			k, v, _ := strings.Cut(s, "=")
+			if _, err := e.ParseValue(k, v); err != nil {
+				return nil, nil, fmt.Errorf("%s%v", sc.at("set."+k), err)
+			}
+			if !flagKey[k] {
+				outSets = append(outSets, s)
+			}
+		}
+		for _, s := range sc.varies {
+			k, _, _ := strings.Cut(s, "=")
+			if _, err := experiments.ParseAxis(e, s); err != nil {
+				return nil, nil, fmt.Errorf("%s%v", sc.at("vary."+k), err)
+			}
+			if !flagKey[k] {
+				outVaries = append(outVaries, s)
+			}
+		}
+	}
+	return append(outSets, sets...), append(outVaries, varies...), nil
+}
+
+// givenNames lists the parameters given explicitly whose values differ
+// from the defaults somewhere in the grid: only those can be refused as
+// having no effect (a template that lists every default still runs).
+func givenNames(g *experiments.Grid, sets, varies []string) []string {
+	e := g.Experiment()
+	def := e.Defaults()
+	var out []string
+	for _, s := range sets {
+		k, _, _ := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if g.Base().Text(k) != def.Text(k) {
+			out = append(out, k)
+		}
+	}
+	for _, ax := range g.Axes() {
+		if len(ax.Values) > 1 || ax.Values[0] != def.Text(ax.Name) {
+			out = append(out, ax.Name)
+		}
+	}
+	return out
+}
+
+// checkOutputs refuses, before anything runs, to write over results:
+// an existing non-empty CSV needs --resume (continue it) or --force
+// (replace it), and so does a series directory that holds this
+// experiment's series.
+func (p *plan) checkOutputs() error {
+	if p.csvPath != "" && !p.resume && !p.force {
+		if st, err := os.Stat(p.csvPath); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			return fmt.Errorf("%s exists (%d bytes); continue it with --resume or replace it with --force", p.csvPath, st.Size())
+		}
+	}
+	if p.seriesDir != "" && !p.resume && !p.force {
+		if n := countSeries(p.seriesDir, p.exp.Name); n > 0 {
+			return fmt.Errorf("--series-dir %s already holds %d files of %s; continue with --resume, replace them with --force, or use another directory",
+				p.seriesDir, n, p.exp.Name)
+		}
+	}
+	return nil
+}
+
+// countSeries counts the files of experiment exp in dir (series and
+// manifests); a missing directory holds none.
+func countSeries(dir, exp string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, en := range entries {
+		if strings.HasPrefix(en.Name(), exp+"_") {
+			n++
+		}
+	}
+	return n
+}
+
+// seriesFile matches the names WriteSeries gives series and manifests.
+var seriesFile = regexp.MustCompile(`^(.+)_[0-9]+_[0-9]+(_[a-z0-9][a-z0-9_-]*\.csv|\.json)$`)
+
+// removeSeries removes the series files and manifests of experiment exp
+// from dir (--force replaces them).
+func removeSeries(dir, exp string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if m := seriesFile.FindStringSubmatch(en.Name()); m != nil && m[1] == exp && en.Type().IsRegular() {
+			if err := os.Remove(filepath.Join(dir, en.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sweepOf is the sweep the plan runs, for resume and merge checks.
+func (p *plan) sweepOf() *experiments.Sweep {
+	return &experiments.Sweep{Grid: p.grid, Seed: p.seed, Trials: p.trials, Timing: p.timing,
+		Shard: p.shard, Shards: p.shards, SeriesDir: p.seriesDir, Keep: p.cmd == "run"}
+}
+
+// provenance is the sidecar of the plan's CSV.
+func (p *plan) provenance() *experiments.Provenance {
+	pv := experiments.NewProvenance(experiments.ThisProgram(version), p.args, p.grid, p.seed, p.trials, p.timing)
+	if p.shards > 0 {
+		pv.Shard = &experiments.ShardID{Index: p.shard + 1, Count: p.shards}
+	}
+	return pv
+}
+
+// output holds the open CSV and series destination of a plan.
+type output struct {
+	file      *os.File
+	csv       *experiments.CSVWriter
+	resume    *experiments.Resume
+	seriesDir string
+	exp       string
+	series    int // series files written
+	manifests int // runs whose series were written
+}
+
+// open creates the outputs before anything runs, so a bad path fails
+// early. With resume, rows already in the CSV are kept and skipped; with
+// force, an existing CSV is replaced.
+func (p *plan) open() (*output, error) {
+	out := &output{seriesDir: p.seriesDir, exp: p.exp.Name}
+	if p.seriesDir != "" {
+		if err := prepareDir(p.seriesDir); err != nil {
+			return nil, fmt.Errorf("--series-dir: %w", err)
+		}
+		if p.force {
+			if err := removeSeries(p.seriesDir, p.exp.Name); err != nil {
+				return nil, fmt.Errorf("--series-dir: %w", err)
+			}
+		}
+	}
+	if p.csvPath == "" {
+		return out, nil
+	}
+	pv := p.provenance()
+	header := true
+	var err error
+	if p.resume {
+		out.file, out.resume, header, err = experiments.OpenResume(p.csvPath, p.sweepOf(), pv)
+		if err == nil {
+			if old, rerr := experiments.ReadSidecar(p.csvPath); rerr == nil {
+				old.Resumed = append(old.Resumed, experiments.Resumption{Command: p.args, Time: time.Now().UTC().Format(time.RFC3339)})
+				pv = old
+			} else if !errors.Is(rerr, fs.ErrNotExist) {
+				err = rerr
+			}
+		}
+	} else {
+		out.file, err = os.Create(p.csvPath)
+	}
+	if err != nil {
+		if out.file != nil {
+			out.file.Close()
+		}
+		if strings.HasPrefix(err.Error(), "cannot resume") {
+			return nil, err
+		}
+		return nil, fmt.Errorf("cannot write CSV: %w", err)
+	}
+	if err := experiments.WriteSidecar(p.csvPath, pv); err != nil {
+		out.file.Close()
+		return nil, fmt.Errorf("cannot write the provenance of %s: %w", p.csvPath, err)
+	}
+	out.csv = experiments.NewCSVWriter(out.file, p.exp, p.timing)
+	if header {
+		if err := out.csv.WriteHeader(); err != nil {
+			out.file.Close()
+			return nil, fmt.Errorf("%s: %w", p.csvPath, err)
+		}
+	}
+	return out, nil
+}
+
+// prepareDir makes sure dir exists (creating it if its parent exists)
+// and is writable.
+func prepareDir(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
+		return err
+	}
+	if st, err := os.Stat(dir); err != nil {
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".syncsim-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s is not writable: %w", dir, err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// write records one outcome: its series first (each file atomic, the
+// manifest last), then its CSV row, so a row in the CSV always has
+// complete series.
+func (o *output) write(oc *experiments.Outcome) error {
+	if o.seriesDir != "" {
+		n, err := experiments.WriteSeries(o.seriesDir, o.exp, oc)
+		if err != nil {
+			return err
+		}
+		o.series += n
+		o.manifests++
+	}
+	if o.csv != nil {
+		return o.csv.Write(oc)
+	}
+	return nil
+}
+
+// rows is the number of rows the CSV holds: kept and written.
+func (o *output) rows() int {
+	n := 0
+	if o.csv != nil {
+		n = o.csv.Rows()
+	}
+	if o.resume != nil {
+		n += o.resume.Rows()
+	}
+	return n
+}
+
+// close closes the CSV; its rows are already flushed. Closing twice is
+// harmless.
+func (o *output) close() error {
+	if o.file == nil {
+		return nil
+	}
+	f := o.file
+	o.file = nil
+	return f.Close()
+}
+
+// runner builds the grid runner of the plan.
+func (p *plan) runner(out *output) *experiments.Runner {
+	r := &experiments.Runner{
+		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
+		Check: p.check, Series: p.seriesDir != "", Label: experiments.AxisNames(p.grid.Axes()),
+		Shard: p.shard, Shards: p.shards, Stall: p.stall,
+	}
+	if out.resume != nil {
+		r.Done, r.DoneCount = out.resume.Done, out.resume.Rows()
+	}
+	return r
+}
+
+// describePoint formats every parameter of ps as key=value, with the
+// values automatic parameters resolved to in o (when given).
+func describePoint(e *experiments.Experiment, ps experiments.Params, o *experiments.Outcome) string {
+	parts := make([]string, len(e.Params))
+	for i, p := range e.Params {
+		v := ps.Text(p.Name)
+		if o != nil {
+			v = o.Value(p.Name)
+		}
+		parts[i] = p.Name + "=" + v
+	}
+	return strings.Join(parts, " ")
+}
+
+// resumeHint is the command that continues an interrupted command: the
+// same arguments with --resume (and without --force).
+func (p *plan) resumeHint() string {
+	var parts []string
+	for _, a := range p.args {
+		if a == "--force" || a == "-force" || a == "--resume" || a == "-resume" {
+			continue
+		}
+		parts = append(parts, shellQuote(a))
+	}
+	if len(parts) > 0 {
+		parts[0] = filepath.Base(parts[0])
+	}
+	return strings.Join(append(parts, "--resume"), " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

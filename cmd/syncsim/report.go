@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"syncsim/experiments"
+)
+
+// failure turns the error that ended a run or sweep into its one-line
+// message: for an interruption, how much was kept and the command that
+// continues; for a failed run, how many rows the CSV keeps.
+func (p *plan) failure(err error, out *output) error {
+	what := "runs"
+	if p.cmd == "run" {
+		what = "trials"
+	}
+	var in *experiments.Interrupted
+	if errors.As(err, &in) {
+		cause := in.Cause
+		var se *signalError
+		if !errors.As(cause, &se) {
+			cause = fmt.Errorf("interrupted (%w)", cause)
+		}
+		keep := "nothing was written (add --csv FILE to keep the trials that finish)"
+		if p.csvPath != "" {
+			keep = fmt.Sprintf("%s keeps %d complete rows; continue with: %s", p.csvPath, out.rows(), p.resumeHint())
+		}
+		return fmt.Errorf("%w after %d of %d %s; %s", cause, in.Done, in.Total, what, keep)
+	}
+	if p.csvPath != "" {
+		return fmt.Errorf("%w (%s keeps the %d rows written before)", err, p.csvPath, out.rows())
+	}
+	return err
+}
+
+// printBooks prints what --check verified: every book the runs kept,
+// with its identity and its terms summed over the runs, or that the
+// experiment keeps none.
+func printBooks(w io.Writer, exp string, outs []*experiments.Outcome) {
+	type total struct {
+		rule  string
+		names []string
+		sums  map[string]float64
+		runs  int
+	}
+	var order []string
+	books := map[string]*total{}
+	for _, o := range outs {
+		for _, b := range o.Books {
+			t := books[b.Name]
+			if t == nil {
+				t = &total{rule: b.Rule, sums: map[string]float64{}}
+				books[b.Name] = t
+				order = append(order, b.Name)
+			}
+			t.runs++
+			for _, term := range b.Terms {
+				if _, ok := t.sums[term.Name]; !ok {
+					t.names = append(t.names, term.Name)
+				}
+				t.sums[term.Name] += term.Value
+			}
+		}
+	}
+	if len(order) == 0 {
+		fmt.Fprintf(w, "--check: %s keeps no conservation books; nothing was checked\n", exp)
+		return
+	}
+	fmt.Fprintf(w, "--check: every run's books balance (totals over %d runs):\n", len(outs))
+	for _, name := range order {
+		t := books[name]
+		parts := make([]string, len(t.names))
+		for i, n := range t.names {
+			parts[i] = n + " " + experiments.FormatFloat(t.sums[n])
+		}
+		fmt.Fprintf(w, "  %s (%s): %s\n", name, t.rule, strings.Join(parts, ", "))
+	}
+}
+
+// seriesNote says when --series-dir was given but the runs collected no
+// time series, instead of leaving the directory silently without them.
+func seriesNote(w io.Writer, p *plan, out *output) {
+	if p.seriesDir != "" && out.manifests > 0 && out.series == 0 {
+		fmt.Fprintf(w, "syncsim: note: %s collected no time series for these parameters; %s holds only the runs' manifests\n",
+			p.exp.Name, p.seriesDir)
+	}
+}
