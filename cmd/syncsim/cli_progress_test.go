@@ -36,4 +36,3 @@ func TestStallEndsRunWithMessage(t *testing.T) {
 		t.Errorf("--stall-ms 0: exit %d %s", code, stderr)
 	}
 }
-

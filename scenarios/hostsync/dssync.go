@@ -8,6 +8,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/training"
@@ -192,7 +193,7 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
-	out, err := dssync.Run(netsim.New(r.Seed), cfg)
+	out, err := dssync.Run(setup.NewSim(r), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/transport"
 	"syncsim/workloads/background"
 	"syncsim/workloads/syncctl"
@@ -121,7 +122,8 @@ func SRCluster() *experiments.Experiment {
 			{Name: "bg_flows_done", Unit: "flows", Help: "background flows completed (NaN without background)"},
 			{Name: "bg_fct_slowdown_p99", Unit: "", Help: "99th-percentile slowdown of completed background flows (NaN without background)"},
 		},
-		Run: runSRCluster,
+		Run:      runSRCluster,
+		Validate: validateSRCluster,
 	}
 }
 
@@ -142,7 +144,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	n := ps.Int("n")
 	p := int(math.Round(ps.Float("p_frac") * float64(n)))
 	p = max(1, min(p, n))
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	bwp, err := srBandwidths(sim, ps, n)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
@@ -254,6 +256,7 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	if s.bg != nil {
 		s.bg.gen.Start()
 	}
+	r.Watch(experiments.Watch{Until: r.Params.Float("duration_s")})
 	m := s.cluster.Run()
 	res := r.Exp.NewResult()
 	res.Events = m.Events
@@ -286,7 +289,11 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 			if err := s.stack.Network().CheckConservation(); err != nil {
 				return nil, fmt.Errorf("sr-cluster: packet books: %w", err)
 			}
+			r.Book(setup.PacketBook(s.stack.Network()))
 		}
+		r.Book(experiments.Book{Name: "synchronisations", Rule: "worker rounds = sum of group sizes; computations = rounds (+1 per waiting worker)",
+			Terms: []experiments.Term{{Name: "syncs", Value: float64(m.TotalSync)}, {Name: "group_sizes", Value: m.AvgSyncScale * float64(m.TotalSync)},
+				{Name: "computations", Value: float64(m.TotalIteration)}}})
 	}
 	if r.Series {
 		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
@@ -339,4 +346,12 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 	default:
 		return training.ParseDist(tr)
 	}
+}
+
+// validateSRCluster checks what the parameter ranges cannot: the compute
+// distribution can be built (a readable trace file, a uniform spread
+// below 1).
+func validateSRCluster(ps experiments.Params) error {
+	_, err := srComputeDist(ps)
+	return err
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"syncsim/experiments"
-	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/syncctl"
 )
 
@@ -45,7 +45,7 @@ func runSRExample(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	cl, err := syncctl.NewCluster(sim, cfg, ctl)
 	if err != nil {
 		return nil, fmt.Errorf("sr-example: %w", err)

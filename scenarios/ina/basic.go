@@ -51,7 +51,8 @@ func Basic() *experiments.Experiment {
 			experiments.Metric{Name: "fa2_gbps_early", Unit: "Gbit/s", Help: "f_A2's sending rate during the UDP burst"},
 			experiments.Metric{Name: "agg_a_gbps_early", Unit: "Gbit/s", Help: "job A's aggregation rate at S2 during the UDP burst"},
 		),
-		Run: runINABasic,
+		Run:      runINABasic,
+		Validate: validateINABasic,
 	}
 }
 

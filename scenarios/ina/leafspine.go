@@ -51,9 +51,10 @@ func LeafSpine() *experiments.Experiment {
 			"(gradient_scale=1 iterations=100, days of simulation on one core); the default pushes 0.2% of each model " +
 			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration: a few seconds of wall time for the asynchronous protocols, " +
 			"minutes for ATP and SwitchML, whose jobs last longer under the same background.",
-		Params:  params,
-		Metrics: inarig.Metrics(),
-		Run:     runINALeafSpine,
+		Params:   params,
+		Metrics:  inarig.Metrics(),
+		Run:      runINALeafSpine,
+		Validate: validateINALeafSpine,
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"syncsim/experiments"
 	"syncsim/inagg"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
 )
@@ -79,7 +81,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		grad = inagg.INAPayloadBytes
 	}
 
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	var rates []netsim.Rate
 	for j := 0; j < n; j++ {
@@ -159,6 +161,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	sim.At(from, sample)
+	inarig.WatchJobs(r, jobs, float64(n*wk)*float64(jobs[0].PacketsPerIteration()), netsim.Second*100, 2*inagg.DefaultParams().MaxRTO)
 	sim.Run(netsim.Second * 100)
 
 	res := r.Exp.NewResult()
@@ -218,6 +221,8 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		if err := net.CheckConservation(); err != nil {
 			return nil, err
 		}
+		inarig.RecordBooks(r, jobs, []*inagg.Aggregator{agg})
+		r.Book(setup.PacketBook(net))
 	}
 	if done != n {
 		return res, fmt.Errorf("ina-model: %d of %d jobs unfinished after 100 s of simulated time", n-done, n)

@@ -62,7 +62,8 @@ func Motivation() *experiments.Experiment {
 			experiments.Metric{Name: "switch_agg_window_gbps", Unit: "Gbit/s", Help: "gradient bytes aggregated at the switch per second over the window (progress, async-limit)"},
 			experiments.Metric{Name: "ideal_agg_gbps", Unit: "Gbit/s", Help: "fluid ideal of agg_window_gbps for the protocol's class (progress)"},
 		),
-		Run: runINAMotivation,
+		Run:      runINAMotivation,
+		Validate: validateINAMotivation,
 	}
 }
 
@@ -137,7 +138,7 @@ func runINAMotivation(r *experiments.Run) (*experiments.Result, error) {
 	}
 	warm, end := netsim.Time(0), netsim.FromMillis(ps.Float("max_ms"))
 	if lay.windowed {
-		if warm, end, err = setup.Window(ps, ps.Float("duration_ms")); err != nil {
+		if warm, end, err = setup.RunWindow(r, ps.Float("duration_ms")); err != nil {
 			return nil, err
 		}
 	}

@@ -91,7 +91,8 @@ func MixedFabric() *experiments.Experiment {
 			{Name: "timeouts", Unit: "", Help: "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
-		Run: runMixedFabric,
+		Run:      runMixedFabric,
+		Validate: validateMixedFabric,
 	}
 }
 
@@ -147,7 +148,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.LeafSpine(net, lc)
 	if err != nil {
@@ -290,6 +291,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 		rig.gen.Start()
 	}
 	limit := netsim.FromMillis(ps.Float("max_ms"))
+	rig.watch(r, limit)
 	rig.sim.Run(limit)
 	end := rig.sim.Now()
 	for i, j := range rig.rings {
@@ -332,6 +334,9 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	if rig.gen != nil {
 		if err := rig.backgroundMetrics(m, end); err != nil {
 			return nil, err
+		}
+		if ps.Float("warmup_ms") < 0 {
+			r.Resolved("warmup_ms", (end / 10).Milliseconds())
 		}
 	}
 	if r.Series {
@@ -444,6 +449,7 @@ func (rig *mixedRig) check(r *experiments.Run) error {
 			return fmt.Errorf("%s: ring job %d: %w", r.Exp.Name, i, err)
 		}
 	}
+	rig.recordBooks(r)
 	return setup.CheckBooks(r, rig.net)
 }
 

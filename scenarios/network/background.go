@@ -51,8 +51,9 @@ func Background() *experiments.Experiment {
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
 		},
-		Metrics: metrics,
-		Run:     runBackground,
+		Metrics:  metrics,
+		Run:      runBackground,
+		Validate: setup.ValidateWindow,
 	}
 }
 
@@ -67,7 +68,7 @@ func bgMetricName(n string) string {
 
 func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	ps := r.Params
-	warm, end, err := setup.Window(ps, ps.Float("duration_ms"))
+	warm, end, err := setup.RunWindow(r, ps.Float("duration_ms"))
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.LeafSpine(net, lc)
 	if err != nil {
@@ -114,6 +115,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	}
 	gen.Start()
 	sim.At(warm, func() { fab.ResetQueueStats(warm) })
+	setup.WatchFlows(r, "background flows completed", stack, end)
 	sim.Run(end)
 
 	sum, err := gen.Summary()

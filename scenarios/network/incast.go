@@ -52,7 +52,8 @@ func Incast() *experiments.Experiment {
 			{Name: "dctcp_amplitude_pkts", Unit: "packets", Help: "DCTCP analysis: queue oscillation amplitude N (W*+1) alpha/2"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
-		Run: runIncast,
+		Run:      runIncast,
+		Validate: validateIncast,
 	}
 }
 
@@ -93,7 +94,7 @@ func buildIncast(r *experiments.Run) (*incastRig, error) {
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.Star(net, n+1, rate, delay, q)
 	if err != nil {
@@ -129,7 +130,7 @@ func buildIncast(r *experiments.Run) (*incastRig, error) {
 
 func runIncast(r *experiments.Run) (*experiments.Result, error) {
 	ps := r.Params
-	warm, end, err := setup.Window(ps, ps.Float("duration_ms"))
+	warm, end, err := setup.RunWindow(r, ps.Float("duration_ms"))
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +158,7 @@ func runIncast(r *experiments.Run) (*experiments.Result, error) {
 		baseBusy = rig.port.BusyTime()
 		rig.fab.ResetQueueStats(warm)
 	})
+	watchFlows(r, rig.flows, netsim.Bytes(math.Round(ps.Float("flow_kb")*1000)), end, 4*ps.Float("min_rto_us")/1e6)
 	sim.Run(end)
 
 	win := end - warm
@@ -233,3 +235,7 @@ func (s *queueSampler) HandleEvent(ev netsim.Event) {
 	}
 	s.sim.Schedule(ev.At+s.period, s, 0, nil, 0)
 }
+
+// validateIncast checks what the parameter ranges cannot: the warm-up
+// ends before the run does.
+func validateIncast(ps experiments.Params) error { return setup.ValidateWindow(ps) }

@@ -62,7 +62,8 @@ func Permutation() *experiments.Experiment {
 			{Name: "data_pkts", Unit: "packets", Help: "data segments delivered to their receivers (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
-		Run: runPermutation,
+		Run:      runPermutation,
+		Validate: setup.ValidateWindow,
 	}
 }
 
@@ -117,7 +118,7 @@ func permutationFabric(net *netsim.Network, ps experiments.Params) (*topologies.
 
 func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 	ps := r.Params
-	warm, end, err := setup.Window(ps, ps.Float("duration_ms"))
+	warm, end, err := setup.RunWindow(r, ps.Float("duration_ms"))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	fab, hostRate, err := permutationFabric(net, ps)
 	if err != nil {
@@ -156,6 +157,7 @@ func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 		}
 		fab.ResetQueueStats(warm)
 	})
+	watchFlows(r, flows, size, end, 0.004)
 	sim.Run(end)
 
 	win := end - warm

@@ -27,12 +27,14 @@ type Rig struct {
 
 	pending int         // jobs not yet done
 	first   netsim.Time // earliest job start
+	run     *experiments.Run
+	goal    float64 // results the workers receive when every job is done
 }
 
 // New starts the scenario of run r.
 func New(r *experiments.Run) *Rig {
-	sim := netsim.New(r.Seed)
-	return &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params)}
+	sim := setup.NewSim(r)
+	return &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params), run: r}
 }
 
 // AggConfig is the aggregator configuration of the run: switch_mem_mb,
@@ -130,6 +132,7 @@ func (g *Rig) AddJob(cfg inagg.JobConfig) (*inagg.Job, error) {
 		return nil, err
 	}
 	g.Jobs = append(g.Jobs, j)
+	g.goal += float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(cfg.Iterations)
 	g.pending++
 	if g.first < 0 || cfg.Start < g.first {
 		g.first = cfg.Start
@@ -165,6 +168,7 @@ func (g *Rig) AddBackground(ps experiments.Params, senders, dsts []netsim.NodeID
 // Run simulates until every job is done or the horizon.
 func (g *Rig) Run(horizon netsim.Time) {
 	if g.pending > 0 {
+		g.watch(horizon)
 		g.Sim.Run(horizon)
 	}
 }
@@ -251,5 +255,6 @@ func (g *Rig) Check(r *experiments.Run) error {
 			return fmt.Errorf("%s: switch %s: %w", r.Exp.Name, a.Switch().Name(), err)
 		}
 	}
+	RecordBooks(r, g.Jobs, g.Aggs)
 	return setup.CheckBooks(r, g.Net)
 }

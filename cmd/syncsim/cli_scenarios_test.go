@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestGridCheckedBeforeFilesAreTouched: every point of the grid is
+// checked (the experiment's own rules, files to read) before any file is
+// opened, so a bad point leaves every file alone, even with --force; the
+// old program truncated the CSV first, or failed only when it reached the
+// point.
+func TestGridCheckedBeforeFilesAreTouched(t *testing.T) {
+	dir := t.TempDir()
+	const precious = "experiment,n\nearlier,results\n"
+	keep := writeFile(t, dir, "keep.csv", precious)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing trace file", []string{"run", "sr-cluster", "--set", "trace=file", "--set", "trace_file=" + filepath.Join(dir, "missing.txt"), "--csv", keep, "--force"},
+			"sr-cluster: trace_file: open "},
+		{"bad later point", []string{"sweep", "incast", "--vary", "duration_ms=300,50", "--set", "warmup_ms=100", "--csv", keep, "--force"},
+			"incast: point 1 (duration_ms=50): warmup_ms=100 must be below duration_ms=50"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, tc.args...)
+			if code == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q, want %q", code, stderr, tc.want)
+			}
+			if data, _ := os.ReadFile(keep); string(data) != precious {
+				t.Errorf("keep.csv now %q", data)
+			}
+			if _, err := os.Stat(keep + ".json"); err == nil {
+				t.Error("a sidecar was written for a refused command")
+			}
+		})
+	}
+}
+
+// TestCheckPrintsBooks: --check prints the books it verified with their
+// totals, and says when an experiment keeps none.
+func TestCheckPrintsBooks(t *testing.T) {
+	out, _, code := runCLI(t, "run", "toy-cli", "--check", "--trials", "2")
+	if code != 0 || !regexp.MustCompile(`--check: every run's books balance \(totals over 2 runs\):\n  toy events \(fired = scheduled\): fired \d+, scheduled \d+`).MatchString(out) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "run", "sr-example", "--check")
+	if code != 0 || !strings.Contains(out, "--check: sr-example keeps no conservation books; nothing was checked") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "run", "incast", "--check", "--set", "duration_ms=2")
+	if code != 0 || !regexp.MustCompile(`packets \(injected = delivered \+ dropped \+ in_flight\): injected (\d+), delivered \d+, dropped 0, in_flight \d+`).MatchString(out) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	_, stderr, code := runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2", "--check", "--csv", filepath.Join(t.TempDir(), "c.csv"))
+	if code != 0 || !strings.Contains(stderr, "totals over 2 runs") {
+		t.Errorf("sweep --check: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestResolvedValuesAreShown: an automatic value (warmup_ms=-1) is shown
+// in the CSV and the run table as what it resolved to.
+func TestResolvedValuesAreShown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.csv")
+	out, stderr, code := runCLI(t, "run", "incast", "--set", "duration_ms=4", "--csv", path)
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	if !strings.Contains(out, "duration_ms=4 warmup_ms=0.4 ") {
+		t.Errorf("run table header does not show the resolved warm-up:\n%s", out)
+	}
+	data, _ := os.ReadFile(path)
+	if got := column(t, string(data), "warmup_ms"); len(got) != 1 || got[0] != "0.4" {
+		t.Errorf("warmup_ms column %v, want [0.4]", got)
+	}
+}

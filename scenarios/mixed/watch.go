@@ -1,0 +1,95 @@
+package mixed
+
+import (
+	"fmt"
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/inagg"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
+)
+
+// validateMixedFabric checks a point without building it: there are jobs,
+// the fabric has hosts for them, and idle hosts enough for background
+// traffic when it is confined to them.
+func validateMixedFabric(ps experiments.Params) error {
+	if ps.Int("ina_jobs")+ps.Int("ring_jobs") == 0 {
+		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0 and ring_jobs=0); the run ends when the jobs do")
+	}
+	hosts := int64(ps.Int("leaves")) * int64(ps.Int("hosts_per_leaf"))
+	need := mixedDemand(ps)
+	if need > hosts {
+		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers) "+
+			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+	}
+	if ps.Float("load") > 0 && ps.String("bg_hosts") != "all" && hosts-need < 2 {
+		return fmt.Errorf("mixed-fabric: bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
+			ps.String("bg_hosts"), hosts-need)
+	}
+	return nil
+}
+
+// watch tells the harness that INA results and completed ring transfers
+// are the run's progress. A job may go quiet for its compute phase, a
+// backed-off timeout, or the longest single ring transfer at host rate.
+func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
+	ps := r.Params
+	p := inagg.DefaultParams()
+	quiet := netsim.FromMillis(ps.Float("compute_ms")) + 2*(p.MaxRTO+p.SwitchMLTimeout)
+	if n := ps.Int("ring_workers"); rig.rings != nil && n > 0 {
+		bytes := math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte) / float64(n))
+		quiet += netsim.FromSeconds(8 * bytes / (ps.Float("host_gbps") * 1e9))
+	}
+	// Every INA worker receives every result; a ring all-reduce over n
+	// hosts moves n transfers in each of its 2(n-1) steps.
+	iters := float64(ps.Int("iterations"))
+	var goal float64
+	for _, j := range rig.ina {
+		goal += float64(j.Workers()) * float64(j.PacketsPerIteration()) * iters
+	}
+	for _, j := range rig.rings {
+		n := float64(len(j.hosts))
+		goal += 2 * n * (n - 1) * iters
+	}
+	r.Watch(experiments.Watch{
+		What:  "INA results and ring transfers completed",
+		Goal:  goal,
+		Until: limit.Seconds(),
+		Quiet: quiet.Seconds(),
+		Count: func() float64 {
+			var n float64
+			for _, j := range rig.ina {
+				n += float64(j.TotalWorkerStats().Results)
+			}
+			for _, j := range rig.rings {
+				n += float64(j.dones)
+			}
+			return n
+		},
+	})
+}
+
+// recordBooks records the books check verified beyond packets: the INA
+// jobs' aggregation and aggregators, and the ring transfers.
+func (rig *mixedRig) recordBooks(r *experiments.Run) {
+	var aggs []*inagg.Aggregator
+	for _, a := range rig.aggs {
+		if a != nil {
+			aggs = append(aggs, a)
+		}
+	}
+	if len(rig.ina) > 0 {
+		inarig.RecordBooks(r, rig.ina, aggs)
+	}
+	var sends, dones, sent, delivered float64
+	for _, j := range rig.rings {
+		sends += float64(j.sends)
+		dones += float64(j.dones)
+		sent += float64(j.sentB)
+		delivered += float64(j.deliveredB)
+	}
+	r.Book(experiments.Book{Name: "ring transfers", Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
+		{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
+	}})
+}
