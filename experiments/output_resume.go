@@ -128,6 +128,7 @@ func OpenResume(path string, sw *Sweep, pv *Provenance) (f *os.File, rs *Resume,
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("cannot resume %s: %w", path, err)
 	}
+	cut = ends[rs.rows] // blank lines after the last row go too
 	if sw.SeriesDir != "" {
 		for i := 0; i < rs.rows; i++ {
 			p, t := sw.job(i)
@@ -175,8 +176,11 @@ func (rs *Resume) read(data []byte, sw *Sweep) (ends []int, err error) {
 		if err != nil {
 			return nil, err
 		}
+		line, _ := cr.FieldPos(0)
+		if line != rs.rows+2 {
+			return nil, fmt.Errorf("line %d is blank: the file was edited after syncsim wrote it", rs.rows+2)
+		}
 		if err := sw.checkRow(rec, rs.rows, n); err != nil {
-			line, _ := cr.FieldPos(0)
 			return nil, fmt.Errorf("line %d %w", line, err)
 		}
 		rs.rows++
