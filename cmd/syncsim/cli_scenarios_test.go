@@ -79,3 +79,36 @@ func TestResolvedValuesAreShown(t *testing.T) {
 		t.Errorf("warmup_ms column %v, want [0.4]", got)
 	}
 }
+
+// TestIrrelevantParameterIsAnError: a parameter that the chosen options
+// make irrelevant is refused, naming the option it needs; the old
+// program ignored it.
+func TestIrrelevantParameterIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "sr-cluster", "--set", "trace_file=times.txt"}, "trace_file has no effect unless trace=file (here trace=cnn)"},
+		{[]string{"run", "sr-cluster", "--set", "scheme=allreduce", "--set", "theta=2"}, "theta has no effect unless scheme=selective-reduce"},
+		{[]string{"run", "ina-leafspine", "--set", "gradient_mb=3"}, "gradient_mb has no effect unless model=custom (here model=mix)"},
+		{[]string{"run", "ina-testbed", "--set", "protocol=switchml", "--set", "rto_us=100"}, "rto_us has no effect unless protocol=atp|strawasyn|strawasyn-pc|strawasyn-al|pa-atp"},
+		{[]string{"run", "mixed-fabric", "--set", "load=0", "--set", "workload=websearch"}, "workload has no effect unless load>0 (here load=0)"},
+		{[]string{"run", "ina-motivation", "--set", "duration_ms=9"}, "duration_ms has no effect unless example=progress|async-limit"},
+	} {
+		_, stderr, code := runCLI(t, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// Where the condition holds at some point of the grid the setting is
+	// kept, and a setting equal to the default is no error.
+	path := filepath.Join(t.TempDir(), "t.csv")
+	for _, args := range [][]string{
+		{"sweep", "sr-cluster", "--vary", "scheme=allreduce,selective-reduce", "--set", "theta=2", "--set", "duration_s=1", "--csv", path},
+		{"run", "sr-cluster", "--set", "trace_file=", "--set", "duration_s=1"},
+	} {
+		if _, stderr, code := runCLI(t, append(args, "--force")...); code != 0 {
+			t.Errorf("%v: exit %d %s", args, code, stderr)
+		}
+	}
+}

@@ -28,11 +28,11 @@ func LeafSpine() *experiments.Experiment {
 		experiments.FloatParam("delay_us", ls.Delay.Seconds()*1e6, 0, 1e6, "propagation delay of every cable, us"),
 		experiments.FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
 		experiments.FloatParam("ecn_k_kb", 0, 0, 1e7, "ECN marking threshold per switch port in queued KB (0: DCTCP's guideline K > C x RTT / 7 "+
-			"in full-size packets, 30 KB on the default fabric)"),
+			"in full-size packets, 30 KB on the default fabric)").Means("0", "DCTCP's guideline K"),
 	)
 	params = append(params, inarig.BackgroundParams(0.5)...)
 	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "free"},
-		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS"))
+		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load"))
 	return &experiments.Experiment{
 		Name:    "ina-leafspine",
 		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",

@@ -42,7 +42,7 @@ func Model() *experiments.Experiment {
 			experiments.FloatParam("straggler_gbps", 10, 0.01, 1000, "link rate of each job's straggler, Gbps"),
 			experiments.FloatParam("delay_us", 1, 0.01, 1000, "propagation delay per link, us"),
 			experiments.FloatParam("gradient_mb", 4, 0.01, 1000, "gradient per worker, MB (one iteration)"),
-			experiments.FloatParam("ecn_kb", 30, 0, 100000, "switch ECN threshold, KB (0: off)"),
+			experiments.FloatParam("ecn_kb", 30, 0, 100000, "switch ECN threshold, KB (0: off)").Means("0", "no marking"),
 		},
 		Metrics: []experiments.Metric{
 			{Name: "bdp_pkts", Unit: "packets", Help: "bandwidth-delay product used by the model and the AECN threshold"},

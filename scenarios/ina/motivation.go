@@ -21,6 +21,9 @@ const (
 	exAsyncLimit = "async-limit"
 )
 
+// windowed are the examples measured over [warmup, duration_ms).
+var windowed = []string{exProgress, exAsyncLimit}
+
 // Motivation is the ina-motivation experiment.
 func Motivation() *experiments.Experiment {
 	return &experiments.Experiment{
@@ -43,16 +46,16 @@ func Motivation() *experiments.Experiment {
 			experiments.EnumParam("example", exSyncAsync, []string{exSyncAsync, exProgress, exAsyncLimit}, "which motivating example (Fig. 1, 2 or 3)"),
 			experiments.EnumParam("protocol", "strawasyn", inagg.ProtocolNames(), "gradient synchronisation protocol (the side of the comparison)"),
 			experiments.FloatParam("unit_ms", 1, 0.001, 1e4, "time unit, ms (a data unit is link_gbps x unit_ms)"),
-			experiments.FloatParam("gradient_units", 4, 0.001, 1e4, "gradient per worker for progress and async-limit, data units"),
-			experiments.FloatParam("bg_frac", 0.75, 0, 0.99, "fraction of a path the UDP flow takes (progress, async-limit; sync-vs-async uses the paper's 3/4)"),
-			experiments.FloatParam("duration_ms", 4, 0.01, 1e6, "simulated time for progress and async-limit, ms"),
-			setup.WarmupParam(),
+			experiments.FloatParam("gradient_units", 4, 0.001, 1e4, "gradient per worker for progress and async-limit, data units").OnlyWhen("example", windowed...),
+			experiments.FloatParam("bg_frac", 0.75, 0, 0.99, "fraction of a path the UDP flow takes (progress, async-limit; sync-vs-async uses the paper's 3/4)").OnlyWhen("example", windowed...),
+			experiments.FloatParam("duration_ms", 4, 0.01, 1e6, "simulated time for progress and async-limit, ms").OnlyWhen("example", windowed...),
+			setup.WarmupParam().OnlyWhen("example", windowed...),
 			experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
 			experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us (1.25: a 10 us base RTT)"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
 			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1024, "switch memory for aggregators, MiB (async-limit uses min(this, 1))"),
 			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
-			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit for sync-vs-async, ms"),
+			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit for sync-vs-async, ms").OnlyWhen("example", exSyncAsync),
 			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
 		}, inarig.ConstantParams()...),
 		Metrics: inarig.Metrics(

@@ -46,7 +46,7 @@ func Background() *experiments.Experiment {
 			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine link rate, Gbit/s"),
 			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
-			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)"),
+			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)").Means("0", "no marking"),
 			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the flows"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),

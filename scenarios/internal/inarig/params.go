@@ -24,14 +24,20 @@ func ModelChoices() []string {
 // CommonParams are the parameters every INA experiment takes, with the
 // experiment's own defaults for the protocol, model, scale and iterations.
 func CommonParams(proto, model string, models []string, scale float64, iters int, memMB float64) []experiments.Param {
+	var named []string // the models gradient_scale applies to
+	for _, m := range models {
+		if m != "custom" {
+			named = append(named, m)
+		}
+	}
 	return append([]experiments.Param{
 		experiments.EnumParam("protocol", proto, inagg.ProtocolNames(), "gradient synchronisation protocol (PA-ATP Sec. V-A baselines, Sec. VI-D ablations)"),
 		experiments.EnumParam("model", model, models, "model whose gradient each worker pushes per iteration (ResNet50 98 MB, AlexNet 233 MB, VGG11 491 MB, VGG19 548 MB; custom: gradient_mb)"),
-		experiments.FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)"),
-		experiments.FloatParam("gradient_scale", scale, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale)"),
+		experiments.FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)").OnlyWhen("model", "custom"),
+		experiments.FloatParam("gradient_scale", scale, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale)").OnlyWhen("model", named...),
 		experiments.IntParam("iterations", iters, 1, 100000, "training iterations per job (the paper averages 100)"),
 		experiments.FloatParam("switch_mem_mb", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B"),
-		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)"),
+		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)").Means("0", "communication only"),
 		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
 		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
 	}, ConstantParams()...)
@@ -44,13 +50,16 @@ func ConstantParams() []experiments.Param {
 	d := inagg.DefaultParams()
 	return []experiments.Param{
 		experiments.FloatParam("init_cwd", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
-			"(100: the public ATP client's window per thread)"),
+			"(100: the public ATP client's window per thread)").OnlyWhen("protocol", windowed...),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
-			"consecutive expiries (200: the public ATP client's)"),
+			"consecutive expiries (200: the public ATP client's)").OnlyWhen("protocol", windowed...),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
-			"timeout, ms (10: the public p4app-switchML client's)"),
+			"timeout, ms (10: the public p4app-switchML client's)").OnlyWhen("protocol", "switchml"),
 	}
 }
+
+// windowed are the protocols with ATP's window and retransmission timer.
+var windowed = []string{"atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
 
 // JobParams are the worker constants of a run: the defaults with the
 // run's ConstantParams.
@@ -68,8 +77,8 @@ func JobParams(ps experiments.Params) *inagg.Params {
 // BackgroundParams are the background-traffic parameters.
 func BackgroundParams(load float64) []experiments.Param {
 	return []experiments.Param{
-		experiments.EnumParam("workload", "hadoop", []string{"hadoop", "cachefollower"}, "background flow-size distribution (Roy et al., SIGCOMM 2015)"),
-		experiments.FloatParam("load", load, 0, 1, "background load: offered bytes/s over the senders' aggregate NIC capacity (0: none)"),
+		experiments.EnumParam("workload", "hadoop", []string{"hadoop", "cachefollower"}, "background flow-size distribution (Roy et al., SIGCOMM 2015)").OnlyWhenPositive("load"),
+		experiments.FloatParam("load", load, 0, 1, "background load: offered bytes/s over the senders' aggregate NIC capacity (0: none)").Means("0", "no background traffic"),
 	}
 }
 

@@ -19,8 +19,11 @@ import (
 // default careful ns-3 and htsim users apply by hand.
 func WarmupParam() experiments.Param {
 	return experiments.FloatParam("warmup_ms", -1, -1, 1e6,
-		"warm-up excluded from statistics, ms (negative: 10% of duration_ms)")
+		"warm-up excluded from statistics, ms (negative: 10% of duration_ms)").Auto("-1", AutoWarmup)
 }
+
+// AutoWarmup is what warmup_ms=-1 means in every experiment.
+const AutoWarmup = "10% of the run's simulated time"
 
 // Window returns the measurement window [warmup, end) for a run of
 // durationMs milliseconds.
