@@ -65,7 +65,7 @@ func Merge(w io.Writer, lookup func(string) (*Experiment, error), paths []string
 	n := first.Shard.Count
 	byIndex := make([]int, n+1) // 1-based shard index -> position in paths + 1
 	for i, pv := range pvs {
-		if d := SameSweep(first, pv); d != "" {
+		if d := SameSweep(pv, first); d != "" {
 			return nil, fmt.Errorf("%s is from another sweep than %s: it has %s", paths[i], paths[0], strings.Replace(d, ", not ", " where the other has ", 1))
 		}
 		if pv.Shard.Count != n {

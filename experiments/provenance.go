@@ -91,10 +91,14 @@ func (a *Axis) UnmarshalJSON(b []byte) error {
 }
 
 // ThisProgram describes the running binary: version as given (set at
-// release with -ldflags), the VCS revision Go records at build time.
-func ThisProgram(version string) Program {
+// release with -ldflags), and the VCS revision: commit when given (set
+// with -ldflags "-X main.commit=$(git rev-parse HEAD)"), else the one Go
+// records at build time, else "unknown".
+func ThisProgram(version, commit string) Program {
 	p := Program{Name: "syncsim", Version: version, Commit: "unknown", Go: runtime.Version()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if commit != "" {
+		p.Commit = commit
+	} else if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":

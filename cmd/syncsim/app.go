@@ -19,6 +19,11 @@ import (
 // -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
+// commit is the VCS revision of the build, recorded in every CSV's
+// provenance; builds set it with -ldflags "-X main.commit=$(git rev-parse
+// HEAD)" where Go does not stamp it itself.
+var commit = ""
+
 // commandNames lists the commands for messages.
 const commandNames = "list, describe, run, sweep, plot, merge, completion, help"
 

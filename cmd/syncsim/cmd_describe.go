@@ -240,12 +240,10 @@ func jsonValue(p experiments.Param, text string) any {
 	return text
 }
 
-// writeJSON writes v as indented JSON.
+// writeJSON writes v as indented JSON (with <, > and & as they are).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

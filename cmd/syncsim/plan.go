@@ -285,7 +285,7 @@ func (p *plan) sweepOf() *experiments.Sweep {
 
 // provenance is the sidecar of the plan's CSV.
 func (p *plan) provenance() *experiments.Provenance {
-	pv := experiments.NewProvenance(experiments.ThisProgram(version), p.args, p.grid, p.seed, p.trials, p.timing)
+	pv := experiments.NewProvenance(experiments.ThisProgram(version, commit), p.args, p.grid, p.seed, p.trials, p.timing)
 	if p.shards > 0 {
 		pv.Shard = &experiments.ShardID{Index: p.shard + 1, Count: p.shards}
 	}
