@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -32,7 +34,10 @@ func mergeCommand(reg *experiments.Registry) *cli.Command {
 			if outPath == "" {
 				return errors.New("merge needs -o OUT.csv")
 			}
-			paths := c.Args().Slice()
+			paths, err := expandPatterns(c.Args().Slice())
+			if err != nil {
+				return err
+			}
 			if len(paths) == 0 {
 				return errors.New("merge needs the shard files: syncsim merge -o OUT.csv SHARD.csv...")
 			}
@@ -61,4 +66,27 @@ func mergeCommand(reg *experiments.Registry) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// expandPatterns expands arguments that are glob patterns (and not names
+// of existing files) into the files they match, in order, so merge works
+// where no shell expands them (a container without one); a pattern that
+// matches nothing is an error.
+func expandPatterns(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if _, err := os.Stat(a); err == nil || !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("no shard file matches %s", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
 }
