@@ -184,6 +184,13 @@ func (p Param) special(value string) (Special, bool) {
 	return Special{}, false
 }
 
+// isSpecial reports whether value is one of p's special values, which
+// are accepted even outside [Min, Max] (compute_ms in [0.001, 1e7] or -1).
+func (p Param) isSpecial(value string) bool {
+	_, ok := p.special(value)
+	return ok
+}
+
 // IsAuto reports whether value is one the run resolves (see Auto).
 func (p Param) IsAuto(value string) bool {
 	s, ok := p.special(value)
@@ -195,9 +202,9 @@ func (p Param) IsAuto(value string) bool {
 func (p Param) Allowed() string {
 	switch p.Kind {
 	case Int:
-		return fmt.Sprintf("integer in [%d, %d]", int64(p.Min), int64(p.Max))
+		return fmt.Sprintf("integer in [%d, %d]", int64(p.Min), int64(p.Max)) + p.outside()
 	case Float:
-		return fmt.Sprintf("number in [%s, %s]", formatFloat(p.Min), formatFloat(p.Max))
+		return fmt.Sprintf("number in [%s, %s]", formatFloat(p.Min), formatFloat(p.Max)) + p.outside()
 	case Enum:
 		return "one of " + strings.Join(p.Choices, "|")
 	case Bool:
@@ -206,6 +213,20 @@ func (p Param) Allowed() string {
 		return "any text without commas or control characters"
 	}
 	return ""
+}
+
+// outside lists the special values outside [Min, Max] (" or -1").
+func (p Param) outside() string {
+	var out []string
+	for _, s := range p.Special {
+		if v, err := strconv.ParseFloat(s.Value, 64); err == nil && (v < p.Min || v > p.Max) {
+			out = append(out, s.Value)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " or " + strings.Join(out, " or ")
 }
 
 // Plain decimal numbers only: an optional sign, digits with an optional
@@ -229,10 +250,14 @@ func (p Param) parse(text string) (string, error) {
 			return bad("not an integer")
 		}
 		v, err := strconv.ParseInt(t, 10, 64)
-		if err != nil || float64(v) < p.Min || float64(v) > p.Max {
+		if err != nil {
 			return bad("out of range")
 		}
-		return strconv.FormatInt(v, 10), nil
+		c := strconv.FormatInt(v, 10)
+		if (float64(v) < p.Min || float64(v) > p.Max) && !p.isSpecial(c) {
+			return bad("out of range")
+		}
+		return c, nil
 	case Float:
 		if !decimalReal.MatchString(t) {
 			return bad("not a finite number")
@@ -241,7 +266,7 @@ func (p Param) parse(text string) (string, error) {
 		if err != nil || math.IsInf(v, 0) {
 			return bad("not a finite number")
 		}
-		if v < p.Min || v > p.Max {
+		if (v < p.Min || v > p.Max) && !p.isSpecial(formatFloat(v)) {
 			return bad("out of range")
 		}
 		return formatFloat(v), nil

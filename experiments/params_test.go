@@ -204,7 +204,7 @@ func TestIrrelevantParametersAreErrors(t *testing.T) {
 func TestRegistryRejectsBadVocabularyDeclarations(t *testing.T) {
 	for name, p := range map[string]Param{
 		"special not canonical":   FloatParam("x", 1, 0, 2, "h").Means("1.0", "one"),
-		"special out of range":    FloatParam("x", 1, 0, 2, "h").Means("3", "three"),
+		"special of a text":       TextParam("x", "", "h").Means("", "nothing"),
 		"old name in use":         FloatParam("x", 1, 0, 2, "h").Was("load"),
 		"old value still choice":  EnumParam("x", "a", []string{"a", "b"}, "h").WasValue("b", "a"),
 		"condition on unknown":    FloatParam("x", 1, 0, 2, "h").OnlyWhen("nope", "1"),
@@ -250,5 +250,26 @@ func TestGridPointAndFind(t *testing.T) {
 	}
 	if m := g.Mismatch(v); !strings.Contains(m, "load=0.25 where this sweep has load=0.5") {
 		t.Errorf("Mismatch = %q", m)
+	}
+}
+
+// TestSpecialValuesOutsideTheRange: a declared special value is accepted
+// even outside [Min, Max], and nothing else there is.
+func TestSpecialValuesOutsideTheRange(t *testing.T) {
+	p := FloatParam("compute_ms", -1, 0.001, 10, "h").Auto("-1", "the model's estimate")
+	e := testExp()
+	e.Params = append(e.Params, p)
+	if err := e.validate(); err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{"-1": "-1", "-1.0": "-1", "0.5": "0.5"} {
+		if v, err := e.ParseValue("compute_ms", in); err != nil || v != want {
+			t.Errorf("%s: %q %v", in, v, err)
+		}
+	}
+	for _, in := range []string{"0", "-0.5", "-2", "11"} {
+		if _, err := e.ParseValue("compute_ms", in); err == nil || !strings.Contains(err.Error(), "number in [0.001, 10] or -1") {
+			t.Errorf("%s: err = %v", in, err)
+		}
 	}
 }

@@ -113,7 +113,7 @@ func (e *Experiment) validate() error {
 // values, former names and values, and the relevance condition.
 func (e *Experiment) validateParam(p Param) error {
 	for _, sp := range p.Special {
-		if v, err := p.parse(sp.Value); err != nil || v != sp.Value || sp.Meaning == "" {
+		if v, err := p.parse(sp.Value); err != nil || v != sp.Value || sp.Meaning == "" || (p.Kind != Int && p.Kind != Float && p.Kind != Enum) {
 			return fmt.Errorf("special value %q is not a canonical value with a meaning", sp.Value)
 		}
 	}
