@@ -67,7 +67,7 @@ func DSSync() *experiments.Experiment {
 			experiments.EnumParam("model", "wrn-28-10", dssync.ModelNames, "model (Sec. V-A3): wrn-28-10 (CIFAR), wrn-50-2 (ImageNet), bert (BERT-large, SQuAD), bert-base, custom"),
 			experiments.FloatParam("model_mb", 100, 0.001, 1e7, "size of the custom model, MB"),
 			experiments.IntParam("layers", 1, 0, 10000, "pieces synchronised layer-wise, overlapping the backward pass (0: 25 MB buckets, 6 for wrn-28-10)"),
-			experiments.FloatParam("compute_ms", 0, 0, 1e7, "forward + backward per iteration, ms (0: the model's estimate)"),
+			experiments.FloatParam("compute_ms", -1, 0.001, 1e7, "forward + backward per iteration, ms (-1: the model's estimate, or compute_trace's mean)").Auto("-1", "the model's estimate"),
 			experiments.FloatParam("backward_frac", 0.667, 0, 1, "share of the compute in the backward pass (backward costs about twice the forward)"),
 			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal"),
 			experiments.TextParam("compute_trace", "", "file of measured per-iteration compute times, seconds, one per line ('#' comments): "+
@@ -96,7 +96,7 @@ func DSSync() *experiments.Experiment {
 			{Name: "comm_time_max_ms", Unit: "ms", Help: "the slowest worker's mean communication time per iteration"},
 			{Name: "iter_time_ms", Unit: "ms", Help: "time per iteration, mean over workers (asp: the fastest worker)"},
 			{Name: "inter_rack_gb", Unit: "GB", Help: "the job's bytes between racks per iteration"},
-			{Name: "bg_gbps", Unit: "Gbps", Help: "the competing task's throughput (both directions) while the job ran"},
+			{Name: "bg_gbps", Unit: "Gbit/s", Help: "the competing task's throughput (both directions) while the job ran"},
 			{Name: "rho", Unit: "", Help: "second largest eigenvalue modulus of the period product of W_k (0: exact average; NaN for asp)"},
 			{Name: "consensus_iters", Unit: "iterations", Help: "iterations until the worst-case distance to the average is within consensus_tol (NaN for asp)"},
 			{Name: "period", Unit: "iterations", Help: "DS-Sync: period B of the final pattern (NaN for the baselines)"},
@@ -150,7 +150,10 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 		}
 		trace = e
 	}
-	compute := netsim.FromMillis(ps.Float("compute_ms"))
+	var compute netsim.Time // 0: the model's estimate
+	if c := ps.Float("compute_ms"); c > 0 {
+		compute = netsim.FromMillis(c)
+	}
 	if compute == 0 && trace != nil {
 		compute = netsim.FromSeconds(trace.Mean())
 	}
@@ -160,6 +163,13 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	}
 	if model.Name == "custom" && compute == 0 {
 		return dssync.Config{}, fmt.Errorf("model=custom needs compute_ms or compute_trace")
+	}
+	if ps.Float("compute_ms") < 0 {
+		used := compute
+		if used == 0 {
+			used = model.Compute
+		}
+		r.Resolved("compute_ms", used.Milliseconds())
 	}
 	bg, err := dssync.LookupModel(ps.String("bg_model"), 0, 0)
 	if err != nil {

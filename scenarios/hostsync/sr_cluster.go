@@ -21,7 +21,7 @@ import (
 //	Figs. 5/6   --vary n=40,80,120,160,200, trace cnn / transformer, each scheme
 //	Fig. 7      wasted_wait_s of selective-reduce over n
 //	Fig. 8      --vary p_frac=0.1,0.2,0.3,0.4,0.5
-//	Fig. 9      --vary eta=0.1,...,0.8
+//	Fig. 9      --vary bag_eta=0.1,...,0.8
 //	Fig. 10     --vary theta=1,...,20
 //	Fig. 11     --vary start=warm,cold (over n)
 //	Fig. 12     --vary bw_error=0,0.1,...  (warm and cold)
@@ -60,7 +60,7 @@ func SRCluster() *experiments.Experiment {
 			"began joined its group), idle per worker (time in the ready queue). The paper's figures are " +
 			"sweeps of this experiment: Figs. 5/6 --vary n=40,80,120,160,200 and scheme, trace=cnn / " +
 			"transformer; Fig. 7 wasted_wait_s over n; Fig. 8 --vary p_frac=0.1,0.2,0.3,0.4,0.5; Fig. 9 " +
-			"--vary eta; Fig. 10 --vary theta=1,...,20; Fig. 11 --vary start=warm,cold; Fig. 12 --vary " +
+			"--vary bag_eta; Fig. 10 --vary theta=1,...,20; Fig. 11 --vary start=warm,cold; Fig. 12 --vary " +
 			"bw_error; Fig. 13 --vary lambda=0.05,0.1,0.2; Fig. 14 --vary alpha_ms=0,1,5,50; the paper " +
 			"reports 20 trials (--trials 20) as min/median/max. docs/selective-reduce-fidelity.md compares each " +
 			"figure with the paper and gives the commands.",
@@ -68,7 +68,7 @@ func SRCluster() *experiments.Experiment {
 			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
 			experiments.FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
-			experiments.FloatParam("eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3)").OnlyWhen("scheme", "selective-reduce"),
+			experiments.FloatParam("bag_eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3)").OnlyWhen("scheme", "selective-reduce").Was("eta"),
 			experiments.FloatParam("theta", 1, 0, 1e6, "BPAWR waiting threshold factor theta (paper default 1)").OnlyWhen("scheme", "selective-reduce"),
 			experiments.FloatParam("dt_ms", 10, 0.001, 1e7, "waiting slot Delta t in ms (not stated in the paper; 10 ms matches its theta-insensitivity (Fig. 10), 100 ms does not: docs/selective-reduce-fidelity.md)").OnlyWhen("scheme", "selective-reduce"),
 			experiments.IntParam("c", 0, 0, 1000000000, "full all reduce every c rounds; 0 never (not stated in the paper)").Means("0", "never").OnlyWhen("scheme", "selective-reduce"),
@@ -97,17 +97,17 @@ func SRCluster() *experiments.Experiment {
 				"workers BAG admits to a group unconditionally: p+1 (Alg. 1 line 6 as printed) or p (the text of Sec. III-C)").OnlyWhen("scheme", "selective-reduce"),
 			experiments.EnumParam("k_round", "floor", syncctl.KRoundingNames,
 				"virtual workers of Alg. 2 line 8 from the expected count: floor or round").OnlyWhen("scheme", "selective-reduce"),
-			experiments.EnumParam("topology", "star", []string{"star", "racks", "leafspine"},
+			experiments.EnumParam("topology", "star", []string{"star", "racks", "leaf-spine"},
 				"fabric at flow and packet fidelity: star (the paper's non-blocking switch), racks (ToRs behind one core) or leafspine; "+
-					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub").OnlyWhen("fidelity", "flow", "packet"),
-			experiments.IntParam("racks", 4, 1, 4096, "topology=racks or leafspine: racks (leaves); workers fill them in order, ceil(n/racks) each").OnlyWhen("topology", "racks", "leafspine"),
-			experiments.IntParam("spines", 2, 1, 1024, "topology=leafspine: spine switches (ECMP by flow hash)").OnlyWhen("topology", "leafspine"),
-			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leafspine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)").OnlyWhen("topology", "racks", "leafspine"),
+					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub").OnlyWhen("fidelity", "flow", "packet").WasValue("leafspine", "leaf-spine"),
+			experiments.IntParam("racks", 4, 1, 4096, "topology=racks or leaf-spine: racks (leaves); workers fill them in order, ceil(n/racks) each").OnlyWhen("topology", "racks", "leaf-spine"),
+			experiments.IntParam("spines", 2, 1, 1024, "topology=leaf-spine: spine switches (ECMP by flow hash)").OnlyWhen("topology", "leaf-spine"),
+			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leaf-spine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.EnumParam("ring_order", "rack", []string{"rack", "listed"},
-				"topology=racks or leafspine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leafspine"),
-			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leafspine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leafspine"),
+				"topology=racks or leaf-spine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leaf-spine"),
+			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
-			experiments.IntParam("bg_hosts", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load"),
+			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
 		},
 		Metrics: []experiments.Metric{
 			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
@@ -227,7 +227,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	case "selective-reduce":
 		ctl, err = syncctl.NewSelectiveReduce(syncctl.SelectiveConfig{
 			P:                p,
-			Eta:              ps.Float("eta"),
+			Eta:              ps.Float("bag_eta"),
 			Theta:            ps.Float("theta"),
 			Dt:               ps.Float("dt_ms") / 1e3,
 			C:                ps.Int("c"),

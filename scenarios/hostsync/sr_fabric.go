@@ -60,7 +60,7 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 			return nil, err
 		}
 		copy(s.hosts, s.fab.HostIDs())
-	case "racks", "leafspine":
+	case "racks", "leaf-spine":
 		racks := ps.Int("racks")
 		if racks > n {
 			return nil, fmt.Errorf("racks=%d exceeds n=%d workers: every rack needs a worker", racks, n)
@@ -68,7 +68,7 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 		per := (n + racks - 1) / racks
 		bgPer := 0
 		if ps.Float("bg_load") > 0 {
-			bgPer = ps.Int("bg_hosts")
+			bgPer = ps.Int("bg_hosts_per_rack")
 		}
 		nic := training.GbpsToRate(srNICGbps)
 		delay := netsim.FromSeconds(alpha / 4)

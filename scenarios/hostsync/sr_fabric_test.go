@@ -58,7 +58,7 @@ func TestSRSharedFabric(t *testing.T) {
 // the shorter intra-rack latency (alpha/2 instead of alpha), on the
 // paper's skewed bandwidths and the CNN trace; the same decisions follow.
 func TestSRFabricMatchesStar(t *testing.T) {
-	for _, topo := range []string{"racks", "leafspine"} {
+	for _, topo := range []string{"racks", "leaf-spine"} {
 		t.Run(topo, func(t *testing.T) {
 			sets := []string{"scheme=selective-reduce", "n=16", "duration_s=20", "fidelity=flow", "alpha_ms=0.01"}
 			star := srRun(t, 4, sets...).Metrics
@@ -80,9 +80,9 @@ func TestSRFabricMatchesStar(t *testing.T) {
 // without them) and complete; the run is deterministic.
 func TestSRBackground(t *testing.T) {
 	sets := []string{"scheme=partial-reduce", "p_frac=0.5", "n=8", "model_mb=4", "alpha_ms=0.01", "duration_s=0.2", "trace=constant",
-		"compute_ms=20", "topology=leafspine", "racks=4", "spines=2", "lambda=1"}
+		"compute_ms=20", "topology=leaf-spine", "racks=4", "spines=2", "lambda=1"}
 	quiet := srRun(t, 2, append(sets, "fidelity=flow")...).Metrics
-	loaded := append(sets, "fidelity=flow", "bg_load=0.6", "bg_hosts=2", "bg_workload=websearch")
+	loaded := append(sets, "fidelity=flow", "bg_load=0.6", "bg_hosts_per_rack=2", "bg_workload=websearch")
 	a, b := srRun(t, 2, loaded...).Metrics, srRun(t, 2, loaded...).Metrics
 	t.Logf("Eq. 2 ratio without background %.4f, with %.4f; %v background flows, p99 slowdown %.2f",
 		quiet["eq2_ratio"], a["eq2_ratio"], a["bg_flows_done"], a["bg_fct_slowdown_p99"])

@@ -39,7 +39,7 @@ func Basic() *experiments.Experiment {
 			experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
 			experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
-			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1024, "switch memory for aggregators, MiB; M = memory / 256 B"),
+			experiments.FloatParam("switch_mem_mib", 10, 0.001, 1024, "switch memory for aggregators, MiB; M = memory / 256 B").Was("switch_mem_mb"),
 			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit, ms"),
@@ -47,9 +47,9 @@ func Basic() *experiments.Experiment {
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "jct_a_ms", Unit: "ms", Help: "job A's mean iteration time"},
 			experiments.Metric{Name: "jct_b_ms", Unit: "ms", Help: "job B's mean iteration time"},
-			experiments.Metric{Name: "fa1_gbps_early", Unit: "Gbit/s", Help: "f_A1's sending rate during the UDP burst"},
-			experiments.Metric{Name: "fa2_gbps_early", Unit: "Gbit/s", Help: "f_A2's sending rate during the UDP burst"},
-			experiments.Metric{Name: "agg_a_gbps_early", Unit: "Gbit/s", Help: "job A's aggregation rate at S2 during the UDP burst"},
+			experiments.Metric{Name: "fa1_early_gbps", Unit: "Gbit/s", Help: "f_A1's sending rate during the UDP burst"},
+			experiments.Metric{Name: "fa2_early_gbps", Unit: "Gbit/s", Help: "f_A2's sending rate during the UDP burst"},
+			experiments.Metric{Name: "agg_a_early_gbps", Unit: "Gbit/s", Help: "job A's aggregation rate at S2 during the UDP burst"},
 		),
 		Run:      runINABasic,
 		Validate: validateINABasic,
@@ -219,9 +219,9 @@ func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	if early != nil {
-		m["fa1_gbps_early"] = setup.Gbps(early[0], udpStop)
-		m["fa2_gbps_early"] = setup.Gbps(early[1], udpStop)
-		m["agg_a_gbps_early"] = setup.Gbps(early[5], udpStop)
+		m["fa1_early_gbps"] = setup.Gbps(early[0], udpStop)
+		m["fa2_early_gbps"] = setup.Gbps(early[1], udpStop)
+		m["agg_a_early_gbps"] = setup.Gbps(early[5], udpStop)
 	}
 	if smp != nil {
 		res.Series = append(res.Series, smp.series("throughput"))

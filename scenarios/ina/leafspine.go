@@ -27,12 +27,12 @@ func LeafSpine() *experiments.Experiment {
 		experiments.FloatParam("link_gbps", float64(ls.HostRate)/float64(netsim.Gbps), 0.001, 1600, "rate of every cable, Gbit/s"),
 		experiments.FloatParam("delay_us", ls.Delay.Seconds()*1e6, 0, 1e6, "propagation delay of every cable, us"),
 		experiments.FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
-		experiments.FloatParam("ecn_k_kb", 0, 0, 1e7, "ECN marking threshold per switch port in queued KB (0: DCTCP's guideline K > C x RTT / 7 "+
-			"in full-size packets, 30 KB on the default fabric)").Means("0", "DCTCP's guideline K"),
+		experiments.FloatParam("ecn_k_kb", -1, -1, 1e7, "ECN marking threshold per switch port in queued KB (0: no marking; -1: DCTCP's guideline K > C x RTT / 7 "+
+			"in full-size packets, 30 KB on the default fabric)").Means("0", "no marking").Auto("-1", "DCTCP's guideline K"),
 	)
 	params = append(params, inarig.BackgroundParams(0.5)...)
-	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "free"},
-		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load"))
+	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
+		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"))
 	return &experiments.Experiment{
 		Name:    "ina-leafspine",
 		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
@@ -41,13 +41,13 @@ func LeafSpine() *experiments.Experiment {
 			"Placement: the hosts are shuffled by a stream seeded from (seed, \"ina-leafspine/placement\") and dealt out in order, " +
 			"workers+1 per job, the first of each job's hosts being its PS; when the deck runs out it is reshuffled, so jobs share hosts " +
 			"only when jobs x (workers+1) exceeds the hosts (a job's own hosts are always distinct). Each job aggregates at its PS's " +
-			"leaf (every such leaf runs an aggregator of switch_mem_mb). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
+			"leaf (every such leaf runs an aggregator of switch_mem_mib). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
 			"the paper's 1:1 mix. Background DCTCP flows run all-to-all among all hosts (bg_hosts=all, the paper's \"flows randomly " +
-			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=free), at load = offered bytes/s over the " +
+			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=idle), at load = offered bytes/s over the " +
 			"senders' NIC capacity, sizes from the workload's CDF. With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
 			"INA protocols send from their own transmit ring, which the NIC serves beside the kernel's by deficit round robin. " +
 			"compute_ms = 0 makes iterations communication-only (the paper's benchmark jobs). Figures: 12 workers=12..24, 13 jobs=8..32, 14 workload x load 0.2..0.8, " +
-			"15 model=resnet50 load=0.5 switch_mem_mb=2..10 with the ablations. The paper pushes the full models for 100 iterations " +
+			"15 model=resnet50 load=0.5 switch_mem_mib=2..10 with the ablations. The paper pushes the full models for 100 iterations " +
 			"(gradient_scale=1 iterations=100, days of simulation on one core); the default pushes 0.2% of each model " +
 			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration: a few seconds of wall time for the asynchronous protocols, " +
 			"minutes for ATP and SwitchML, whose jobs last longer under the same background.",
@@ -69,7 +69,7 @@ func leafSpineINAConfig(ps experiments.Params) (topologies.LeafSpineConfig, erro
 	// DCTCP's K in full-size segments, as bytes, so that 310 B INA
 	// packets see the same marking depth as 1500 B segments.
 	k := netsim.Bytes(switchmodel.DCTCPK(c.HostRate, rtt, 1500)) * 1500
-	if kb := ps.Float("ecn_k_kb"); kb > 0 {
+	if kb := ps.Float("ecn_k_kb"); kb >= 0 {
 		k = netsim.Bytes(math.Round(kb * 1000))
 	}
 	c.Queue = switchmodel.QueueConfig{Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000), ECNBytes: k}
@@ -128,6 +128,9 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ps.Float("ecn_k_kb") < 0 {
+		r.Resolved("ecn_k_kb", float64(lc.Queue.ECNBytes)/1000)
+	}
 	jobs, workers := ps.Int("jobs"), ps.Int("workers")
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
 	g := inarig.New(r)
@@ -182,7 +185,7 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 		}
 	}
 	bg := fab.HostIDs()
-	if ps.String("bg_hosts") == "free" {
+	if ps.String("bg_hosts") == "idle" {
 		busy := make([]bool, len(fab.Hosts))
 		for _, hs := range place {
 			for _, h := range hs {

@@ -42,26 +42,26 @@ func Model() *experiments.Experiment {
 			experiments.FloatParam("straggler_gbps", 10, 0.01, 1000, "link rate of each job's straggler, Gbps"),
 			experiments.FloatParam("delay_us", 1, 0.01, 1000, "propagation delay per link, us"),
 			experiments.FloatParam("gradient_mb", 4, 0.01, 1000, "gradient per worker, MB (one iteration)"),
-			experiments.FloatParam("ecn_kb", 30, 0, 100000, "switch ECN threshold, KB (0: off)").Means("0", "no marking"),
+			experiments.FloatParam("ecn_k_kb", 30, 0, 100000, "switch ECN marking threshold, KB (0: off)").Means("0", "no marking").Was("ecn_kb"),
 		},
 		Metrics: []experiments.Metric{
 			{Name: "bdp_pkts", Unit: "packets", Help: "bandwidth-delay product used by the model and the AECN threshold"},
 			{Name: "ca_pkts_rtt", Unit: "packets/RTT", Help: "C_A: the stragglers' total rate per base RTT"},
 			{Name: "model_awd_star", Unit: "packets", Help: "AWD* = eta (M + BDP) / N"},
-			{Name: "model_s", Unit: "packets", Help: "Eq. 4 per-job amplitude with beta = sqrt(2/AWD*)"},
+			{Name: "model_s_pkts", Unit: "packets", Help: "Eq. 4 per-job amplitude with beta = sqrt(2/AWD*)"},
 			{Name: "model_t_rounds", Unit: "rounds", Help: "Eq. 6 period"},
 			{Name: "model_rmax", Unit: "packets", Help: "Eq. 7 R_max"},
 			{Name: "model_rmin", Unit: "packets", Help: "Eq. 10 R_min"},
 			{Name: "model_gain", Unit: "", Help: "Eq. 11/12 Thr_pa / C_A"},
 			{Name: "eta_bound", Unit: "", Help: "Eq. 9 upper bound of eta"},
 			{Name: "sim_awd_peak", Unit: "packets", Help: "simulated AWD before a cut, mean"},
-			{Name: "sim_s", Unit: "packets", Help: "simulated AWD reduction at a cut, mean"},
+			{Name: "sim_s_pkts", Unit: "packets", Help: "simulated AWD reduction at a cut, mean"},
 			{Name: "sim_t_rounds", Unit: "rounds", Help: "simulated AWD increments between cuts"},
 			{Name: "sim_rmax", Unit: "packets", Help: "N x sim_awd_peak"},
 			{Name: "sim_occupancy_mean", Unit: "aggregators", Help: "used aggregators + overflowed gradients, time average"},
 			{Name: "sim_occupancy_max", Unit: "aggregators", Help: "used aggregators + overflowed gradients, maximum"},
 			{Name: "sim_awd_cuts", Unit: "", Help: "AWD cuts per job in the window"},
-			{Name: "aecn_marked", Unit: "packets", Help: "AACKs marked with AECN"},
+			{Name: "aecn_marks", Unit: "packets", Help: "AACKs marked with AECN"},
 			{Name: "jct_ms", Unit: "ms", Help: "mean job completion time"},
 		},
 		Run: runINAModel,
@@ -91,7 +91,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		rates = append(rates, slow, rate) // straggler, PS
 	}
 	q := switchmodel.QueueConfig{Buffer: 256 * netsim.Kilobyte,
-		ECNBytes: netsim.Bytes(math.Round(ps.Float("ecn_kb") * float64(netsim.Kilobyte)))}
+		ECNBytes: netsim.Bytes(math.Round(ps.Float("ecn_k_kb") * float64(netsim.Kilobyte)))}
 	fab, err := topologies.StarRates(net, rates, delay, q)
 	if err != nil {
 		return nil, err
@@ -171,7 +171,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 	met["ca_pkts_rtt"] = ca
 	if mp, err := inagg.ModelAnalysis(inagg.ModelInput{M: float64(m), BDP: float64(bdp), CA: ca, N: n, Eta: eta}); err == nil {
 		met["model_awd_star"] = mp.AWDStar
-		met["model_s"] = mp.S
+		met["model_s_pkts"] = mp.S
 		met["model_t_rounds"] = mp.T
 		met["model_rmax"] = mp.RMax
 		met["model_rmin"] = mp.RMin
@@ -188,7 +188,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 	}
 	if cuts > 0 {
 		met["sim_awd_peak"] = peak / cuts
-		met["sim_s"] = drop / cuts
+		met["sim_s_pkts"] = drop / cuts
 		met["sim_t_rounds"] = incs / cuts
 		met["sim_rmax"] = float64(n) * peak / cuts
 	}
@@ -197,7 +197,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		met["sim_occupancy_mean"] = occSum / float64(occN)
 		met["sim_occupancy_max"] = occMax
 	}
-	met["aecn_marked"] = float64(agg.Stats.AECNMarked)
+	met["aecn_marks"] = float64(agg.Stats.AECNMarked)
 	var jct float64
 	done := 0
 	for _, job := range jobs {

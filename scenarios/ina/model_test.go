@@ -48,7 +48,7 @@ func TestINAModelSawtooth(t *testing.T) {
 		if r, want := m["sim_rmax"], m["model_rmax"]; math.Abs(r-want) > 0.05*want {
 			t.Errorf("%v: R_max %v, model %v", sets, r, want)
 		}
-		if s, want := m["sim_s"], m["model_s"]; s < want/4 || s > 2*want {
+		if s, want := m["sim_s_pkts"], m["model_s_pkts"]; s < want/4 || s > 2*want {
 			t.Errorf("%v: amplitude S %v, model %v", sets, s, want)
 		}
 		if p, want := m["sim_t_rounds"], m["model_t_rounds"]; p < want/4 || p > 4*want {

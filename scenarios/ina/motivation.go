@@ -39,7 +39,7 @@ func Motivation() *experiments.Experiment {
 			"A progress-agnostic sender splits p2 evenly; a progress-aware one leaves B1 only what B2 can match, so A2 gets the rest: " +
 			"ideal_agg_gbps is 2 (1/2 + 1 - bg_frac) C x 248/310 agnostic and 2 C x 248/310 aware and synchronous. " +
 			"example=async-limit (Fig. 3; compare strawasyn with strawasyn-al): A1 alone on p1, A2 (straggler) shares p2 with the UDP flow, " +
-			"B1 and B2 (no straggler) share p3, both PSes on one host, and a small switch memory (switch_mem_mb): without an asynchrony " +
+			"B1 and B2 (no straggler) share p3, both PSes on one host, and a small switch memory (switch_mem_mib): without an asynchrony " +
 			"limit A1's lead fills the aggregators, B's gradients miss them and go to the PS unaggregated, and the PS link congests. " +
 			"In progress and async-limit the jobs push gradient_units each and the *_window metrics cover [warmup, duration_ms).",
 		Params: append([]experiments.Param{
@@ -53,7 +53,7 @@ func Motivation() *experiments.Experiment {
 			experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
 			experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us (1.25: a 10 us base RTT)"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
-			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1024, "switch memory for aggregators, MiB (async-limit uses min(this, 1))"),
+			experiments.FloatParam("switch_mem_mib", 10, 0.001, 1024, "switch memory for aggregators, MiB (async-limit uses min(this, 1))").Was("switch_mem_mb"),
 			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit for sync-vs-async, ms").OnlyWhen("example", exSyncAsync),
 			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
@@ -96,7 +96,7 @@ func motivationLayout(ps experiments.Params, rate netsim.Rate) (motivationSetup,
 	unitBytes := float64(rate) / 8 * unit.Seconds()
 	frac := ps.Float("bg_frac")
 	big := netsim.Bytes(math.Round(ps.Float("gradient_units") * unitBytes))
-	mem := ps.Float("switch_mem_mb")
+	mem := ps.Float("switch_mem_mib")
 	switch ps.String("example") {
 	case exSyncAsync:
 		// Fig. 1: gradients of 3/4 unit; the background takes 3/4 of P2 in [0, 1).

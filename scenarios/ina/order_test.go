@@ -18,7 +18,7 @@ import (
 // gradient and a fiftieth of a VGG19 one, so memory pressure here is
 // milder than in its Figs. 12-14).
 var orderSets = []string{"spines=4", "leaves=4", "hosts_per_leaf=4", "jobs=2", "workers=6", "model=custom",
-	"gradient_mb=1", "iterations=3", "load=0.6", "bg_hosts=all", "switch_mem_mb=0.25"}
+	"gradient_mb=1", "iterations=3", "load=0.6", "bg_hosts=all", "switch_mem_mib=0.25"}
 
 // orderSeeds are the seeds TestINALeafSpineOrder averages over.
 const orderSeeds = 6

@@ -32,7 +32,7 @@ func MixedFabric() *experiments.Experiment {
 		Doc: "One leaf-spine fabric carries three kinds of tenant at once. (1) ina_jobs in-network aggregation jobs " +
 			"(protocol, default PA-ATP): workers hosts push gradient_mb per iteration in 310 B gradient packets, " +
 			"aggregated at the leaf switch of the job's parameter server (every such leaf gets an aggregator program " +
-			"with switch_mem_mb of memory). (2) ring_jobs ring all-reduce jobs: each iteration is compute_ms of compute, " +
+			"with switch_mem_mib of memory). (2) ring_jobs ring all-reduce jobs: each iteration is compute_ms of compute, " +
 			"then a ring all-reduce of ring_mb over the job's ring_workers hosts (collective.RingAllReduce: 2(n-1) steps of " +
 			"ring_mb/n transfers between ring neighbours), each transfer a new DCTCP flow starting from the initial window. (3) Background flows (workload, load) with Poisson arrivals " +
 			"between random pairs of the background hosts; " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
@@ -63,12 +63,12 @@ func MixedFabric() *experiments.Experiment {
 			experiments.EnumParam("protocol", "pa-atp", inagg.ProtocolNames(), "synchronisation protocol of the INA jobs").OnlyWhenPositive("ina_jobs"),
 			experiments.IntParam("workers", 4, 1, inagg.MaxWorkers, "workers per INA job (plus one parameter-server host)").OnlyWhenPositive("ina_jobs"),
 			experiments.FloatParam("gradient_mb", 2, 0.001, 1e5, "gradient per INA worker per iteration, MB (ResNet50: 98)").OnlyWhenPositive("ina_jobs"),
-			experiments.FloatParam("switch_mem_mb", 10, 0.001, 1e4, "aggregator memory per aggregating switch, MiB").OnlyWhenPositive("ina_jobs"),
+			experiments.FloatParam("switch_mem_mib", 10, 0.001, 1e4, "aggregator memory per aggregating switch, MiB").OnlyWhenPositive("ina_jobs").Was("switch_mem_mb"),
 			experiments.IntParam("ring_jobs", 1, 0, 1<<16, "ring all-reduce jobs over DCTCP"),
 			experiments.IntParam("ring_workers", 4, 2, 1<<16, "hosts per ring job").OnlyWhenPositive("ring_jobs"),
 			experiments.FloatParam("ring_mb", 2, 0.001, 1e5, "model all-reduced by a ring job per iteration, MB").OnlyWhenPositive("ring_jobs"),
 			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
-			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms"),
+			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms").Means("0", "communication only"),
 			experiments.EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("load"),
 			experiments.FloatParam("load", 0.3, 0, 1, "background offered load over the background hosts' NIC capacity (0: none)").Means("0", "no background traffic"),
 			experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job").OnlyWhenPositive("load"),
@@ -77,16 +77,16 @@ func MixedFabric() *experiments.Experiment {
 				"(negative: 10% of the run)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
 		}, inarig.ConstantParams()...),
 		Metrics: []experiments.Metric{
-			{Name: "ajct_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
+			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
 			{Name: "ring_iter_ms", Unit: "ms", Help: "ring jobs: mean iteration time (compute + all-reduce) over their completed iterations"},
-			{Name: "agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from time 0 to the last INA job's end"},
+			{Name: "switch_agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from time 0 to the last INA job's end"},
 			{Name: "switch_agg_frac", Unit: "", Help: "fraction of INA worker contributions summed in a switch (the rest at parameter servers)"},
 			{Name: "fct_slowdown_p50", Unit: "", Help: "median background slowdown (FCT / FCT on an empty network) of completed flows"},
 			{Name: "fct_slowdown_p99", Unit: "", Help: "99th-percentile background slowdown of completed flows"},
 			{Name: "flows_started", Unit: "flows", Help: "background flows started in the measurement window"},
 			{Name: "flows_done", Unit: "flows", Help: "of those, flows completed by the end of the run"},
 			{Name: "makespan_ms", Unit: "ms", Help: "time until the last job finished (max_ms if some did not)"},
-			{Name: "jobs_done", Unit: "", Help: "fraction of jobs (INA and ring) that finished every iteration"},
+			{Name: "jobs_done_frac", Unit: "", Help: "fraction of jobs (INA and ring) that finished every iteration"},
 			{Name: "drops", Unit: "packets", Help: "packets dropped anywhere in the network (whole run)"},
 			{Name: "timeouts", Unit: "", Help: "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
@@ -187,7 +187,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	// caps windows and sets the AECN threshold is the longest path's round
 	// trip (4 cables each way between leaves) in 310 B gradient packets.
 	acfg := inagg.DefaultAggregatorConfig()
-	acfg.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mb") * float64(netsim.MiB)))
+	acfg.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mib") * float64(netsim.MiB)))
 	acfg.BDPPackets = mixedBDPPackets(lc)
 	if err := acfg.Validate(); err != nil {
 		return nil, err
@@ -303,8 +303,8 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	res := r.Exp.NewResult()
 	m := res.Metrics
 	m["makespan_ms"] = end.Milliseconds()
-	m["ajct_ms"], m["ring_iter_ms"] = rig.iterationMeans()
-	m["jobs_done"] = float64(len(rig.ina)+len(rig.rings)-rig.left) / float64(len(rig.ina)+len(rig.rings))
+	m["ina_iter_ms"], m["ring_iter_ms"] = rig.iterationMeans()
+	m["jobs_done_frac"] = float64(len(rig.ina)+len(rig.rings)-rig.left) / float64(len(rig.ina)+len(rig.rings))
 	if len(rig.ina) > 0 {
 		var aggBytes float64
 		for _, a := range rig.aggs {
@@ -326,7 +326,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 				last = at
 			}
 		}
-		m["agg_tput_gbps"] = setup.Gbps(aggBytes, last)
+		m["switch_agg_tput_gbps"] = setup.Gbps(aggBytes, last)
 		if tot > 0 {
 			m["switch_agg_frac"] = sw / tot
 		}

@@ -44,22 +44,22 @@ func TestMixedFabricChecked(t *testing.T) {
 	for _, proto := range []string{"pa-atp", "atp", "switchml", "strawasyn", "byteps"} {
 		t.Run(proto, func(t *testing.T) {
 			m := exptest.Run(t, MixedFabric(), 1, mixedSets("protocol="+proto)...).Metrics
-			if m["jobs_done"] != 1 {
-				t.Fatalf("jobs_done = %v", m["jobs_done"])
+			if m["jobs_done_frac"] != 1 {
+				t.Fatalf("jobs_done = %v", m["jobs_done_frac"])
 			}
-			if !(m["ajct_ms"] >= inaMin) || !(m["ring_iter_ms"] >= ringMin) {
-				t.Errorf("ajct %.4f ms (min %.4f), ring iteration %.4f ms (min %.4f)", m["ajct_ms"], inaMin, m["ring_iter_ms"], ringMin)
+			if !(m["ina_iter_ms"] >= inaMin) || !(m["ring_iter_ms"] >= ringMin) {
+				t.Errorf("ajct %.4f ms (min %.4f), ring iteration %.4f ms (min %.4f)", m["ina_iter_ms"], inaMin, m["ring_iter_ms"], ringMin)
 			}
-			if got := m["makespan_ms"]; !(got >= 2*math.Max(m["ajct_ms"], m["ring_iter_ms"])*0.999) {
+			if got := m["makespan_ms"]; !(got >= 2*math.Max(m["ina_iter_ms"], m["ring_iter_ms"])*0.999) {
 				t.Errorf("makespan %.4f ms shorter than two iterations of the slower job", got)
 			}
 			p, _ := inagg.ParseProtocol(proto)
 			if p.INA() {
-				if !(m["switch_agg_frac"] > 0.5 && m["switch_agg_frac"] <= 1) || !(m["agg_tput_gbps"] > 0) {
-					t.Errorf("switch_agg_frac %v, agg_tput_gbps %v", m["switch_agg_frac"], m["agg_tput_gbps"])
+				if !(m["switch_agg_frac"] > 0.5 && m["switch_agg_frac"] <= 1) || !(m["switch_agg_tput_gbps"] > 0) {
+					t.Errorf("switch_agg_frac %v, agg_tput_gbps %v", m["switch_agg_frac"], m["switch_agg_tput_gbps"])
 				}
-			} else if m["switch_agg_frac"] != 0 || m["agg_tput_gbps"] != 0 {
-				t.Errorf("BytePS aggregated in a switch: frac %v, %v Gbit/s", m["switch_agg_frac"], m["agg_tput_gbps"])
+			} else if m["switch_agg_frac"] != 0 || m["switch_agg_tput_gbps"] != 0 {
+				t.Errorf("BytePS aggregated in a switch: frac %v, %v Gbit/s", m["switch_agg_frac"], m["switch_agg_tput_gbps"])
 			}
 			// The ideal FCT charges one full segment's store-and-forward
 			// per switch (unloadedLatency), so flows smaller than a segment
@@ -86,8 +86,8 @@ func TestMixedFabricAggThroughput(t *testing.T) {
 	}
 	const W, I, G = 3, 2, 100000
 	want := float64(W*I*G) * 8 / (m["makespan_ms"] * 1e-3) / 1e9
-	if d := math.Abs(m["agg_tput_gbps"]/want - 1); d > 1e-9 {
-		t.Errorf("agg_tput_gbps %v, want %v", m["agg_tput_gbps"], want)
+	if d := math.Abs(m["switch_agg_tput_gbps"]/want - 1); d > 1e-9 {
+		t.Errorf("agg_tput_gbps %v, want %v", m["switch_agg_tput_gbps"], want)
 	}
 	if !math.IsNaN(m["ring_iter_ms"]) || !math.IsNaN(m["fct_slowdown_p50"]) {
 		t.Errorf("ring and background metrics must be NaN without them: %v %v", m["ring_iter_ms"], m["fct_slowdown_p50"])
@@ -105,7 +105,7 @@ func TestMixedFabricDeterminism(t *testing.T) {
 		}
 	}
 	c := exptest.Run(t, MixedFabric(), 8, mixedTiny...).Metrics
-	if c["events"] == a["events"] && c["ajct_ms"] == a["ajct_ms"] && c["ring_iter_ms"] == a["ring_iter_ms"] {
+	if c["events"] == a["events"] && c["ina_iter_ms"] == a["ina_iter_ms"] && c["ring_iter_ms"] == a["ring_iter_ms"] {
 		t.Fatal("seeds 7 and 8 gave identical runs")
 	}
 }
@@ -133,10 +133,10 @@ func TestMixedFabricInteraction(t *testing.T) {
 
 	alone := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=0", "load=0")...).Metrics
 	shared := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=1", "ring_workers=4", "load=0")...).Metrics
-	if !(shared["ajct_ms"] > 1.1*alone["ajct_ms"]) {
-		t.Errorf("INA AJCT %.4f ms alone, %.4f ms beside a ring job: want at least 10%% slower", alone["ajct_ms"], shared["ajct_ms"])
+	if !(shared["ina_iter_ms"] > 1.1*alone["ina_iter_ms"]) {
+		t.Errorf("INA AJCT %.4f ms alone, %.4f ms beside a ring job: want at least 10%% slower", alone["ina_iter_ms"], shared["ina_iter_ms"])
 	}
-	t.Logf("ring %.4f -> %.4f ms; INA %.4f -> %.4f ms", quiet["ring_iter_ms"], busy["ring_iter_ms"], alone["ajct_ms"], shared["ajct_ms"])
+	t.Logf("ring %.4f -> %.4f ms; INA %.4f -> %.4f ms", quiet["ring_iter_ms"], busy["ring_iter_ms"], alone["ina_iter_ms"], shared["ina_iter_ms"])
 }
 
 // TestMixedFabricIdleBackground: with bg_hosts=idle no background flow
@@ -229,9 +229,9 @@ func TestMixedFabricSeries(t *testing.T) {
 	}
 	m := res.Metrics
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
-	if !near(last, m["makespan_ms"]) || !near(sum[0]/n[0], m["ajct_ms"]) || !near(sum[1]/n[1], m["ring_iter_ms"]) {
+	if !near(last, m["makespan_ms"]) || !near(sum[0]/n[0], m["ina_iter_ms"]) || !near(sum[1]/n[1], m["ring_iter_ms"]) {
 		t.Fatalf("series: last end %v, means %v %v; metrics: makespan %v, ajct %v, ring %v",
-			last, sum[0]/n[0], sum[1]/n[1], m["makespan_ms"], m["ajct_ms"], m["ring_iter_ms"])
+			last, sum[0]/n[0], sum[1]/n[1], m["makespan_ms"], m["ina_iter_ms"], m["ring_iter_ms"])
 	}
 }
 

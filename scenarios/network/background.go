@@ -22,7 +22,7 @@ func Background() *experiments.Experiment {
 		experiments.Metric{Name: "cdf_mean_kb", Unit: "KB", Help: "mean of the workload's flow-size CDF (what mean_flow_kb estimates)"},
 		experiments.Metric{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues over the window"},
 		experiments.Metric{Name: "ecn_marks", Unit: "packets", Help: "packets marked CE at switch queues over the window"},
-		experiments.Metric{Name: "timeouts", Unit: "", Help: "retransmission timeouts (whole run)"},
+		experiments.Metric{Name: "timeouts", Unit: "", Help: "TCP retransmission timeouts (whole run)"},
 		experiments.Metric{Name: "events", Unit: "", Help: "simulator events processed"},
 	)
 	return &experiments.Experiment{

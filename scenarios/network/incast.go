@@ -45,7 +45,7 @@ func Incast() *experiments.Experiment {
 			{Name: "queue_min_pkts", Unit: "packets", Help: "smallest sampled bottleneck queue over the window (NaN without sampling)"},
 			{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues over the window"},
 			{Name: "ecn_marks", Unit: "packets", Help: "packets marked CE at switch queues over the window"},
-			{Name: "timeouts", Unit: "", Help: "retransmission timeouts (whole run)"},
+			{Name: "timeouts", Unit: "", Help: "TCP retransmission timeouts (whole run)"},
 			{Name: "retransmits", Unit: "packets", Help: "retransmitted segments (whole run)"},
 			{Name: "incast_fct_ms", Unit: "ms", Help: "time until every one-shot flow completed (NaN for long-lived flows or if not all completed)"},
 			{Name: "dctcp_qmax_pkts", Unit: "packets", Help: "DCTCP analysis: K + N"},

@@ -36,7 +36,7 @@ func CommonParams(proto, model string, models []string, scale float64, iters int
 		experiments.FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)").OnlyWhen("model", "custom"),
 		experiments.FloatParam("gradient_scale", scale, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale)").OnlyWhen("model", named...),
 		experiments.IntParam("iterations", iters, 1, 100000, "training iterations per job (the paper averages 100)"),
-		experiments.FloatParam("switch_mem_mb", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B"),
+		experiments.FloatParam("switch_mem_mib", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B").Was("switch_mem_mb"),
 		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)").Means("0", "communication only"),
 		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
 		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
@@ -49,8 +49,8 @@ func CommonParams(proto, model string, models []string, scale float64, iters int
 func ConstantParams() []experiments.Param {
 	d := inagg.DefaultParams()
 	return []experiments.Param{
-		experiments.FloatParam("init_cwd", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
-			"(100: the public ATP client's window per thread)").OnlyWhen("protocol", windowed...),
+		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
+			"(100: the public ATP client's window per thread)").OnlyWhen("protocol", windowed...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
 			"consecutive expiries (200: the public ATP client's)").OnlyWhen("protocol", windowed...),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
@@ -65,8 +65,8 @@ var windowed = []string{"atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-
 // run's ConstantParams.
 func JobParams(ps experiments.Params) *inagg.Params {
 	p := inagg.DefaultParams()
-	if ps.Has("init_cwd") {
-		p.InitCWD = ps.Float("init_cwd")
+	if ps.Has("init_cwd_pkts") {
+		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
@@ -91,12 +91,12 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 		{Name: "switch_agg_frac", Unit: "", Help: "gradient bytes aggregated at switches over all gradient bytes aggregated (switch + PS)"},
 		{Name: "jct_max_ms", Unit: "ms", Help: "slowest job's mean iteration time (NaN unless every job finished)"},
 		{Name: "ajct_done_ms", Unit: "ms", Help: "mean over the jobs that finished of their mean iteration time (NaN if none did; equals ajct_ms when all did)"},
-		{Name: "jobs_done", Unit: "", Help: "jobs that finished every iteration"},
+		{Name: "jobs_done", Unit: "jobs", Help: "jobs that finished every iteration"},
 		{Name: "retransmits", Unit: "packets", Help: "gradient retransmissions over all workers"},
-		{Name: "timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
+		{Name: "worker_timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
 		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
 		{Name: "aecn_marks", Unit: "packets", Help: "results marked with PA-ATP's AECN bit at aggregating switches (0: the asynchrony limit never bound)"},
-		{Name: "agg_mem_peak", Unit: "", Help: "largest fraction of an aggregating switch's aggregators in use at once"},
+		{Name: "agg_mem_peak_frac", Unit: "", Help: "largest fraction of an aggregating switch's aggregators in use at once"},
 		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
 		{Name: "events", Unit: "", Help: "simulator events processed"},
 	}

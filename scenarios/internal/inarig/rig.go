@@ -41,7 +41,7 @@ func New(r *experiments.Run) *Rig {
 // eta and the fabric's bandwidth-delay product in INA packets.
 func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 	c := inagg.DefaultAggregatorConfig()
-	c.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mb") * float64(netsim.MiB)))
+	c.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mib") * float64(netsim.MiB)))
 	c.Eta = ps.Float("eta")
 	c.BDPPackets = bdp
 	return c
@@ -215,7 +215,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 		m["switch_agg_frac"] = atSwitch / (atSwitch + atPS)
 	}
 	m["retransmits"] = float64(retx)
-	m["timeouts"] = float64(tos)
+	m["worker_timeouts"] = float64(tos)
 	var over, aecn uint64
 	var peak float64
 	for _, a := range g.Aggs {
@@ -228,7 +228,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	m["overflow_pkts"] = float64(over)
 	m["aecn_marks"] = float64(aecn)
 	if len(g.Aggs) > 0 {
-		m["agg_mem_peak"] = peak
+		m["agg_mem_peak_frac"] = peak
 	}
 	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
 	m["drops"] = float64(d)
