@@ -267,3 +267,22 @@ func TestShardsPartitionJobs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTick measures one Run.Tick of a watched run, which a
+// simulation calls every TickEvents events: its cost per event is the
+// figure over TickEvents.
+func BenchmarkTick(b *testing.B) {
+	ctx := context.Background()
+	var progress float64
+	r := &Run{mon: &monitor{done: ctx.Done(), stall: 1, stallEvents: DefaultStallEvents, lastLive: time.Now()}}
+	r.Watch(Watch{What: "x", Count: func() float64 { return progress }, Goal: 1e9})
+	b.ReportAllocs()
+	now := 0.0
+	for i := 0; i < b.N; i++ {
+		now += 1e-6
+		progress++
+		if !r.Tick(now, uint64(i)*TickEvents) {
+			b.Fatal("halted")
+		}
+	}
+}
