@@ -357,3 +357,24 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("median of {3, 1} = %v, want 2", s2[0].Median)
 	}
 }
+
+// TestSeriesTimesHaveNoResidue: a column in a time unit is written at
+// picosecond resolution (simulated times are whole picoseconds), so the
+// binary residue of a conversion does not reach the file; other columns
+// are written as they are.
+func TestSeriesTimesHaveNoResidue(t *testing.T) {
+	dir := t.TempDir()
+	o := &Outcome{Params: toyExperiment().Defaults(), Result: &Result{Series: []Series{{
+		Name:    "q",
+		Columns: []string{"time_ms", "end_s", "rate_per_s", "value"},
+		Rows:    [][]float64{{10.030000000000001, 0.30000000000000004, 0.30000000000000004, 0.30000000000000004}, {1e9, 2, 3, 4}},
+	}}}}
+	if _, err := WriteSeries(dir, "toy", o); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(SeriesPath(dir, "toy", 0, 0, "q"))
+	want := "time_ms,end_s,rate_per_s,value\n10.03,0.3,0.30000000000000004,0.30000000000000004\n1000000000,2,3,4\n"
+	if string(data) != want {
+		t.Errorf("series file\n%s\nwant\n%s", data, want)
+	}
+}

@@ -165,3 +165,26 @@ func TestNoSeriesIsSaid(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunResume: an interrupted run continues with --resume, and its
+// table covers every trial, those kept and those run.
+func TestRunResume(t *testing.T) {
+	dir := t.TempDir()
+	full, part := filepath.Join(dir, "full.csv"), filepath.Join(dir, "part.csv")
+	want, _, code := runCLI(t, "run", "toy-cli", "--trials", "4", "--csv", full)
+	if code != 0 {
+		t.Fatal("run failed")
+	}
+	lines := strings.SplitAfter(readFile(t, full), "\n")
+	os.WriteFile(part, []byte(strings.Join(lines[:3], "")), 0o644) // header and two trials
+	got, stderr, code := runCLI(t, "run", "toy-cli", "--trials", "4", "--csv", part, "--resume")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	if readFile(t, part) != readFile(t, full) {
+		t.Errorf("resumed CSV differs")
+	}
+	if got != want {
+		t.Errorf("table after resume\n%s\nwant\n%s", got, want)
+	}
+}
