@@ -34,7 +34,7 @@ var benchTopos = []benchTopo{
 func BenchmarkSteady(b *testing.B) {
 	for _, topo := range benchTopos {
 		for _, conc := range []int{100, 1000, 10000} {
-			for _, mode := range []Mode{MaxMin, FCFS} {
+			for _, mode := range []Mode{MaxMin, FCFS, Priority} {
 				b.Run(topo.name+"/"+mode.String()+"/c="+itoa(conc), func(b *testing.B) {
 					benchSteady(b, topo, mode, conc)
 				})
@@ -45,7 +45,13 @@ func BenchmarkSteady(b *testing.B) {
 
 func benchSteady(b *testing.B, topo benchTopo, mode Mode, conc int) {
 	net, hosts := topo.build()
-	e := New(net, mode)
+	var e *Engine
+	if mode == Priority {
+		// Four priority classes, drawn per transfer.
+		e = NewPriority(net, func(o netsim.BulkOpts) int64 { return o.Tag })
+	} else {
+		e = New(net, mode)
+	}
 	rng := net.Sim.Rand("bench")
 	target := uint64(b.N)
 	var start func()
@@ -62,7 +68,11 @@ func benchSteady(b *testing.B, topo benchTopo, mode Mode, conc int) {
 			j++
 		}
 		size := netsim.Bytes(100_000 + rng.Int64N(10_000_000))
-		e.Send(hosts[i], hosts[j], size, netsim.BulkOpts{}, func() {
+		var opts netsim.BulkOpts
+		if mode == Priority {
+			opts.Tag = rng.Int64N(4)
+		}
+		e.Send(hosts[i], hosts[j], size, opts, func() {
 			if e.Completed() >= target {
 				net.Sim.Stop()
 				return

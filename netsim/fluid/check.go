@@ -69,12 +69,15 @@ func (e *Engine) Check() error {
 			}
 		}
 	}
-	if e.sizeSent != e.delivered+pendingSize {
-		return fmt.Errorf("byte conservation: sent %d != delivered %d + pending %d", e.sizeSent, e.delivered, pendingSize)
+	if e.sizeSent != e.delivered+e.cancelledSize+pendingSize {
+		return fmt.Errorf("byte conservation: sent %d != delivered %d + cancelled %d + pending %d", e.sizeSent, e.delivered, e.cancelledSize, pendingSize)
 	}
-	if e.sends != e.completed+uint64(nPending) || nPending != e.pending || nActive != e.active {
-		return fmt.Errorf("transfer books: sends %d, completed %d, pending %d (counted %d), active %d (counted %d)",
-			e.sends, e.completed, e.pending, nPending, e.active, nActive)
+	if e.cancelledSent > e.cancelledSize {
+		return fmt.Errorf("cancelled transfers sent %d bytes of %d", e.cancelledSent, e.cancelledSize)
+	}
+	if e.sends != e.completed+e.cancels+uint64(nPending) || nPending != e.pending || nActive != e.active {
+		return fmt.Errorf("transfer books: sends %d, completed %d, cancelled %d, pending %d (counted %d), active %d (counted %d)",
+			e.sends, e.completed, e.cancels, e.pending, nPending, e.active, nActive)
 	}
 	n, prev := 0, (*transfer)(nil)
 	for t := e.first; t != nil; t = t.nextAct {
@@ -115,11 +118,11 @@ func (e *Engine) hasBottleneck(t *transfer) bool {
 		ls := &e.links[l]
 		sum, max := 0.0, 0.0
 		for _, o := range ls.trs {
-			if e.mode == FCFS && o.start > t.start {
+			if e.mode != MaxMin && e.ranksAfter(o, t) {
 				continue // later ranks do not count against t
 			}
 			sum += o.rate
-			if (e.mode == MaxMin || o.start == t.start) && o.rate > max {
+			if (e.mode == MaxMin || (o.start == t.start && o.key == t.key)) && o.rate > max {
 				max = o.rate
 			}
 		}
@@ -129,6 +132,16 @@ func (e *Engine) hasBottleneck(t *transfer) bool {
 		}
 	}
 	return false
+}
+
+// ranksAfter reports whether o is served after t under FCFS (later
+// activation) or Priority (higher key, or the same key and later
+// activation).
+func (e *Engine) ranksAfter(o, t *transfer) bool {
+	if e.mode == Priority && o.key != t.key {
+		return o.key > t.key
+	}
+	return o.start > t.start
 }
 
 // MaxResidual is the largest rounding residue, in bytes, seen when a

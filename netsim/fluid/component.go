@@ -80,11 +80,21 @@ func (e *Engine) allocate() {
 		return
 	}
 	// FCFS: ranks by activation time, each rank filled max-min on what the
-	// earlier ranks left (package documentation).
-	e.orderComp()
+	// earlier ranks left (package documentation). Priority: ranks by (key,
+	// activation time).
+	if e.mode == Priority {
+		slices.SortFunc(e.comp, func(a, b *transfer) int {
+			if c := cmp.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+	} else {
+		e.orderComp()
+	}
 	for i := 0; i < len(e.comp); {
 		j := i + 1
-		for j < len(e.comp) && e.comp[j].start == e.comp[i].start {
+		for j < len(e.comp) && e.comp[j].start == e.comp[i].start && e.comp[j].key == e.comp[i].key {
 			j++
 		}
 		if j == i+1 {
@@ -182,12 +192,12 @@ func (e *Engine) sweep() {
 }
 
 // checkStall panics unless a zero-rate transfer is blocked by a link with
-// no capacity left (zero capacity, or under FCFS saturated by earlier
-// transfers).
+// no capacity left (zero capacity, or under FCFS and Priority saturated by
+// higher ranks).
 func (e *Engine) checkStall(t *transfer) {
 	for _, l := range t.path {
 		ls := &e.links[l]
-		if ls.cap == 0 || (e.mode == FCFS && ls.resid == 0) {
+		if ls.cap == 0 || (e.mode != MaxMin && ls.resid == 0) {
 			return
 		}
 	}

@@ -46,6 +46,25 @@
 // served before a later one, even one that was already running on another
 // part of its path, which then waits in turn.
 //
+// Priority (NewPriority) generalises FCFS to strict priorities: each
+// transfer carries a key computed from its BulkOpts by a caller-supplied
+// function, and ranks are ordered by (key, activation time), so a
+// transfer of a lower key preempts higher-key transfers on every link it
+// crosses, whenever it arrives; equal keys behave as FCFS. CREW's
+// task-level FCFS and its multicast-first and scatter-first variants are
+// such keys.
+//
+// # Cancellation and uncapped links
+//
+// Start is Send returning a Handle: Sent reports how many bytes a
+// transfer has pushed out so far, and Cancel abandons it (its done never
+// fires; its bandwidth is re-allocated at once), for callers that discard
+// or re-route data mid-transfer. Cancelled transfers are booked apart
+// from delivered ones. SetUncapped declares a link that can never be a
+// bottleneck (an access cable rated at the sum of the links behind it);
+// transfers leave it out of allocation but pay its delay, which keeps
+// unrelated transfers out of each other's recomputations.
+//
 // # Incremental recomputation
 //
 // Rates change only when a transfer arrives, departs or a link capacity

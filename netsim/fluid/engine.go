@@ -17,6 +17,9 @@ const (
 	MaxMin Mode = iota
 	// FCFS gives bandwidth to transfers in the order they became active.
 	FCFS
+	// Priority gives bandwidth by strict priority of a caller-supplied key
+	// (lower first), FCFS among equal keys (see NewPriority).
+	Priority
 )
 
 // String names the mode as it appears in parameters: "maxmin" or "fcfs".
@@ -26,11 +29,14 @@ func (m Mode) String() string {
 		return "maxmin"
 	case FCFS:
 		return "fcfs"
+	case Priority:
+		return "priority"
 	}
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
 
-// ParseMode returns the mode named s ("maxmin" or "fcfs").
+// ParseMode returns the mode named s ("maxmin" or "fcfs"). Priority needs
+// a key function and is made with NewPriority.
 func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "maxmin":
@@ -55,6 +61,7 @@ type Engine struct {
 	net   *netsim.Network
 	sim   *netsim.Sim
 	mode  Mode
+	key   func(netsim.BulkOpts) int64 // Priority mode only
 	links []linkState
 
 	slots []*transfer
@@ -91,6 +98,9 @@ type Engine struct {
 	rerated         uint64       // transfers re-rated, summed over recomputations
 	sizeSent        netsim.Bytes // sizes of every Send
 	delivered       netsim.Bytes // sizes of transfers whose done fired
+	cancels         uint64       // transfers cancelled and released
+	cancelledSize   netsim.Bytes // sizes of the transfers cancelled and released
+	cancelledSent   netsim.Bytes // bytes those transfers had sent when cancelled
 	maxResidual     float64      // largest |remaining| at completion, bytes
 }
 
@@ -101,8 +111,31 @@ var _ netsim.Bulk = (*Engine)(nil)
 // unknown mode is a programming error and panics.
 func New(net *netsim.Network, mode Mode) *Engine {
 	if mode != MaxMin && mode != FCFS {
-		panic(fmt.Sprintf("fluid: unknown mode %d", mode))
+		panic(fmt.Sprintf("fluid: unknown mode %d (Priority is made with NewPriority)", mode))
 	}
+	return newEngine(net, mode)
+}
+
+// NewPriority returns an engine that allocates bandwidth by strict
+// priority: key(opts) of each Send is the transfer's priority, lower keys
+// first. Transfers are ranked by (key, activation time); each rank is
+// filled max-min on what the higher ranks left, exactly as FCFS ranks are
+// (FCFS is the special case of one key). A transfer of a lower key that
+// arrives later preempts, on every link it crosses, the bandwidth of
+// higher-key transfers. CREW's flow scheduling policies (Sec. IV-C and
+// V-E of its paper: task-level FCFS by partial-reduce id, multicast before
+// scatter, scatter before multicast) are keys of this kind. A nil key
+// panics.
+func NewPriority(net *netsim.Network, key func(netsim.BulkOpts) int64) *Engine {
+	if key == nil {
+		panic("fluid: NewPriority with a nil key function")
+	}
+	e := newEngine(net, Priority)
+	e.key = key
+	return e
+}
+
+func newEngine(net *netsim.Network, mode Mode) *Engine {
 	e := &Engine{net: net, sim: net.Sim, mode: mode, flushAt: -1}
 	// Degree 32 measured as good as 8-64 here; the free list keeps the
 	// nodes that sweeps and bursts of completions release for reuse.
@@ -137,6 +170,10 @@ func (e *Engine) Recomputations() uint64 { return e.recomputes }
 // BytesDelivered is the total size of the transfers whose done has fired.
 func (e *Engine) BytesDelivered() netsim.Bytes { return e.delivered }
 
+// Cancelled is the number of transfers cancelled, and the bytes they had
+// sent when cancelled.
+func (e *Engine) Cancelled() (uint64, netsim.Bytes) { return e.cancels, e.cancelledSent }
+
 // Capacity is the current capacity of link l in bits/s.
 func (e *Engine) Capacity(l netsim.LinkID) netsim.Rate { return netsim.Rate(e.links[l].cap) }
 
@@ -160,12 +197,47 @@ func (e *Engine) SetCapacity(l netsim.LinkID, r netsim.Rate) error {
 	return nil
 }
 
+// SetUncapped declares that link l is never a bottleneck, so transfers
+// sent from now on leave it out of bandwidth allocation (its propagation
+// delay still counts). It is for links whose capacity provably covers
+// whatever the other links of every path let through, such as the access
+// cables of topologies.WAN (rated at the sum of a site's WAN links):
+// leaving them out keeps each pair's transfers in a component of their
+// own, so an arrival re-rates only the transfers of that pair instead of
+// every transfer of the mesh. The caller vouches for the claim; Check
+// does not see uncapped links. An unknown link, or one that already
+// carries transfers, is an error.
+func (e *Engine) SetUncapped(l netsim.LinkID) error {
+	if int(l) < 0 || int(l) >= len(e.links) {
+		return fmt.Errorf("fluid: SetUncapped: no link %d", l)
+	}
+	if len(e.links[l].trs) > 0 {
+		return fmt.Errorf("fluid: SetUncapped: link %d already carries %d transfers", l, len(e.links[l].trs))
+	}
+	e.links[l].uncapped = true
+	return nil
+}
+
+// Handle names one transfer started with Start, for Sent and Cancel. It
+// stays valid (and harmless) after the transfer ends: a handle to a
+// transfer that completed or was cancelled is reported as such.
+type Handle struct {
+	slot int32
+	id   uint64
+}
+
 // Send implements netsim.Bulk: it starts moving size bytes from src to dst
 // (see the package documentation for timing) and calls done when the last
 // byte arrives. The route comes from net.Path; an unroutable pair or a
 // negative size is a programming error in the caller's topology or
 // collective, and panics.
 func (e *Engine) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	e.Start(src, dst, size, opts, done)
+}
+
+// Start is Send returning a Handle, for callers that may later ask how far
+// the transfer got (Sent) or abandon it (Cancel).
+func (e *Engine) Start(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) Handle {
 	if size < 0 {
 		panic(fmt.Sprintf("fluid: Send of negative size %d", size))
 	}
@@ -182,12 +254,22 @@ func (e *Engine) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.Bul
 	}
 	t.prop = 0
 	t.pos = t.pos[:0]
+	kept := t.path[:0]
 	for _, l := range t.path {
 		if int(l) >= len(e.links) {
 			panic("fluid: link added to the network after the engine was created")
 		}
 		t.prop += e.net.Link(l).Delay
+		if e.links[l].uncapped {
+			continue
+		}
+		kept = append(kept, l)
 		t.pos = append(t.pos, -1)
+	}
+	t.path = kept
+	t.key, t.cancelled = 0, false
+	if e.key != nil {
+		t.key = e.key(opts)
 	}
 	t.remaining = float64(size)
 	t.rate = 0
@@ -196,11 +278,100 @@ func (e *Engine) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.Bul
 	e.pending++
 	e.sizeSent += size
 	t.st = stPending
+	h := Handle{slot: t.slot, id: t.id}
 	if opts.StartLatency > 0 {
 		e.sim.Schedule(e.sim.Now()+opts.StartLatency, e, kindStart, nil, int64(t.slot))
-		return
+		return h
 	}
 	e.activate(t)
+	return h
+}
+
+// lookup returns the transfer h names, or nil if it has ended (completed
+// or cancelled).
+func (e *Engine) lookup(h Handle) *transfer {
+	if h.id == 0 || h.slot < 0 || int(h.slot) >= len(e.slots) {
+		return nil
+	}
+	t := e.slots[h.slot]
+	if t.id != h.id || t.st == stFree || t.cancelled {
+		return nil
+	}
+	return t
+}
+
+// Sent reports how many of the transfer's bytes have left its source by
+// now (rounded down), and whether the transfer is still under way (its
+// done has not fired and it was not cancelled). It changes nothing.
+func (e *Engine) Sent(h Handle) (netsim.Bytes, bool) {
+	t := e.lookup(h)
+	if t == nil {
+		return 0, false
+	}
+	return e.sentOf(t), true
+}
+
+func (e *Engine) sentOf(t *transfer) netsim.Bytes {
+	switch t.st {
+	case stPending:
+		return 0
+	case stDraining:
+		return t.size
+	}
+	rem := t.remaining
+	if dt := e.sim.Now() - t.last; dt > 0 && t.rate > 0 {
+		rem -= t.rate * float64(dt) / bitsPerByteps
+	}
+	sent := float64(t.size) - rem
+	if sent <= 0 {
+		return 0
+	}
+	if s := netsim.Bytes(sent); s < t.size {
+		return s
+	}
+	return t.size
+}
+
+// Cancel abandons a transfer under way: its done will never be called, it
+// stops competing for bandwidth now (the transfers that shared its links
+// are re-rated at this instant), and the bytes it had sent are reported
+// (rounded down; a transfer whose last byte already left the source
+// reports its size). Cancelling a transfer that has ended returns (0,
+// false). Cancel may be called from a done callback.
+func (e *Engine) Cancel(h Handle) (netsim.Bytes, bool) {
+	t := e.lookup(h)
+	if t == nil {
+		return 0, false
+	}
+	sent := e.sentOf(t)
+	t.cancelled = true
+	t.done = nil
+	if t.st == stActive {
+		e.advance(t)
+		if t.inTree {
+			e.stale++
+			t.inTree = false
+		}
+		e.depart(t)
+		e.requestFlush()
+		e.release(t, sent)
+	}
+	// A pending transfer is released when its start event fires, a
+	// draining one when its last byte arrives: their events name the slot,
+	// so the slot must not be reused before then.
+	return sent, true
+}
+
+// release frees a cancelled transfer's slot and books it.
+func (e *Engine) release(t *transfer, sent netsim.Bytes) {
+	e.cancels++
+	e.pending--
+	e.cancelledSize += t.size
+	e.cancelledSent += sent
+	t.st = stFree
+	t.done = nil
+	t.path = nil
+	e.free = append(e.free, t.slot)
 }
 
 func (e *Engine) alloc() *transfer {
@@ -321,6 +492,10 @@ func (e *Engine) HandleEvent(ev netsim.Event) {
 		if t.st != stPending {
 			panic("fluid: start event for a transfer not pending")
 		}
+		if t.cancelled {
+			e.release(t, 0)
+			return
+		}
 		e.activate(t)
 	case kindDone:
 		e.finishDone(e.slots[ev.Arg])
@@ -402,6 +577,10 @@ func (e *Engine) settle(t *transfer) {
 func (e *Engine) finishDone(t *transfer) {
 	if t.st != stDraining {
 		panic("fluid: done for a transfer that has not finished sending")
+	}
+	if t.cancelled {
+		e.release(t, t.size)
+		return
 	}
 	done := t.done
 	e.completed++

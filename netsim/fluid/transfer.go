@@ -27,6 +27,9 @@ type transfer struct {
 	done  func()
 	start netsim.Time // activation time (FCFS rank)
 	seq   uint64      // activation order, breaks FCFS ties deterministically
+	key   int64       // Priority mode: the caller's key (lower served first)
+
+	cancelled bool // Cancel was called: done is never called
 
 	prevAct, nextAct *transfer // neighbours in the engine's active list
 
@@ -66,6 +69,8 @@ type linkState struct {
 	cmark uint32  // component epoch
 	chg   uint32  // change epoch within a fill round
 	dirty bool
+
+	uncapped bool // never a bottleneck: left out of transfers' paths
 }
 
 // bitsPerByteps converts bytes/ps to bits/s: rate[bits/s] * dt[ps] / 8e12 = bytes.
