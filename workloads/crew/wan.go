@@ -57,10 +57,10 @@ func (e *empirical) draw(r *rand.Rand) float64 {
 
 // wanTables is the parsed embedded data.
 type wanTables struct {
-	pooled  *empirical                // every reading
-	perPair map[[2]int]*empirical     // by (src, dst) region index
-	rtt     [len8][len8]float64       // ms; 0 on the diagonal
-	err     error                     //
+	pooled  *empirical            // every reading
+	perPair map[[2]int]*empirical // by (src, dst) region index
+	rtt     [len8][len8]float64   // ms; 0 on the diagonal
+	err     error                 //
 }
 
 const len8 = 8
