@@ -1,0 +1,470 @@
+package crew
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"syncsim/netsim"
+	"syncsim/workloads/training"
+)
+
+// Config is one training run (Sec. V-C): n workers compute, report ready,
+// and synchronise p at a time by Options.Scheme for Duration.
+type Config struct {
+	Options
+	// Estimate is the bandwidth matrix the controller plans with (bits/s);
+	// nil means the real one. Sec. V-H perturbs it (Matrix.Noisy).
+	Estimate Matrix
+	// Compute is the distribution of one local training iteration
+	// (seconds), scaled by ComputeScale (Fig. 9).
+	Compute      training.Dist
+	ComputeScale float64
+	// Duration is the simulated training time.
+	Duration netsim.Time
+	// Faults are the outages of the run (Sec. IV-B, Fig. 8).
+	Faults []Fault
+}
+
+// worker states
+const (
+	wComputing uint8 = iota
+	wReady           // reported ready (or report in flight), not in a task
+	wSyncing         // member of a formed partial reduce
+	wDead
+)
+
+// task is one partial reduce under way.
+type task interface {
+	pid() int
+	start()
+	// member reports whether worker w is one of the task's P and has not
+	// finished it.
+	member(w int) bool
+	// connDown handles a detected outage of the connection u-v.
+	connDown(u, v int)
+	// nodeDown handles a detected failure of worker w.
+	nodeDown(w int)
+	abandon()
+}
+
+// forming is the group of ready workers the controller's queue holds for
+// the next partial reduce.
+type forming struct {
+	pid     int
+	members []int
+}
+
+// Cluster runs partial reduces over a Net: the controller's ready queue,
+// the workers' compute loop, the tasks and the outages.
+type Cluster struct {
+	sim *netsim.Sim
+	net *Net
+	cfg Config
+	n   int
+	ch  Chunking
+
+	est       Matrix  // the controller's bandwidth estimate
+	view      Matrix  // est with connections known to be down at 0
+	knownDown [][]int // detected outages per connection
+	physDown  [][]int // outages in force per connection
+	dead      []bool  // physically failed
+	knownDead []bool  // failure detected by the controller
+	ctrlUp    bool
+
+	wstate []uint8
+	wgen   []uint32 // bumped when a worker dies: stale compute events drop
+	rng    []*rand.Rand
+	pre    []*preScatter // non-blocking scatter under way, by worker
+
+	forming *forming
+	nextPid int
+	tasks   []task // under way, in formation order
+
+	defSplit Split // CREW's default plan (P = N), nil when stale
+
+	// books
+	rounds      []int
+	standalone  int
+	prs         int
+	prTime      netsim.Time
+	lpSum       float64
+	lpCount     int
+	abandoned   int
+	discarded   int64
+	failovers   int
+	accepted    int64 // chunk copies reduced by completed tasks
+	onTaskEnd   func(pid int, ok bool, took netsim.Time)
+	err         error // first broken invariant
+	completedAt []netsim.Time
+}
+
+// NewCluster prepares a run of cfg over net.
+func NewCluster(net *Net, cfg Config) (*Cluster, error) {
+	n := net.N()
+	if err := cfg.Options.Validate(n); err != nil {
+		return nil, err
+	}
+	if cfg.Scheme != CREW && cfg.Scheme != OPR && cfg.Scheme != A2A {
+		return nil, fmt.Errorf("training runs schemes crew, opr and a2a; %v runs in single partial reduces only", cfg.Scheme)
+	}
+	if cfg.Scatter == NonBlocking && !net.CanCancel() {
+		return nil, fmt.Errorf("non-blocking scatter needs flow fidelity (it abandons transfers mid-way)")
+	}
+	if len(cfg.Faults) > 0 && !net.CanCancel() {
+		return nil, fmt.Errorf("outages need flow fidelity")
+	}
+	for _, f := range cfg.Faults {
+		if err := f.validate(n); err != nil {
+			return nil, err
+		}
+	}
+	if !(cfg.ComputeScale > 0) {
+		cfg.ComputeScale = 1
+	}
+	est := cfg.Estimate
+	if est == nil {
+		est = net.BW
+	}
+	if est.N() != n {
+		return nil, fmt.Errorf("estimate is %d x %d for %d workers", est.N(), est.N(), n)
+	}
+	c := &Cluster{
+		sim: net.Sim, net: net, cfg: cfg, n: n, ch: cfg.chunking(),
+		est: est, view: est.Clone(), ctrlUp: true,
+		knownDown: intMatrix(n), physDown: intMatrix(n),
+		dead: make([]bool, n), knownDead: make([]bool, n),
+		wstate: make([]uint8, n), wgen: make([]uint32, n), rng: make([]*rand.Rand, n),
+		pre: make([]*preScatter, n), rounds: make([]int, n),
+	}
+	for w := range c.rng {
+		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
+	}
+	return c, nil
+}
+
+func intMatrix(n int) [][]int {
+	m := make([][]int, n)
+	for i := range m {
+		m[i] = make([]int, n)
+	}
+	return m
+}
+
+// Metrics are a run's results.
+type Metrics struct {
+	// RoundsPerWorker is the mean number of partial reduces a worker
+	// completed (received the full result of) within the run.
+	RoundsPerWorker float64
+	// Rounds per worker.
+	Rounds []int
+	// PRs counts partial reduces completed; PRTime is their mean time from
+	// the formation of P to the last member holding the result.
+	PRs    int
+	PRTime netsim.Time
+	// LPObjective is the mean objective (seconds) of the weights the
+	// partial reduces were planned with (CREW and OPR; NaN otherwise).
+	LPObjective float64
+	// Abandoned counts partial reduces given up (no replacement
+	// aggregator, a lost initiator, the controller unreachable, the time
+	// budget); Discarded counts chunks that reached an aggregator that was
+	// not theirs in the final plan; Failovers counts replacement
+	// aggregators chosen by Eq. 3; Standalone counts local iterations done
+	// while the controller was unreachable.
+	Abandoned  int
+	Discarded  int64
+	Failovers  int
+	Standalone int
+	Events     uint64
+}
+
+// Run simulates cfg.Duration of training and returns the metrics.
+func (c *Cluster) Run() Metrics {
+	for w := 0; w < c.n; w++ {
+		c.startCompute(w)
+	}
+	c.scheduleFaults()
+	c.sim.Run(c.cfg.Duration)
+	return c.metrics()
+}
+
+func (c *Cluster) metrics() Metrics {
+	m := Metrics{Rounds: append([]int(nil), c.rounds...), PRs: c.prs, Abandoned: c.abandoned,
+		Discarded: c.discarded, Failovers: c.failovers, Standalone: c.standalone, Events: c.sim.Events()}
+	sum := 0
+	for _, r := range c.rounds {
+		sum += r
+	}
+	m.RoundsPerWorker = float64(sum) / float64(c.n)
+	if c.prs > 0 {
+		m.PRTime = c.prTime / netsim.Time(c.prs)
+	}
+	m.LPObjective = math.NaN()
+	if c.lpCount > 0 {
+		m.LPObjective = c.lpSum / float64(c.lpCount)
+	}
+	return m
+}
+
+// startCompute runs one local iteration of worker w.
+func (c *Cluster) startCompute(w int) {
+	if c.dead[w] {
+		return
+	}
+	c.wstate[w] = wComputing
+	d := netsim.FromSeconds(c.cfg.Compute.Sample(c.rng[w]) * c.cfg.ComputeScale)
+	gen := c.wgen[w]
+	c.sim.AfterFunc(max(d, 0), func() {
+		if c.wgen[w] == gen {
+			c.computeDone(w)
+		}
+	})
+}
+
+// computeDone: worker w has a new local model. It reports ready to the
+// controller (and starts non-blocking scatter), or, when it cannot reach
+// the controller, trains on alone (Sec. IV-B's standalone mode).
+func (c *Cluster) computeDone(w int) {
+	if !c.ctrlUp {
+		c.standalone++
+		c.startCompute(w)
+		return
+	}
+	c.wstate[w] = wReady
+	if c.cfg.Scheme == CREW && c.cfg.Scatter == NonBlocking && !c.planKnownOnReady() {
+		c.pre[w] = c.startPreScatter(w)
+	}
+	gen := c.wgen[w]
+	c.after(c.cfg.Control, func() {
+		if c.wgen[w] == gen {
+			c.enqueue(w)
+		}
+	})
+}
+
+// planKnownOnReady reports whether a worker that becomes ready now would
+// complete P and get the plan at once (no controller latency, one
+// worker short), so non-blocking scatter has nothing to start.
+func (c *Cluster) planKnownOnReady() bool {
+	if c.cfg.Control > 0 {
+		return false
+	}
+	k := 0
+	if c.forming != nil {
+		k = len(c.forming.members)
+	}
+	return k+1 >= c.cfg.P
+}
+
+// after runs f after d, or now if d is 0.
+func (c *Cluster) after(d netsim.Time, f func()) {
+	if d <= 0 {
+		f()
+		return
+	}
+	c.sim.AfterFunc(d, f)
+}
+
+// formingGroup returns the group being formed, creating it.
+func (c *Cluster) formingGroup() *forming {
+	if c.forming == nil {
+		c.forming = &forming{pid: c.nextPid}
+		c.nextPid++
+	}
+	return c.forming
+}
+
+// enqueue is the controller receiving worker w's readiness report.
+func (c *Cluster) enqueue(w int) {
+	if c.dead[w] || c.wstate[w] != wReady {
+		return
+	}
+	if !c.ctrlUp {
+		c.dropPre(w)
+		c.standalone++
+		c.startCompute(w)
+		return
+	}
+	f := c.formingGroup()
+	f.members = append(f.members, w)
+	if len(f.members) >= c.cfg.P {
+		c.forming = nil
+		c.form(f)
+	}
+}
+
+// form starts the partial reduce of group f.
+func (c *Cluster) form(f *forming) {
+	for _, w := range f.members {
+		c.wstate[w] = wSyncing
+	}
+	var t task
+	switch c.cfg.Scheme {
+	case A2A:
+		t = newA2ATask(c, f.pid, f.members)
+	default:
+		pre := make([]*preScatter, len(f.members))
+		for i, w := range f.members {
+			pre[i], c.pre[w] = c.pre[w], nil
+		}
+		t = newCrewTask(c, f.pid, f.members, pre)
+	}
+	c.tasks = append(c.tasks, t)
+	if c.cfg.Budget > 0 {
+		c.sim.AfterFunc(c.cfg.Budget, func() { c.expire(t) })
+	}
+	t.start()
+}
+
+// expire abandons t if it is still under way (the time budget).
+func (c *Cluster) expire(t task) {
+	for _, u := range c.tasks {
+		if u == t {
+			t.abandon()
+			return
+		}
+	}
+}
+
+// memberDone: worker w holds the result of partial reduce t.
+func (c *Cluster) memberDone(w int) {
+	if c.dead[w] {
+		return
+	}
+	c.rounds[w]++
+	c.startCompute(w)
+}
+
+// memberReleased: worker w leaves an abandoned partial reduce without its
+// result and trains on.
+func (c *Cluster) memberReleased(w int) {
+	if c.dead[w] || c.wstate[w] != wSyncing {
+		return
+	}
+	c.startCompute(w)
+}
+
+// taskEnded removes t from the tasks under way and books it.
+func (c *Cluster) taskEnded(t task, ok bool, formed netsim.Time) {
+	for i, u := range c.tasks {
+		if u == t {
+			c.tasks = append(c.tasks[:i], c.tasks[i+1:]...)
+			break
+		}
+	}
+	took := c.sim.Now() - formed
+	if ok {
+		c.prs++
+		c.prTime += took
+		c.completedAt = append(c.completedAt, c.sim.Now())
+	} else {
+		c.abandoned++
+	}
+	if c.onTaskEnd != nil {
+		c.onTaskEnd(t.pid(), ok, took)
+	}
+}
+
+// fail records the first broken invariant.
+func (c *Cluster) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+}
+
+// Check reports the first broken invariant of the run's books: a chunk
+// delivered twice to its aggregator, a completed partial reduce whose
+// aggregators did not get every chunk from every initiator, a result
+// delivered twice. It also checks the engine's books.
+func (c *Cluster) Check() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.net.Check()
+}
+
+// usable reports whether the controller believes worker w is alive.
+func (c *Cluster) usable(w int) bool { return !c.knownDead[w] }
+
+// viewUp reports whether the controller believes the connection i-j
+// works.
+func (c *Cluster) viewUp(i, j int) bool {
+	return i == j || (c.knownDown[i][j] == 0 && !c.knownDead[i] && !c.knownDead[j])
+}
+
+// refreshView recomputes the controller's planning matrix after a change
+// of what it knows.
+func (c *Cluster) refreshView() {
+	for i := range c.view {
+		for j := range c.view[i] {
+			if i == j {
+				continue
+			}
+			if c.viewUp(i, j) {
+				c.view[i][j] = c.est[i][j]
+			} else {
+				c.view[i][j] = 0
+			}
+		}
+	}
+	c.defSplit = nil
+}
+
+// aliveWorkers lists the workers the controller believes alive.
+func (c *Cluster) aliveWorkers() []int {
+	out := make([]int, 0, c.n)
+	for w := 0; w < c.n; w++ {
+		if c.usable(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// weights plans the blocks of P over the aggregator pool.
+func (c *Cluster) weights(P, pool []int) (Weights, error) {
+	bits := float64(c.cfg.Model) * 8
+	if c.cfg.Split == Even {
+		return EvenWeights(c.view, P, pool, bits)
+	}
+	return SolveLP(c.view, P, pool, bits, c.cfg.Objective)
+}
+
+// defaultSplit is CREW's default plan for non-blocking scatter: the
+// weights for P = N (every worker the controller believes alive) split by
+// Alg. 1, indexed by worker (Sec. IV-A2). It is recomputed when the
+// controller's view changes.
+func (c *Cluster) defaultSplit() Split {
+	if c.defSplit != nil {
+		return c.defSplit
+	}
+	all := make([]int, c.n)
+	for i := range all {
+		all[i] = i
+	}
+	alive := c.aliveWorkers()
+	w, err := c.weights(alive, all)
+	if err != nil {
+		w, err = EvenWeights(c.view, alive, all, float64(c.cfg.Model)*8)
+	}
+	x := make([]float64, c.n)
+	if err == nil {
+		copy(x, w.X)
+	} else {
+		for _, a := range alive {
+			x[a] = 1 / float64(len(alive))
+		}
+	}
+	c.defSplit = SplitFromScratch(x, c.cfg.Chunks)
+	return c.defSplit
+}
+
+// dropPre cancels worker w's non-blocking scatter, if any; the chunks it
+// got to aggregators are discarded.
+func (c *Cluster) dropPre(w int) {
+	if p := c.pre[w]; p != nil {
+		c.discarded += int64(p.cancel(c))
+		c.pre[w] = nil
+	}
+}

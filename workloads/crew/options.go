@@ -1,0 +1,186 @@
+package crew
+
+import (
+	"fmt"
+	"strings"
+
+	"syncsim/netsim"
+)
+
+// Scheme is how a partial reduce of the workers P is carried out.
+type Scheme uint8
+
+const (
+	// CREW scatters n blocks to all n workers, reduces each at its
+	// aggregator and multicasts it back to P (Sec. III).
+	CREW Scheme = iota
+	// OPR is the original partial reduce: p blocks reduced by the p
+	// workers of P only (Sec. V-A), with weights from its own LP (2) over
+	// P or even.
+	OPR
+	// A2A: every worker of P sends its whole model to the other p - 1.
+	A2A
+	// PS: one global parameter server, the worker with the largest average
+	// direct bandwidth to the others (ties: smallest average latency).
+	PS
+	// Ring: a ring over P built greedily from a random start, each next
+	// worker the one with the largest bandwidth from the last.
+	Ring
+	// BLINK is a BLINK-like packing of up to five spanning trees over P
+	// with rates from an LP (an approximation: BLINK is not public).
+	BLINK
+	// ToA is a TopoAdopt-like spanning tree over P found by simulated
+	// annealing (an approximation: TopoAdopt is not public).
+	ToA
+)
+
+// SchemeNames lists the schemes as parameters spell them.
+var SchemeNames = []string{"crew", "opr", "a2a", "ps", "ring", "blink", "toa"}
+
+// String names the scheme.
+func (s Scheme) String() string {
+	if int(s) < len(SchemeNames) {
+		return SchemeNames[s]
+	}
+	return fmt.Sprintf("Scheme(%d)", uint8(s))
+}
+
+// ParseScheme parses a scheme name.
+func ParseScheme(s string) (Scheme, error) {
+	for i, n := range SchemeNames {
+		if strings.EqualFold(s, n) {
+			return Scheme(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scheme %q (allowed: %s)", s, strings.Join(SchemeNames, ", "))
+}
+
+// SplitMode is how CREW and OPR weigh their blocks.
+type SplitMode uint8
+
+const (
+	// NetworkAware (N-A) takes the weights from the LP.
+	NetworkAware SplitMode = iota
+	// Even (E-D) splits the model evenly.
+	Even
+)
+
+// ParseSplit parses "n-a" / "na" or "e-d" / "ed" (case-insensitive).
+func ParseSplit(s string) (SplitMode, error) {
+	switch strings.ToLower(strings.ReplaceAll(s, "-", "")) {
+	case "na":
+		return NetworkAware, nil
+	case "ed":
+		return Even, nil
+	}
+	return 0, fmt.Errorf("unknown split %q (allowed: n-a, e-d)", s)
+}
+
+// ScatterMode is blocking or non-blocking scatter (Sec. IV-A2).
+type ScatterMode uint8
+
+const (
+	// Blocking: an initiator scatters once it has the plan for its P.
+	Blocking ScatterMode = iota
+	// NonBlocking: a ready worker scatters at once by the default plan
+	// (weights for P = N); when P is known the plan is adjusted by Alg. 2
+	// and chunks that reached the wrong aggregator are discarded.
+	NonBlocking
+)
+
+// ParseScatter parses "blocking" or "non-blocking".
+func ParseScatter(s string) (ScatterMode, error) {
+	switch strings.ToLower(s) {
+	case "blocking":
+		return Blocking, nil
+	case "non-blocking", "nonblocking":
+		return NonBlocking, nil
+	}
+	return 0, fmt.Errorf("unknown scatter mode %q (allowed: blocking, non-blocking)", s)
+}
+
+// Eq3Load selects the workload term of Eq. 3.
+//
+// Eq. 3 reads h(S) = argmin_{k in S} max_{i in P} (l_i + x_j) /
+// min(b_ik, b_ki), with l_i "the total block volume that worker i is
+// scheduled to reduce". Indexed by i in P, l_i does not depend on the
+// candidate k, which would make the choice ignore how loaded k already is;
+// the text motivates the rule as picking the candidate with "the minimum
+// estimated workload", so we read l_i as l_k, the candidate's own load
+// (Eq3Candidate, the default), and keep the literal reading as Eq3Literal.
+type Eq3Load uint8
+
+const (
+	// Eq3Candidate uses the candidate's load l_k.
+	Eq3Candidate Eq3Load = iota
+	// Eq3Literal uses l_i of each initiator i, as printed.
+	Eq3Literal
+)
+
+// ParseEq3 parses "candidate" or "literal".
+func ParseEq3(s string) (Eq3Load, error) {
+	switch s {
+	case "candidate":
+		return Eq3Candidate, nil
+	case "literal":
+		return Eq3Literal, nil
+	}
+	return 0, fmt.Errorf("unknown Eq. 3 load reading %q (allowed: candidate, literal)", s)
+}
+
+// Options configure how partial reduces run.
+type Options struct {
+	Scheme    Scheme
+	P         int          // workers per partial reduce
+	Split     SplitMode    // CREW and OPR
+	Objective Objective    // LP objective (N-A)
+	Scatter   ScatterMode  // CREW only; the others always block
+	Model     netsim.Bytes // model size
+	Chunks    int          // k, chunks the model is serialised into
+	// Control is the one-way latency between a worker and the controller:
+	// a readiness report reaches the controller, and a plan reaches a
+	// worker, Control after it is sent.
+	Control netsim.Time
+	// ReduceRate is how fast an aggregator sums its block (bits/s of each
+	// extra copy); 0 makes reduction instantaneous (Sec. I: the reduce
+	// computation is "not computationally intensive").
+	ReduceRate float64
+	// Eq3 selects the reading of Eq. 3 for replacement aggregators.
+	Eq3 Eq3Load
+	// Detect is how long after an outage begins its endpoints notice it
+	// (heartbeat timeout, Sec. IV-B).
+	Detect netsim.Time
+	// Budget abandons a partial reduce not complete this long after its P
+	// was formed (the self-healing time budget of Sec. IV-B); 0 = none.
+	Budget netsim.Time
+	// TreeSegments is how many pipelined segments the tree baselines
+	// (BLINK, ToA) cut each tree's share into.
+	TreeSegments int
+	// AnnealSteps is the number of simulated-annealing steps of ToA.
+	AnnealSteps int
+}
+
+// Validate checks the options against n workers.
+func (o Options) Validate(n int) error {
+	switch {
+	case o.P < 1:
+		return fmt.Errorf("p = %d: need at least 1 worker per partial reduce", o.P)
+	case o.P > n:
+		return fmt.Errorf("p = %d exceeds the number of workers n = %d", o.P, n)
+	case o.Model <= 0:
+		return fmt.Errorf("model size %d bytes must be positive", o.Model)
+	case o.Chunks < 1:
+		return fmt.Errorf("chunks = %d: need at least 1", o.Chunks)
+	case int64(o.Chunks) > int64(o.Model):
+		return fmt.Errorf("chunks = %d exceed the model's %d bytes", o.Chunks, o.Model)
+	case o.Control < 0 || o.Detect < 0 || o.Budget < 0:
+		return fmt.Errorf("control, detection and budget times must be non-negative")
+	case o.ReduceRate < 0:
+		return fmt.Errorf("reduce rate %v must be non-negative", o.ReduceRate)
+	case int(o.Scheme) >= len(SchemeNames):
+		return fmt.Errorf("unknown scheme %d", o.Scheme)
+	}
+	return nil
+}
+
+func (o Options) chunking() Chunking { return Chunking{Size: o.Model, K: o.Chunks} }
