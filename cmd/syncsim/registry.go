@@ -16,7 +16,7 @@ func newRegistry() *experiments.Registry {
 	r := experiments.NewRegistry()
 	network.Register(r)  // incast, background, permutation
 	ina.Register(r)      // ina-motivation, ina-basic, ina-testbed, ina-leafspine, ina-model
-	hostsync.Register(r) // sr-example, sr-cluster, dssync
+	hostsync.Register(r) // sr-example, sr-cluster, dssync, crew-single, crew-training
 	mixed.Register(r)    // mixed-fabric
 	return r
 }

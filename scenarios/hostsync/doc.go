@@ -4,8 +4,10 @@
 // (sr-cluster, Figs. 5-14: all reduce, partial reduce and selective reduce
 // at analytic, flow or packet fidelity, on the paper's star or on racks and
 // leaf-spine fabrics where groups share links with each other and with
-// background traffic), and DS-Sync against its baselines on racks with
-// inter-rack and end-host contention (dssync, Tables III-V of its paper).
-// The controllers live in workloads/syncctl and workloads/dssync, the
+// background traffic), DS-Sync against its baselines on racks with
+// inter-rack and end-host contention (dssync, Tables III-V of its paper),
+// and the CREW paper's cross-cloud partial reduce (crew-single, Fig. 4;
+// crew-training, Figs. 5-11). The controllers live in workloads/syncctl,
+// workloads/dssync and workloads/crew, the
 // collectives in workloads/collective. Register adds them to a registry.
 package hostsync

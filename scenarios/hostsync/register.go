@@ -3,7 +3,7 @@ package hostsync
 import "syncsim/experiments"
 
 // Register adds the host-synchronisation family's experiments to r:
-// sr-example, sr-cluster and dssync.
+// sr-example, sr-cluster, dssync, crew-single and crew-training.
 func Register(r *experiments.Registry) {
-	r.Register(SRExample(), SRCluster(), DSSync())
+	r.Register(SRExample(), SRCluster(), DSSync(), CrewSingle(), CrewTraining())
 }

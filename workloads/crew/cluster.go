@@ -121,7 +121,7 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 		}
 	}
 	if !(cfg.ComputeScale > 0) {
-		cfg.ComputeScale = 1
+		return nil, fmt.Errorf("compute scale %v must be positive", cfg.ComputeScale)
 	}
 	est := cfg.Estimate
 	if est == nil {
@@ -209,7 +209,7 @@ func (c *Cluster) metrics() Metrics {
 
 // startCompute runs one local iteration of worker w.
 func (c *Cluster) startCompute(w int) {
-	if c.dead[w] {
+	if c.dead[w] || c.cfg.Compute == nil { // no compute: a single partial reduce
 		return
 	}
 	c.wstate[w] = wComputing

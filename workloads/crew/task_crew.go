@@ -1,6 +1,8 @@
 package crew
 
 import (
+	"slices"
+
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
 )
@@ -165,7 +167,9 @@ func newCrewTask(c *Cluster, pid int, P []int, pre []*preScatter) *crewTask {
 		t.pos[w] = mi
 	}
 	if c.cfg.Scheme == OPR {
+		// Blocks in worker order, so that with p = n OPR is CREW exactly.
 		t.pool = append([]int(nil), t.P...)
+		slices.Sort(t.pool)
 	} else {
 		t.pool = make([]int, c.n)
 		for b := range t.pool {

@@ -1,0 +1,84 @@
+package hostsync
+
+import (
+	"fmt"
+
+	"syncsim/experiments"
+	"syncsim/workloads/crew"
+)
+
+// CrewSingle is the crew-single experiment: one partial reduce of a random
+// P on an idle WAN, by each scheme of the CREW paper's Fig. 4.
+func CrewSingle() *experiments.Experiment {
+	params := append([]experiments.Param{
+		experiments.EnumParam("scheme", "crew", crew.SchemeNames,
+			"crew (n blocks over all n workers), opr (p blocks over P, its own LP), a2a (all-to-all), ps (one global server), "+
+				"ring (greedy ring over P), blink (BLINK-like packing of up to 5 spanning trees, LP rates), toa (TopoAdopt-like annealed tree)"),
+		experiments.EnumParam("scatter", "blocking", []string{"blocking", "non-blocking"},
+			"CREW's scatter; all of P is ready at once here, so non-blocking only gains when control_ms > 0"),
+		experiments.IntParam("tree_segments", 16, 1, 100000, "blink/toa: pipelined segments per tree"),
+		experiments.IntParam("anneal_steps", 2000, 0, 10000000, "toa: simulated-annealing moves"),
+	}, crewNetParams()...)
+	return &experiments.Experiment{
+		Name:    "crew-single",
+		Summary: "one cross-cloud partial reduce: CREW vs OPR, A2A, PS, Ring, BLINK-like, TopoAdopt-like (CREW Fig. 4)",
+		Doc: "n workers on a full-mesh WAN with directed bandwidths b_ij (network n1, n2 or a file, see package workloads/crew); " +
+			"p of them, drawn at random per seed (the same P and network for every scheme of a seed), all hold a new model at time 0 and " +
+			"synchronise it once. pr_time_s is the time from P's formation until the last of P holds the reduced model. CREW scatters n " +
+			"blocks weighted by LP (2) (gonum's simplex) to all n workers, each reduces its block and multicasts it back (Sec. III-IV); " +
+			"OPR does the same over P only (p blocks, its own LP); A2A sends every model to every other member; PS pushes to and pulls " +
+			"from the worker with the largest average direct bandwidth; Ring runs ring all-reduce over a greedy ring; blink and toa are " +
+			"approximations of BLINK and TopoAdopt (neither is public): pipelined tree all-reduce over up to 5 LP-rated spanning trees, " +
+			"or one simulated-annealing tree. The paper's Fig. 4 is --vary scheme=ps,ring,toa,blink,a2a,opr,crew over the four workloads " +
+			"--vary network=n1,n2 (the trace does not matter for one partial reduce) with scheduling=fl and split=n-a, at least 10 trials. " +
+			"Packet fidelity (DCTCP flows; scheduling fs or fl) is for small n and models, e.g. n=8 model_mb=2.",
+		Params: params,
+		Metrics: []experiments.Metric{
+			{Name: "pr_time_s", Unit: "s", Help: "completion time of the partial reduce (Fig. 4)"},
+			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: objective of the planned weights (Eq. 1a + 1b for eq2 and e-d); NaN for other schemes"},
+			{Name: "traffic_gb", Unit: "GB", Help: "bytes handed to the network"},
+			{Name: "transfers", Unit: "", Help: "bulk transfers handed to the network"},
+		},
+		Run: runCrewSingle,
+	}
+}
+
+func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
+	s, err := buildCrewNet("crew-single", r)
+	if err != nil {
+		return nil, err
+	}
+	ps := r.Params
+	scheme, err := crew.ParseScheme(ps.String("scheme"))
+	if err != nil {
+		return nil, err
+	}
+	scatter, err := crew.ParseScatter(ps.String("scatter"))
+	if err != nil {
+		return nil, err
+	}
+	opt := s.opt
+	opt.Scheme, opt.Scatter = scheme, scatter
+	opt.TreeSegments, opt.AnnealSteps = ps.Int("tree_segments"), ps.Int("anneal_steps")
+	if scatter == crew.NonBlocking && !s.net.CanCancel() {
+		return nil, fmt.Errorf("crew-single: non-blocking scatter needs fidelity=flow")
+	}
+	n := ps.Int("n")
+	P := s.sim.Rand("crew/single/P").Perm(n)[:opt.P]
+	res, err := crew.RunSingle(s.net, opt, s.est, P, s.sim.Rand("crew/single/scheme"))
+	if err != nil {
+		return nil, fmt.Errorf("crew-single: %w", err)
+	}
+	if r.Check {
+		if err := s.net.Check(); err != nil {
+			return nil, fmt.Errorf("crew-single: engine books: %w", err)
+		}
+	}
+	out := r.Exp.NewResult()
+	out.Events = s.sim.Events()
+	out.Metrics["pr_time_s"] = res.Time.Seconds()
+	out.Metrics["lp_objective_s"] = res.LPObjective
+	out.Metrics["traffic_gb"] = float64(res.Bytes) / 1e9
+	out.Metrics["transfers"] = float64(res.Transfers)
+	return out, nil
+}
