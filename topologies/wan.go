@@ -21,7 +21,21 @@ import (
 // WAN link alone limits that pair and the path latency is delays[i][j].
 // Group i is site i (Edge[i] = its switch); there are no Core switches.
 func WAN(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q switchmodel.QueueConfig) (*Fabric, error) {
+	return WANHeadroom(net, rates, delays, q, 1)
+}
+
+// WANHeadroom is WAN with access cables rated at headroom (>= 1) times the
+// sum of the site's WAN rates. With headroom 1 a host that sends (or
+// receives) on every WAN link at once fills its access cable exactly, so
+// at packet level the queue can build in the host's NIC, which does not
+// mark ECN, rather than at the site switch's WAN port; a headroom above 1
+// (2, say) keeps every queue at a WAN port, as when a site's LAN is much
+// faster than its WAN links.
+func WANHeadroom(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q switchmodel.QueueConfig, headroom float64) (*Fabric, error) {
 	const kind = "wan"
+	if !(headroom >= 1 && headroom <= 1e6) {
+		return nil, errorf(kind, "access headroom %v must lie in [1, 1e6]", headroom)
+	}
 	b, err := newBuilder(net, kind, q)
 	if err != nil {
 		return nil, err
@@ -74,9 +88,18 @@ func WAN(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q s
 			b.connectAsym(sites[i].ID(), sites[j].ID(), rates[i][j], rates[j][i], delays[i][j])
 		}
 	}
+	scale := func(r netsim.Rate) netsim.Rate {
+		if headroom == 1 {
+			return r
+		}
+		if float64(r)*headroom >= float64(netsim.Rate(1)<<62) {
+			return netsim.Rate(1) << 62
+		}
+		return netsim.Rate(float64(r) * headroom)
+	}
 	for i, s := range sites {
 		h := b.host("w" + strconv.Itoa(i))
-		b.connectAsym(h.ID(), s.ID(), up[i], down[i], 0)
+		b.connectAsym(h.ID(), s.ID(), scale(up[i]), scale(down[i]), 0)
 		b.endGroup()
 	}
 	return b.finish(), nil
