@@ -45,6 +45,11 @@ var goldenSweeps = map[string][]string{
 	"dssync": {"--vary", "scenario=static,inter-rack,end-host,both", "--vary", "scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip",
 		"--set", "model=custom", "--set", "model_mb=16", "--set", "compute_ms=20", "--set", "layers=2", "--set", "bg_model=bert-base",
 		"--set", "iterations=24", "--set", "adjust_every=8", "--set", "tree_chunks=4"},
+	"crew-single": {"--vary", "fidelity=flow,packet", "--vary", "scheme=crew,opr,a2a,ps,ring,blink,toa",
+		"--set", "n=8", "--set", "p=4", "--set", "model_mb=4", "--set", "bw_noise=0.2"},
+	"crew-training": {"--vary", "scheme=crew,opr,a2a", "--vary", "scheduling=fl,tl", "--vary", "scatter=blocking,non-blocking",
+		"--set", "n=12", "--set", "p=4", "--set", "duration_s=5", "--set", "model_mb=18", "--set", "faulty_links=3",
+		"--set", "network=n2", "--set", "trace=t2"},
 }
 
 // TestGoldenSweeps runs every experiment's golden sweep with two trials
