@@ -24,9 +24,10 @@ func sweepFile(t *testing.T, args ...string) (string, string, int) {
 
 // TestSweepRealExperimentsIdenticalForAnyParallel sweeps small points of
 // the packet-level experiments (incast, background traffic on a leaf-spine,
-// INA jobs with background, the mixed fabric), of sr-cluster at flow
-// fidelity and of dssync at both: the CSV is byte-identical at --parallel 1
-// and 2, and another seed changes it.
+// INA jobs with background, the mixed fabric), of sr-cluster,
+// crew-single and crew-training at flow fidelity and of dssync at both:
+// the CSV is byte-identical at --parallel 1 and 2, and another seed
+// changes it.
 func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 	cases := [][]string{
 		{"--vary", "senders=2,4", "--set", "duration_ms=5", "incast"},
@@ -37,6 +38,8 @@ func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 		{"--vary", "scheme=partial-reduce,selective-reduce", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
 		{"--vary", "fidelity=flow,packet", "--vary", "scheme=dssync,gossip", "--set", "model=custom", "--set", "model_mb=4",
 			"--set", "compute_ms=10", "--set", "background=flows", "--set", "iterations=3", "--set", "adjust_every=2", "dssync"},
+		{"--vary", "scheme=crew,blink,toa", "--set", "n=12", "--set", "p=4", "crew-single"},
+		{"--vary", "scatter=blocking,non-blocking", "--set", "n=12", "--set", "p=4", "--set", "duration_s=5", "--set", "faulty_links=3", "crew-training"},
 	}
 	for _, c := range cases {
 		name := c[len(c)-1]

@@ -359,26 +359,51 @@ func warmEq2(s, m []float64, use []int, S float64, sRows, mRows, pos []int, K in
 	for q := 0; q < K; q++ {
 		basis = append(basis, pos[q])
 	}
-	both := 0 // aggregators with both constraints tight
+	// Classify: scatter-tight (x = Ts s/S: u non-basic, v basic),
+	// multicast-tight (u basic, v non-basic), or tied at the breakpoint
+	// ratio. The tied ones decide the basis at a degenerate vertex: the
+	// simplex multipliers are alpha_q = lambda s_q/S on the scatter side
+	// and beta_q = lambda m_q/S on the multicast side, with lambda = T
+	// and sum alpha = sum beta = 1 (the dual of LP (2)). Tied aggregators
+	// join the scatter side while sum alpha stays within 1; the first that
+	// does not fit is the one breakpoint aggregator with both slacks
+	// non-basic; the rest join the multicast side. That basis is optimal
+	// (dual feasible), so the simplex only has to certify it.
+	invT := bestG / S
+	as := 0.0
+	var tied []int
 	for q, k := range use {
-		x := min(ts*s[k], tm*m[k]) / S
-		uFree := ts-S*x/s[k] > 1e-9*ts
-		vFree := tm-S*x/m[k] > 1e-9*tm
-		if uFree {
+		sv, mv := ts*s[k], tm*m[k]
+		switch {
+		case sv < mv*(1-1e-12):
+			as += s[k] / S
+			basis = append(basis, pos[K+2+K+q])
+		case mv < sv*(1-1e-12):
+			basis = append(basis, pos[K+2+q])
+		default:
+			tied = append(tied, q)
+		}
+	}
+	if len(tied) == 0 {
+		return nil
+	}
+	bp := -1
+	for _, q := range tied {
+		k := use[q]
+		switch {
+		case bp < 0 && as+s[k]/S <= invT*(1+1e-12):
+			as += s[k] / S
+			basis = append(basis, pos[K+2+K+q])
+		case bp < 0:
+			bp = q
+		default:
 			basis = append(basis, pos[K+2+q])
 		}
-		if vFree {
-			basis = append(basis, pos[K+2+K+q])
-		}
-		if !uFree && !vFree {
-			// A breakpoint aggregator. The first fixes Tm/Ts; every
-			// further one (a tie) takes a degenerate scatter slack, or
-			// the basis would be singular.
-			if both > 0 {
-				basis = append(basis, pos[K+2+q])
-			}
-			both++
-		}
+	}
+	if bp < 0 {
+		// Every tied one fitted on the scatter side: the last becomes the
+		// breakpoint aggregator.
+		basis = basis[:len(basis)-1]
 	}
 	if len(basis) != rows {
 		return nil
