@@ -62,6 +62,7 @@ func CrewTraining() *experiments.Experiment {
 			{Name: "discarded_chunks", Unit: "chunks", Help: "chunks that reached an aggregator they no longer belonged to (non-blocking adjustments, failover)"},
 			{Name: "failovers", Unit: "", Help: "blocks moved to a replacement aggregator by Eq. 3"},
 			{Name: "standalone_iterations", Unit: "", Help: "local iterations done while the controller was unreachable"},
+			{Name: "queue_wait_s", Unit: "s", Help: "mean time from a worker's readiness to the formation of its P (what non-blocking scatter can overlap)"},
 		},
 		Run: runCrewTraining,
 	}
@@ -134,5 +135,6 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	out.Metrics["discarded_chunks"] = float64(m.Discarded)
 	out.Metrics["failovers"] = float64(m.Failovers)
 	out.Metrics["standalone_iterations"] = float64(m.Standalone)
+	out.Metrics["queue_wait_s"] = m.QueueWait.Seconds()
 	return out, nil
 }

@@ -73,10 +73,11 @@ type Cluster struct {
 	knownDead []bool  // failure detected by the controller
 	ctrlUp    bool
 
-	wstate []uint8
-	wgen   []uint32 // bumped when a worker dies: stale compute events drop
-	rng    []*rand.Rand
-	pre    []*preScatter // non-blocking scatter under way, by worker
+	wstate  []uint8
+	wgen    []uint32      // bumped when a worker dies: stale compute events drop
+	readyAt []netsim.Time // when each worker last became ready
+	rng     []*rand.Rand
+	pre     []*preScatter // non-blocking scatter under way, by worker
 
 	forming *forming
 	nextPid int
@@ -94,6 +95,8 @@ type Cluster struct {
 	abandoned   int
 	discarded   int64
 	failovers   int
+	waitSum     netsim.Time // readiness to formation, summed over members
+	waitCount   int
 	accepted    int64 // chunk copies reduced by completed tasks
 	onTaskEnd   func(pid int, ok bool, took netsim.Time)
 	err         error // first broken invariant
@@ -136,7 +139,7 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 		knownDown: intMatrix(n), physDown: intMatrix(n),
 		dead: make([]bool, n), knownDead: make([]bool, n),
 		wstate: make([]uint8, n), wgen: make([]uint32, n), rng: make([]*rand.Rand, n),
-		pre: make([]*preScatter, n), rounds: make([]int, n),
+		pre: make([]*preScatter, n), rounds: make([]int, n), readyAt: make([]netsim.Time, n),
 	}
 	for w := range c.rng {
 		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
@@ -176,6 +179,7 @@ type Metrics struct {
 	Discarded  int64
 	Failovers  int
 	Standalone int
+	QueueWait  netsim.Time
 	Events     uint64
 }
 
@@ -199,6 +203,9 @@ func (c *Cluster) metrics() Metrics {
 	m.RoundsPerWorker = float64(sum) / float64(c.n)
 	if c.prs > 0 {
 		m.PRTime = c.prTime / netsim.Time(c.prs)
+	}
+	if c.waitCount > 0 {
+		m.QueueWait = c.waitSum / netsim.Time(c.waitCount)
 	}
 	m.LPObjective = math.NaN()
 	if c.lpCount > 0 {
@@ -232,6 +239,7 @@ func (c *Cluster) computeDone(w int) {
 		return
 	}
 	c.wstate[w] = wReady
+	c.readyAt[w] = c.sim.Now()
 	if c.cfg.Scheme == CREW && c.cfg.Scatter == NonBlocking && !c.planKnownOnReady() {
 		c.pre[w] = c.startPreScatter(w)
 	}
@@ -298,6 +306,8 @@ func (c *Cluster) enqueue(w int) {
 func (c *Cluster) form(f *forming) {
 	for _, w := range f.members {
 		c.wstate[w] = wSyncing
+		c.waitSum += c.sim.Now() - c.readyAt[w]
+		c.waitCount++
 	}
 	var t task
 	switch c.cfg.Scheme {
