@@ -21,18 +21,33 @@ import (
 // WAN link alone limits that pair and the path latency is delays[i][j].
 // Group i is site i (Edge[i] = its switch); there are no Core switches.
 func WAN(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q switchmodel.QueueConfig) (*Fabric, error) {
-	return WANHeadroom(net, rates, delays, q, 1)
+	return WANWith(net, rates, delays, q, WANOptions{})
 }
 
-// WANHeadroom is WAN with access cables rated at headroom (>= 1) times the
-// sum of the site's WAN rates. With headroom 1 a host that sends (or
-// receives) on every WAN link at once fills its access cable exactly, so
-// at packet level the queue can build in the host's NIC, which does not
-// mark ECN, rather than at the site switch's WAN port; a headroom above 1
-// (2, say) keeps every queue at a WAN port, as when a site's LAN is much
-// faster than its WAN links.
-func WANHeadroom(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q switchmodel.QueueConfig, headroom float64) (*Fabric, error) {
+// WANOptions adjust WANWith.
+type WANOptions struct {
+	// AccessHeadroom (>= 1; 0 means 1) rates the access cables at this
+	// multiple of the site's WAN total. With 1 a host that sends (or
+	// receives) on every WAN link at once fills its access cable exactly,
+	// so at packet level the queue can build in the host's NIC, which
+	// does not mark ECN, rather than at the site switch's WAN port; above
+	// 1 (2, say) every queue stays at a WAN port, as when a site's LAN is
+	// much faster than its WAN links.
+	AccessHeadroom float64
+	// PairQueue, if set, gives the queue configuration of the WAN port
+	// from site i towards site j (for example a DCTCP threshold fitted to
+	// that pair's rate and round trip); the other ports use the q passed
+	// to WANWith.
+	PairQueue func(i, j int) switchmodel.QueueConfig
+}
+
+// WANWith is WAN with options.
+func WANWith(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.Time, q switchmodel.QueueConfig, o WANOptions) (*Fabric, error) {
 	const kind = "wan"
+	headroom := o.AccessHeadroom
+	if headroom == 0 {
+		headroom = 1
+	}
 	if !(headroom >= 1 && headroom <= 1e6) {
 		return nil, errorf(kind, "access headroom %v must lie in [1, 1e6]", headroom)
 	}
@@ -85,7 +100,23 @@ func WANHeadroom(net *netsim.Network, rates [][]netsim.Rate, delays [][]netsim.T
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			b.connectAsym(sites[i].ID(), sites[j].ID(), rates[i][j], rates[j][i], delays[i][j])
+			if o.PairQueue == nil {
+				b.connectAsym(sites[i].ID(), sites[j].ID(), rates[i][j], rates[j][i], delays[i][j])
+				continue
+			}
+			qij, qji := o.PairQueue(i, j), o.PairQueue(j, i)
+			for _, c := range []switchmodel.QueueConfig{qij, qji} {
+				if c.Shared != nil {
+					return nil, errorf(kind, "pair queues cannot draw from a shared buffer")
+				}
+				if err := c.Validate(); err != nil {
+					return nil, errorf(kind, "queue between sites %d and %d: %v", i, j, err)
+				}
+			}
+			a, z := sites[i].ID(), sites[j].ID()
+			b.net.ConnectAsym(a, z, rates[i][j], rates[j][i], delays[i][j],
+				switchmodel.NewNamedQueue(net.Sim, qij, "site"+strconv.Itoa(i)+"->site"+strconv.Itoa(j)),
+				switchmodel.NewNamedQueue(net.Sim, qji, "site"+strconv.Itoa(j)+"->site"+strconv.Itoa(i)))
 		}
 	}
 	scale := func(r netsim.Rate) netsim.Rate {
