@@ -17,13 +17,16 @@ import (
 // hop; it cannot be faster than the fluid bound by more than rounding.
 //
 //	FL: one persistent connection per ordered pair (windows carry over
-//	    from message to message): packet / flow in [0.99, 1.15].
+//	    from message to message): packet / flow in [0.99, 1.2].
 //	FS: a new DCTCP flow per transfer, each slow-starting, so CREW's
 //	    2 MB blocks (about 130 ms each way alone) pay 3-4 round trips of
 //	    slow start twice, scatter and multicast, while several flows share
-//	    a connection: [0.99, 1.8] (measured: CREW 1.65, PS 1.05).
+//	    a connection: [0.99, 1.8] (measured: CREW 1.71, PS 1.05).
 //
-// Measured on FL: CREW 1.13, OPR 1.09, A2A 1.07, Ring 1.04.
+// Measured on FL: CREW 1.14, OPR 1.09, A2A 1.07, Ring 1.04. At WAN round
+// trips of hundreds of milliseconds slow start costs seconds per cold
+// connection (a 2 MB transfer at 50 Mbit/s over 300 ms took 2.3 s cold,
+// 0.56 s warm, 0.47 s fluid), so the cross-check uses 5 ms.
 func TestPacketMatchesFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packet-level runs take a few seconds")
@@ -33,7 +36,7 @@ func TestPacketMatchesFlow(t *testing.T) {
 		schemes []Scheme
 		hi      float64
 	}{
-		{FL, []Scheme{CREW, OPR, A2A, Ring}, 1.15},
+		{FL, []Scheme{CREW, OPR, A2A, Ring}, 1.2},
 		{FS, []Scheme{CREW, PS}, 1.8},
 	}
 	for _, tc := range cases {

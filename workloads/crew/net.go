@@ -153,7 +153,6 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 		return nil, fmt.Errorf("latency matrix has %d rows for %d workers", len(delay), n)
 	}
 	rates := make([][]netsim.Rate, n)
-	var fastest netsim.Rate
 	var longest netsim.Time
 	for i := range rates {
 		rates[i] = make([]netsim.Rate, n)
@@ -163,30 +162,20 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 				if rates[i][j] <= 0 {
 					return nil, fmt.Errorf("bandwidth (%d,%d) = %v bit/s rounds to zero", i+1, j+1, bw[i][j])
 				}
-				fastest = max(fastest, rates[i][j])
 				longest = max(longest, delay[i][j])
 			}
 		}
 	}
 	nw := netsim.NewNetwork(sim)
-	var q switchmodel.QueueConfig
+	var wo topologies.WANOptions
 	if fid == Packet {
 		if pol != FS && pol != FL {
 			return nil, fmt.Errorf("scheduling %v needs flow fidelity (the packet engine offers fs and fl)", pol)
 		}
-		// DCTCP's K for the fastest pair at the longest round trip, so a
-		// window that fills any pair's pipe is not marked early; the
-		// drop-tail limit leaves room for the slow-start overshoot.
-		rtt := max(2*longest, netsim.Millisecond)
-		k := switchmodel.DCTCPK(fastest, rtt, 1500)
-		buf := max(4*netsim.Bytes(k)*1500, netsim.Megabyte)
-		q = switchmodel.QueueConfig{ECNPackets: k, Buffer: buf, ControlFirst: true, ControlBuffer: buf}
+		wo.AccessHeadroom = 2 // queues at the WAN ports, which mark ECN
+		wo.PairQueue = func(i, j int) switchmodel.QueueConfig { return wanPortQueue(rates[i][j], delay[i][j]) }
 	}
-	headroom := 1.0
-	if fid == Packet {
-		headroom = 2 // queues at the WAN ports, which mark ECN
-	}
-	fab, err := topologies.WANHeadroom(nw, rates, delay, q, headroom)
+	fab, err := topologies.WANWith(nw, rates, delay, switchmodel.QueueConfig{}, wo)
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +240,27 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 		return nil, fmt.Errorf("unknown fidelity %d", fid)
 	}
 	return nt, nil
+}
+
+// wanPortQueue is the packet-level queue of the WAN port carrying rate
+// with one-way delay d: DCTCP's marking threshold K = C x RTT / 7 for this
+// pair's rate and round trip (at least 1 ms; K at least 20 packets), and a
+// drop-tail buffer of
+// twice the pair's bandwidth-delay product (at least 4 K packets and 1
+// MB), so slow start's overshoot is marked before it is dropped. Pure
+// ACKs go ahead of data (ControlFirst): a connection's ACKs share the
+// reverse port with the other direction's data, and without the band a
+// bidirectional exchange (A2A, CREW's scatter one way and multicast the
+// other) ran at 60% of the fluid rate, the two directions no longer
+// independent as b_ij and b_ji are in the paper's model.
+func wanPortQueue(rate netsim.Rate, d netsim.Time) switchmodel.QueueConfig {
+	rtt := max(2*d, netsim.Millisecond)
+	// At least the 20 packets the DCTCP paper uses at 1 Gbit/s (Alizadeh et
+	// al., SIGCOMM 2010, Sec. 4): slow pairs at short round trips would
+	// otherwise mark at 2-3 packets and starve their few flows.
+	k := max(switchmodel.DCTCPK(rate, rtt, 1500), 20)
+	buf := max(2*netsim.BytesIn(rate, rtt), 4*netsim.Bytes(k)*1500, netsim.Megabyte)
+	return switchmodel.QueueConfig{ECNPackets: k, Buffer: buf, ControlFirst: true, ControlBuffer: buf}
 }
 
 // N is the number of workers.
