@@ -6,6 +6,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/crew"
 	"syncsim/workloads/training"
 )
@@ -20,25 +21,25 @@ func crewNetParams() []experiments.Param {
 			"n1: each directed b_ij drawn from WANify's measured AWS inter-region throughput (Mbps, median 53); "+
 				"n2: b_ij = k x 25 Mbps, k = round(N(5,1)) in [1,10]; file: the matrix in bw_file"),
 		experiments.EnumParam("n1_sampling", "pooled", []string{"pooled", "regional"},
-			"n1: draw b_ij from all readings (pooled) or from the readings of the two workers' regions"),
-		experiments.TextParam("bw_file", "", "network=file: a CSV square matrix of b_ij in Mbps (row i = sender i; diagonal ignored)"),
+			"n1: draw b_ij from all readings (pooled) or from the readings of the two workers' regions").OnlyWhen("network", "n1"),
+		experiments.TextParam("bw_file", "", "network=file: a CSV square matrix of b_ij in Mbps (row i = sender i; diagonal ignored)").OnlyWhen("network", "file"),
 		experiments.EnumParam("latency", "aws", []string{"aws", "none", "const", "file"},
 			"one-way latency: aws (workers placed on WANify's 8 AWS regions, Skyplane RTT/2; 1 ms within a region), "+
 				"none, const (latency_ms), or the symmetric CSV matrix in latency_file (ms)"),
-		experiments.FloatParam("latency_ms", 50, 0, 1e5, "latency=const: one-way latency in ms"),
-		experiments.TextParam("latency_file", "", "latency=file: a CSV square symmetric matrix of one-way latencies in ms"),
+		experiments.FloatParam("latency_ms", 50, 0, 1e5, "latency=const: one-way latency in ms").OnlyWhen("latency", "const"),
+		experiments.TextParam("latency_file", "", "latency=file: a CSV square symmetric matrix of one-way latencies in ms").OnlyWhen("latency", "file"),
 		experiments.FloatParam("bw_noise", 0, 0, 0.99, "bandwidth estimation noise lambda: schemes plan with b(1 + x), x ~ U[-lambda, lambda] per directed pair (Sec. V-H)"),
 		experiments.FloatParam("model_mb", 180, 0.001, 1e6, "model size in MB (paper 180)"),
 		experiments.FloatParam("model_scale", 1, 0.001, 1000, "multiplies model_mb (Fig. 10: 2, 4, 8)"),
-		experiments.IntParam("chunks", 1000, 1, 10000000, "k, chunks the model is serialised into for Alg. 1 and 2 (the paper only says k >> n)"),
-		experiments.EnumParam("split", "n-a", []string{"n-a", "e-d"}, "CREW/OPR block weights: n-a from LP (2), e-d even"),
+		experiments.IntParam("chunks", 1000, 1, 10000000, "k, chunks the model is serialised into for Alg. 1 and 2 (the paper only says k >> n)").OnlyWhen("scheme", "crew", "opr"),
+		experiments.EnumParam("split", "n-a", []string{"n-a", "e-d"}, "CREW/OPR block weights: n-a from LP (2), e-d even").OnlyWhen("scheme", "crew", "opr"),
 		experiments.EnumParam("objective", "eq2", []string{"eq2", "store-forward"},
-			"n-a weights minimise eq2 (LP (2): T_scatter + T_multicast) or store-forward (max_j x_j (1/s_j + 1/m_j), the uncontended time of per-block store-and-forward)"),
+			"n-a weights minimise eq2 (LP (2): T_scatter + T_multicast) or store-forward (max_j x_j (1/s_j + 1/m_j), the uncontended time of per-block store-and-forward)").OnlyWhen("scheme", "crew", "opr"),
 		experiments.EnumParam("scheduling", "fl", crew.PolicyNames,
 			"flow scheduling on each directed connection: fs (max-min fair), fl (flow-level FCFS), tl (task-level FCFS by partial-reduce id), "+
 				"c1 (multicast preempts scatter), c2 (scatter preempts multicast); packet fidelity offers fs and fl"),
 		experiments.FloatParam("control_ms", 0, 0, 1e5, "one-way latency between a worker and the controller, ms"),
-		experiments.FloatParam("reduce_gbps", 0, 0, 1e6, "aggregator reduce rate in Gbps of each extra copy; 0 = instantaneous"),
+		experiments.FloatParam("reduce_gbps", 0, 0, 1e6, "aggregator reduce rate in Gbps of each extra copy; 0 = instantaneous").Means("0", "instantaneous reduction").OnlyWhen("scheme", "crew", "opr"),
 		experiments.EnumParam("fidelity", "flow", []string{"flow", "packet"}, "flow (fluid engine) or packet (DCTCP over switch queues; small n and models)"),
 	}
 }
@@ -59,7 +60,7 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	if p > n {
 		return nil, fmt.Errorf("%s: p = %d exceeds n = %d", name, p, n)
 	}
-	sim := netsim.New(r.Seed)
+	sim := setup.NewSim(r)
 	regions := crew.PlaceRegions(sim.Rand("crew/wan/regions"), n)
 	var bw crew.Matrix
 	var err error
@@ -183,4 +184,44 @@ func crewTrace(ps experiments.Params) (training.Dist, error) {
 	default:
 		return training.ParseDist(tr)
 	}
+}
+
+// validateCrewNet checks what the parameter declarations cannot: p <= n,
+// and the matrix files (readable, square, of n workers, latencies
+// symmetric).
+func validateCrewNet(ps experiments.Params) error {
+	n, p := ps.Int("n"), ps.Int("p")
+	if p > n {
+		return fmt.Errorf("p = %d exceeds n = %d", p, n)
+	}
+	if ps.String("network") == "file" {
+		bw, err := readMatrixFile("bw_file", ps.Str("bw_file"), 1e6, false)
+		if err != nil {
+			return err
+		}
+		if bw.N() != n {
+			return fmt.Errorf("bw_file %s holds %d workers but n = %d: set n=%d", ps.Str("bw_file"), bw.N(), n, bw.N())
+		}
+	}
+	if ps.String("latency") == "file" {
+		m, err := readMatrixFile("latency_file", ps.Str("latency_file"), 1e-3, true)
+		if err != nil {
+			return err
+		}
+		if m.N() != n {
+			return fmt.Errorf("latency_file %s holds %d workers but n = %d", ps.Str("latency_file"), m.N(), n)
+		}
+		if _, err := crew.LatencyFromMatrix(m); err != nil {
+			return fmt.Errorf("latency_file: %w", err)
+		}
+	}
+	if ps.String("fidelity") == "packet" {
+		if s := ps.String("scheduling"); s != "fs" && s != "fl" {
+			return fmt.Errorf("scheduling=%s needs fidelity=flow (the packet engine offers fs and fl)", s)
+		}
+		if ps.String("scatter") == "non-blocking" && ps.String("scheme") == "crew" {
+			return fmt.Errorf("scatter=non-blocking needs fidelity=flow (it abandons transfers mid-way)")
+		}
+	}
+	return nil
 }

@@ -15,9 +15,9 @@ func CrewSingle() *experiments.Experiment {
 			"crew (n blocks over all n workers), opr (p blocks over P, its own LP), a2a (all-to-all), ps (one global server), "+
 				"ring (greedy ring over P), blink (BLINK-like packing of up to 5 spanning trees, LP rates), toa (TopoAdopt-like annealed tree)"),
 		experiments.EnumParam("scatter", "blocking", []string{"blocking", "non-blocking"},
-			"CREW's scatter; all of P is ready at once here, so non-blocking only gains when control_ms > 0"),
-		experiments.IntParam("tree_segments", 16, 1, 100000, "blink/toa: pipelined segments per tree"),
-		experiments.IntParam("anneal_steps", 2000, 0, 10000000, "toa: simulated-annealing moves"),
+			"CREW's scatter; all of P is ready at once here, so non-blocking only gains when control_ms > 0").OnlyWhen("scheme", "crew"),
+		experiments.IntParam("tree_segments", 16, 1, 100000, "blink/toa: pipelined segments per tree").OnlyWhen("scheme", "blink", "toa"),
+		experiments.IntParam("anneal_steps", 2000, 0, 10000000, "toa: simulated-annealing moves").OnlyWhen("scheme", "toa"),
 	}, crewNetParams()...)
 	return &experiments.Experiment{
 		Name:    "crew-single",
@@ -36,10 +36,11 @@ func CrewSingle() *experiments.Experiment {
 		Metrics: []experiments.Metric{
 			{Name: "pr_time_s", Unit: "s", Help: "completion time of the partial reduce (Fig. 4)"},
 			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: objective of the planned weights (Eq. 1a + 1b for eq2 and e-d); NaN for other schemes"},
-			{Name: "traffic_gb", Unit: "GB", Help: "bytes handed to the network"},
+			{Name: "traffic_mb", Unit: "MB", Help: "bytes handed to the network"},
 			{Name: "transfers", Unit: "", Help: "bulk transfers handed to the network"},
 		},
-		Run: runCrewSingle,
+		Run:      runCrewSingle,
+		Validate: validateCrewNet,
 	}
 }
 
@@ -78,7 +79,7 @@ func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
 	out.Events = s.sim.Events()
 	out.Metrics["pr_time_s"] = res.Time.Seconds()
 	out.Metrics["lp_objective_s"] = res.LPObjective
-	out.Metrics["traffic_gb"] = float64(res.Bytes) / 1e9
+	out.Metrics["traffic_mb"] = float64(res.Bytes) / 1e6
 	out.Metrics["transfers"] = float64(res.Transfers)
 	return out, nil
 }

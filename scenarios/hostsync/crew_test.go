@@ -110,9 +110,9 @@ func TestCrewBadInput(t *testing.T) {
 		{"bw_file word", CrewSingle(), []string{"network=file", "bw_file=" + word, "n=2", "p=2"}, "not a number"},
 		{"bw_file size", CrewSingle(), []string{"network=file", "bw_file=" + good3, "n=4", "p=2"}, "n=3"},
 		{"latency asymmetric", CrewSingle(), []string{"latency=file", "latency_file=" + asym, "n=3", "p=2", "network=n2"}, "symmetric"},
-		{"packet tl", CrewTraining(), []string{"fidelity=packet", "scheduling=tl", "n=4", "p=2"}, "flow fidelity"},
-		{"packet non-blocking", CrewTraining(), []string{"fidelity=packet", "scatter=non-blocking", "n=4", "p=2"}, "flow fidelity"},
-		{"packet faults", CrewTraining(), []string{"fidelity=packet", "faulty_links=1", "n=4", "p=2"}, "flow fidelity"},
+		{"packet tl", CrewTraining(), []string{"fidelity=packet", "scheduling=tl", "n=4", "p=2"}, "flow"},
+		{"packet non-blocking", CrewTraining(), []string{"fidelity=packet", "scatter=non-blocking", "n=4", "p=2"}, "flow"},
+		{"packet faults", CrewTraining(), []string{"fidelity=packet", "faulty_links=1", "n=4", "p=2"}, "flow"},
 		{"faults syntax", CrewTraining(), []string{"faults=link:1@3", "n=4", "p=2"}, "link:A-B"},
 		{"faults worker", CrewTraining(), []string{"faults=node:9@3", "n=4", "p=2"}, "workers are"},
 		{"too many faulty links", CrewTraining(), []string{"faulty_links=7", "n=4", "p=2"}, "connections"},
@@ -121,12 +121,24 @@ func TestCrewBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := exptest.Try(tc.exp, 1, tc.sets...)
-			if err == nil {
-				t.Fatal("accepted")
+			// The command line validates every point before it runs any
+			// (Experiment.Validate); a run must refuse the point too.
+			ps, err := tc.exp.Resolve(tc.sets)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
-				t.Errorf("error %q: want one line mentioning %q", msg, tc.want)
+			errs := []error{}
+			if err := tc.exp.Validate(ps); err != nil {
+				errs = append(errs, err)
+			}
+			_, err = exptest.Try(tc.exp, 1, tc.sets...)
+			if err == nil {
+				t.Fatal("the run accepted the point")
+			}
+			for _, err := range append(errs, err) {
+				if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+					t.Errorf("error %q: want one line mentioning %q", msg, tc.want)
+				}
 			}
 		})
 	}

@@ -17,20 +17,20 @@ func CrewTraining() *experiments.Experiment {
 			"crew (n blocks over all n workers), opr (the original partial reduce: p blocks over P), a2a (all-to-all direct delivery)"),
 		experiments.EnumParam("scatter", "blocking", []string{"blocking", "non-blocking"},
 			"crew: blocking (scatter once P's plan is known, the paper's default) or non-blocking (scatter by the default plan for "+
-				"P = N at once, adjusted by Alg. 2 when P is known; misplaced chunks discarded); opr and a2a always block; flow fidelity only"),
+				"P = N at once, adjusted by Alg. 2 when P is known; misplaced chunks discarded); opr and a2a always block; flow fidelity only").OnlyWhen("scheme", "crew"),
 		experiments.EnumParam("trace", "t1", []string{"t1", "t2", "lstm", "cnn", "transformer", "file"},
 			"compute time per local iteration: t1 (LSTM on UCF101) or t2 (Transformer on WMT16) approximations rescaled to [0.05, 0.2] s "+
 				"as in the paper, the unscaled lstm, cnn or transformer approximations, or the measured times in trace_file"),
-		experiments.TextParam("trace_file", "", "trace=file: one compute time in seconds per line ('#' comments)"),
+		experiments.TextParam("trace_file", "", "trace=file: one compute time in seconds per line ('#' comments)").OnlyWhen("trace", "file"),
 		experiments.FloatParam("compute_scale", 1, 0.001, 1e4, "multiplies every compute time (Fig. 9: 2-6)"),
 		experiments.FloatParam("duration_s", 50, 0.001, 1e6, "simulated training time (paper 50 s; 100 s for Figs. 9-10)"),
 		experiments.IntParam("faulty_links", 0, 0, 10000000, "connections that fail, drawn at random (Fig. 8)"),
-		experiments.FloatParam("fault_from_s", 0, 0, 1e6, "faulty links fail at times uniform in [fault_from_s, fault_to_s)"),
-		experiments.FloatParam("fault_to_s", -1, -1, 1e6, "end of the failure window; -1 = duration_s"),
-		experiments.FloatParam("outage_s", 0, 0, 1e6, "how long each faulty link stays down; 0 = to the end"),
+		experiments.FloatParam("fault_from_s", 0, 0, 1e6, "faulty links fail at times uniform in [fault_from_s, fault_to_s)").OnlyWhenPositive("faulty_links"),
+		experiments.FloatParam("fault_to_s", -1, 0, 1e6, "end of the failure window").Auto("-1", "duration_s").OnlyWhenPositive("faulty_links"),
+		experiments.FloatParam("outage_s", 0, 0, 1e6, "how long each faulty link stays down").Means("0", "to the end of the run").OnlyWhenPositive("faulty_links"),
 		experiments.TextParam("faults", "", "an outage schedule, items separated by ';': link:A-B@START[+DUR], node:A@START[+DUR], ctrl@START[+DUR] (workers from 0, seconds)"),
 		experiments.FloatParam("detect_ms", 1000, 0, 1e7, "time for a connection's or worker's outage to be noticed (heartbeat timeout)"),
-		experiments.FloatParam("budget_s", 0, 0, 1e6, "abandon a partial reduce not done this long after P formed; 0 = never"),
+		experiments.FloatParam("budget_s", 0, 0, 1e6, "abandon a partial reduce not done this long after P formed").Means("0", "no budget"),
 		experiments.EnumParam("eq3", "candidate", []string{"candidate", "literal"},
 			"Eq. 3's load term: the candidate's own load (our reading) or l_i of each initiator, as printed"),
 	}, crewNetParams()...)
@@ -58,13 +58,14 @@ func CrewTraining() *experiments.Experiment {
 			{Name: "pr_time_s", Unit: "s", Help: "mean time from a P's formation until all of it holds the result (Fig. 11)"},
 			{Name: "prs", Unit: "", Help: "partial reduces completed"},
 			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: mean objective of the planned weights (NaN for a2a)"},
-			{Name: "abandoned_rounds", Unit: "", Help: "partial reduces abandoned (no replacement aggregator, lost initiator, controller unreachable, budget)"},
+			{Name: "abandoned_rounds", Unit: "rounds", Help: "partial reduces abandoned (no replacement aggregator, lost initiator, controller unreachable, budget)"},
 			{Name: "discarded_chunks", Unit: "chunks", Help: "chunks that reached an aggregator they no longer belonged to (non-blocking adjustments, failover)"},
 			{Name: "failovers", Unit: "", Help: "blocks moved to a replacement aggregator by Eq. 3"},
 			{Name: "standalone_iterations", Unit: "", Help: "local iterations done while the controller was unreachable"},
 			{Name: "queue_wait_s", Unit: "s", Help: "mean time from a worker's readiness to the formation of its P (what non-blocking scatter can overlap)"},
 		},
-		Run: runCrewTraining,
+		Run:      runCrewTraining,
+		Validate: validateCrewTraining,
 	}
 }
 
@@ -100,6 +101,8 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 		to := dur
 		if v := ps.Float("fault_to_s"); v >= 0 {
 			to = netsim.FromSeconds(v)
+		} else {
+			r.Resolved("fault_to_s", dur.Seconds())
 		}
 		rnd, err := crew.RandomLinkFaults(s.sim.Rand("crew/faults"), n, k, netsim.FromSeconds(ps.Float("fault_from_s")), to,
 			netsim.FromSeconds(ps.Float("outage_s")))
@@ -115,6 +118,7 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
 	}
+	r.Watch(experiments.Watch{Until: dur.Seconds()})
 	m := cl.Run()
 	if r.Check {
 		if err := cl.Check(); err != nil {
@@ -137,4 +141,27 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	out.Metrics["standalone_iterations"] = float64(m.Standalone)
 	out.Metrics["queue_wait_s"] = m.QueueWait.Seconds()
 	return out, nil
+}
+
+// validateCrewTraining checks a point beyond the declarations: the
+// network's files, the trace file, the outage schedule and its count, and
+// what packet fidelity cannot do.
+func validateCrewTraining(ps experiments.Params) error {
+	if err := validateCrewNet(ps); err != nil {
+		return err
+	}
+	if _, err := crewTrace(ps); err != nil {
+		return err
+	}
+	n := ps.Int("n")
+	if _, err := crew.ParseFaults(ps.Str("faults"), n); err != nil {
+		return fmt.Errorf("faults: %w", err)
+	}
+	if k := ps.Int("faulty_links"); k > n*(n-1)/2 {
+		return fmt.Errorf("faulty_links = %d: %d workers have %d connections", k, n, n*(n-1)/2)
+	}
+	if ps.String("fidelity") == "packet" && (ps.Int("faulty_links") > 0 || ps.Str("faults") != "") {
+		return fmt.Errorf("outages need fidelity=flow")
+	}
+	return nil
 }
