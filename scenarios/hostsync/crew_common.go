@@ -167,20 +167,7 @@ func crewTrace(ps experiments.Params) (training.Dist, error) {
 	case "lstm":
 		return training.LSTM(), nil
 	case "file":
-		name := ps.Str("trace_file")
-		if name == "" {
-			return nil, fmt.Errorf("trace=file needs trace_file")
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("trace_file: %w", err)
-		}
-		defer f.Close()
-		e, err := training.ReadTrace(f)
-		if err != nil {
-			return nil, fmt.Errorf("trace_file %s: %w", name, err)
-		}
-		return e, nil
+		return traceFile(ps)
 	default:
 		return training.ParseDist(tr)
 	}

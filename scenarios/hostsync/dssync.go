@@ -3,7 +3,6 @@ package hostsync
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"syncsim/experiments"
@@ -139,14 +138,9 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	}
 	var trace training.Dist
 	if name := strings.TrimSpace(ps.Str("compute_trace")); name != "" {
-		f, err := os.Open(name)
+		e, err := training.ReadTraceFile(name)
 		if err != nil {
 			return dssync.Config{}, fmt.Errorf("compute_trace: %w", err)
-		}
-		defer f.Close()
-		e, err := training.ReadTrace(f)
-		if err != nil {
-			return dssync.Config{}, fmt.Errorf("compute_trace %s: %w", name, err)
 		}
 		trace = e
 	}

@@ -3,7 +3,6 @@ package hostsync
 import (
 	"fmt"
 	"math"
-	"os"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
@@ -329,20 +328,7 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 	case "lognormal":
 		return training.ParseDist(tr, c, spread)
 	case "file":
-		name := ps.Str("trace_file")
-		if name == "" {
-			return nil, fmt.Errorf("trace=file needs trace_file")
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("trace_file: %w", err)
-		}
-		defer f.Close()
-		e, err := training.ReadTrace(f)
-		if err != nil {
-			return nil, fmt.Errorf("trace_file %s: %w", name, err)
-		}
-		return e, nil
+		return traceFile(ps)
 	default:
 		return training.ParseDist(tr)
 	}

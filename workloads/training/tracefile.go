@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,21 @@ func ReadTrace(r io.Reader) (*Empirical, error) {
 	}
 	if e.Len() == 0 {
 		return nil, fmt.Errorf("trace: no samples")
+	}
+	return e, nil
+}
+
+// ReadTraceFile reads the trace file at path (see ReadTrace). Errors name
+// the file.
+func ReadTraceFile(path string) (*Empirical, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	e, err := ReadTrace(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return e, nil
 }
