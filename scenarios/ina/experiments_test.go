@@ -176,6 +176,10 @@ func TestINAMotivationIdeals(t *testing.T) {
 	if sync["ideal_ajct_units"] != 1.625 || async["ideal_ajct_units"] != 1.125 {
 		t.Errorf("ideal AJCT %v / %v, want 1.625 / 1.125", sync["ideal_ajct_units"], async["ideal_ajct_units"])
 	}
+	// 248 B of payload per 310 B packet: g = 0.75 x 310 / 248 = 0.9375.
+	if sync["wire_ajct_units"] != 2 || async["wire_ajct_units"] != 1.3125 {
+		t.Errorf("wire AJCT %v / %v, want 2 / 1.3125", sync["wire_ajct_units"], async["wire_ajct_units"])
+	}
 	if r := sync["ajct_units"] * 0.1; math.Abs(r-sync["ajct_ms"]) > 1e-9 {
 		t.Errorf("ajct_units %v does not match ajct_ms %v at unit 0.1 ms", sync["ajct_units"], sync["ajct_ms"])
 	}
