@@ -185,6 +185,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 			a.flush(s, idx, p)
 		}
 		a.Stats.RetxForwarded++
+		s.job.sw.Overflowed++
 		a.countOverflow(s, seq)
 		return switchmodel.Forward
 	}
@@ -200,6 +201,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		// instead of a partial aggregate waiting for a contribution that
 		// went elsewhere (recovered only by a resend).
 		a.Stats.Collisions++
+		s.job.sw.Overflowed++
 		a.countOverflow(s, seq)
 		return switchmodel.Forward
 	case ag.state == aggFree:
@@ -208,6 +210,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	case ag.state == aggHashed && ag.job == s.id && ag.seq == seq:
 	default:
 		a.Stats.Collisions++
+		s.job.sw.Overflowed++
 		a.countOverflow(s, seq)
 		return switchmodel.Forward
 	}

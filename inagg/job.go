@@ -81,6 +81,7 @@ type Job struct {
 	doneAt   netsim.Time
 
 	stats JobStats
+	sw    SwitchJobStats // the job's share of its switch's counters
 }
 
 // NewJob validates cfg, registers the endpoints on the hosts and the job

@@ -185,3 +185,31 @@ func (j *Job) Check() error {
 	}
 	return nil
 }
+
+// SwitchJobStats are a job's share of its aggregating switch's counters
+// (AggregatorStats): summed over the jobs registered at a switch they give
+// the switch's totals.
+type SwitchJobStats struct {
+	// Overflowed counts the job's gradients sent on to the PS: collisions
+	// plus forwarded retransmissions (AggregatorStats.Collisions +
+	// RetxForwarded).
+	Overflowed uint64
+	// AECNMarked counts the job's results marked AECN (Sec. III-B3).
+	AECNMarked uint64
+}
+
+// SwitchStats returns the job's counters at its aggregating switch (zero
+// for BytePS, which aggregates at the PS only).
+func (j *Job) SwitchStats() SwitchJobStats { return j.sw }
+
+// WorkerHost is the host of worker w.
+func (j *Job) WorkerHost(w int) *netsim.Host { return j.workers[w].host }
+
+// PSHost is the host of the job's parameter server.
+func (j *Job) PSHost() *netsim.Host { return j.cfg.PS }
+
+// Iterations is the number of iterations the job trains.
+func (j *Job) Iterations() int { return j.cfg.Iterations }
+
+// StartAt is when the job starts (its first compute phase).
+func (j *Job) StartAt() netsim.Time { return j.cfg.Start }

@@ -12,6 +12,7 @@ type pktRing struct {
 	head  int
 	n     int
 	bytes netsim.Bytes
+	sent  uint64 // bytes popped since creation
 }
 
 // slot is one queued packet and its size.
@@ -49,5 +50,6 @@ func (r *pktRing) pop() (*netsim.Packet, netsim.Bytes) {
 	r.head = (r.head + 1) & (len(r.ring) - 1)
 	r.n--
 	r.bytes -= s.size
+	r.sent += uint64(s.size)
 	return s.p, s.size
 }

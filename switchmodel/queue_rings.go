@@ -110,4 +110,15 @@ func (q *PortQueue) RingLen(r uint8) int {
 	return q.rs.rings[q.rs.index(r)].n
 }
 
+// RingSentBytes is the bytes handed to the serialiser from the ring that
+// packets labelled r join (the whole data band without rings), since the
+// queue was created: ResetStats leaves it, as the Port's TxBytes, so the
+// two can be compared over any interval. The control band is not counted.
+func (q *PortQueue) RingSentBytes(r uint8) uint64 {
+	if q.rs == nil {
+		return q.data.sent
+	}
+	return q.rs.rings[q.rs.index(r)].sent
+}
+
 var _ netsim.RingQueue = (*PortQueue)(nil)

@@ -33,7 +33,7 @@ func LeafSpine() *experiments.Experiment {
 	params = append(params, inarig.BackgroundParams(0.5)...)
 	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
 		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"))
-	return &experiments.Experiment{
+	return inarig.WithSeries(&experiments.Experiment{
 		Name:    "ina-leafspine",
 		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
 		Doc: "PA-ATP Sec. VI: an 8 x 8 leaf-spine with 16 hosts per leaf (128 hosts), 100 Gbps cables of 2 us, 256 KB per port, " +
@@ -55,7 +55,7 @@ func LeafSpine() *experiments.Experiment {
 		Metrics:  inarig.Metrics(),
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
-	}
+	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
 }
 
 // leafSpineINAConfig is the fabric of the run, with ECN in bytes.
@@ -166,6 +166,7 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 				model = "vgg19"
 			}
 		}
+		g.SetModel(j, model)
 		grad, err := inarig.Gradient(ps, model)
 		if err != nil {
 			return nil, err

@@ -29,7 +29,7 @@ func Testbed() *experiments.Experiment {
 		experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
 	)
 	params = append(params, inarig.BackgroundParams(0.6)...)
-	return &experiments.Experiment{
+	return inarig.WithSeries(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
 		Doc: "PA-ATP Sec. V (testbed): a dumbbell of two switches, S1 with 8 servers and S2 with 3, joined by 4 parallel paths; " +
@@ -46,7 +46,7 @@ func Testbed() *experiments.Experiment {
 			experiments.Metric{Name: "iters_per_s", Unit: "1/s", Help: "training iterations per second of a job (1000 / ajct_ms), proportional to Fig. 9's images/s"},
 		),
 		Run: runINATestbed,
-	}
+	}, 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
 
 func runINATestbed(r *experiments.Run) (*experiments.Result, error) {

@@ -29,6 +29,8 @@ type Rig struct {
 	first   netsim.Time // earliest job start
 	run     *experiments.Run
 	goal    float64 // results the workers receive when every job is done
+
+	diag diagnostics // per-job series (series.go)
 }
 
 // New starts the scenario of run r.
@@ -169,6 +171,7 @@ func (g *Rig) AddBackground(ps experiments.Params, senders, dsts []netsim.NodeID
 func (g *Rig) Run(horizon netsim.Time) {
 	if g.pending > 0 {
 		g.watch(horizon)
+		g.startSeries()
 		g.Sim.Run(horizon)
 	}
 }
@@ -234,6 +237,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	m["drops"] = float64(d)
 	m["events"] = float64(g.Sim.Events())
 	res.Events = g.Sim.Events()
+	g.addSeries(res)
 	return g.Check(r)
 }
 
