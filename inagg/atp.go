@@ -40,6 +40,19 @@ const (
 // the window alone; ECN is the congestion signal. With cc false the window
 // stays at max (the shipped client's CC_ENABLE false,
 // client/p4ml_manager.cc:4).
+//
+// Where the marks come from: ATP's switch program marks in egress every
+// packet that leaves a queue at least dqueue_alert_threshold deep
+// (p4src/p4ml.p4:237-249; the comparison eg_intr_md.deq_qdepth >=
+// register_lo in p4src/includes/common.p4:120-129, the register
+// initialised to 1000 and written by nothing else in the repository).
+// deq_qdepth counts Tofino buffer cells of 80 B, so the threshold is
+// about 80 KB at dequeue, against DCTCP's K (30 KB at 100 Gbps in the
+// leaf-spine) at enqueue; the aggregator ORs the marks of the gradients
+// it sums (ecn_register, common.p4:131-141), which the CE flag of an
+// aggregator models here. The simulator's queues mark at DCTCP's K at
+// every port, the aggregating switch's included; the deeper threshold of
+// ATP's own switch is not modelled.
 type atpWindow struct {
 	bytes    float64 // window in bytes, whole packets
 	pkt      float64 // bytes per packet
