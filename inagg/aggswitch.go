@@ -176,7 +176,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		}
 		p.Ext[extSSum], p.Ext[extSMax] = s.ssum, s.smax
 	}
-	idx := hashIndex(s.id, seq, a.mem.Size())
+	idx := a.indexOf(s, p)
 	ag := &a.mem.a[idx]
 	if retx {
 		// A resend releases the partial aggregate (ATP's memory-leak

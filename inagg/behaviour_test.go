@@ -1,6 +1,7 @@
 package inagg
 
 import (
+	"slices"
 	"testing"
 
 	"syncsim/netsim"
@@ -143,10 +144,14 @@ func TestATPWindowsMoveTogether(t *testing.T) {
 	j := s.job(t, JobConfig{ID: 0, Protocol: ATP, Gradient: netsim.Megabyte, Iterations: 2})
 	s.net.Sim.Run(netsim.Second)
 	checkAll(t, s, j)
-	c0 := j.Window(0).CWD
+	w0 := j.Window(0)
+	if len(w0.Threads) != DefaultParams().ATPThreads {
+		t.Fatalf("worker 0 has %d thread windows, want %d", len(w0.Threads), DefaultParams().ATPThreads)
+	}
 	for w := 1; w < j.Workers(); w++ {
-		if c := j.Window(w).CWD; c != c0 {
-			t.Fatalf("ATP worker %d window %v != worker 0's %v: the result clock is shared", w, c, c0)
+		ws := j.Window(w)
+		if ws.CWD != w0.CWD || !slices.Equal(ws.Threads, w0.Threads) {
+			t.Fatalf("ATP worker %d windows %v != worker 0's %v: the result clock is shared", w, ws.Threads, w0.Threads)
 		}
 	}
 }

@@ -70,6 +70,11 @@ type Job struct {
 	// recoveryBatch is how many resends a timeout recovery keeps in
 	// flight: the CWD cap (one BDP).
 	recoveryBatch int64
+	// atpIdx is ATP's aggregator index table (atpIndexTable); nil for
+	// the other protocols.
+	atpIdx     []int32
+	atpThreads int64 // ATP threads in use, min(ATPThreads, packets)
+	atpWindow  int64 // aggregator indexes per thread, ATPThreadWindow
 
 	workers []*worker
 	ps      *paramServer
@@ -179,8 +184,13 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	}
 	maxCWD = math.Min(maxCWD, float64(params.MaxWindow))
 	j.recoveryBatch = int64(maxCWD)
+	if cfg.Protocol == ATP {
+		j.atpThreads, j.atpWindow = min(int64(params.ATPThreads), j.packets), int64(params.ATPThreadWindow)
+		j.atpIdx = atpIndexTable(int32(cfg.ID), int(j.atpThreads*j.atpWindow), j.agg.mem.Size())
+	}
 	for _, w := range j.workers {
 		w.ctl = j.newController(w, maxCWD, initAWD)
+		w.strm, _ = w.ctl.(streamer)
 	}
 	return j, nil
 }
@@ -201,7 +211,7 @@ func (j *Job) newController(w *worker, maxCWD, initAWD float64) controller {
 	case SwitchML:
 		return newSwitchMLCtl(w, j.agg.jobs[j.cfg.ID].poolSize)
 	case ATP:
-		return newATPCtl(p, maxCWD, j.hdr+j.payload)
+		return newATPCtl(p, j.packets, j.hdr+j.payload)
 	case StrawAsyn:
 		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, false, initAWD)
 	case StrawAsynPC:

@@ -97,3 +97,46 @@ func TestProtocolsRecoverFromLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestATPThreadsRecoverFromLoss runs ATP's thread layouts through 1% loss
+// on every port, with ample and with tiny aggregator memory: one window,
+// the client's 12 x 100, small windows that fast retransmit and time out
+// often, and fixed windows. Every result must arrive exactly right, no
+// aggregator may leak and every packet must be accounted for.
+func TestATPThreadsRecoverFromLoss(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		threads, window int
+		cc              bool
+	}{
+		{"1x100", 1, 100, true},
+		{"12x100", 12, 100, true},
+		{"5x3", 5, 3, true},
+		{"12x100-fixed", 12, 100, false},
+	} {
+		for _, mem := range []netsim.Bytes{10 * netsim.MiB, 8 * AggregatorBytes} {
+			t.Run(fmt.Sprintf("%s/%dB", tc.name, mem), func(t *testing.T) {
+				cfg := DefaultAggregatorConfig()
+				cfg.Memory = mem
+				s, qs := lossyStar(t, 5, 0.01, cfg, 13)
+				p := DefaultParams()
+				p.ATPThreads, p.ATPThreadWindow, p.ATPCC = tc.threads, tc.window, tc.cc
+				j := s.job(t, JobConfig{ID: 2, Protocol: ATP, Gradient: 200 * netsim.Kilobyte, Iterations: 3, Params: &p})
+				s.net.Sim.Run(10 * netsim.Second)
+				dropped := 0
+				for _, q := range qs {
+					dropped += q.dropped
+				}
+				if dropped == 0 {
+					t.Fatal("no packet was dropped; the test exercises nothing")
+				}
+				checkAll(t, s, j)
+				ws := j.TotalWorkerStats()
+				if ws.Retransmits == 0 {
+					t.Fatalf("%d packets dropped but no retransmission", dropped)
+				}
+				t.Logf("dropped %d, AJCT %v, %+v", dropped, j.AJCT(), ws)
+			})
+		}
+	}
+}

@@ -129,10 +129,17 @@ type WindowState struct {
 	CWD, AWD, Alpha, Beta float64 // AWD and Beta are 0 without the asynchrony limit
 	LastGACK, LastAACK    int64
 	SndNext               int64
-	// CWDCuts counts congestion-window cuts on ECN (Eq. 1); D is the
-	// decreasing factor of the last one.
+	// CWDCuts counts congestion-window cuts on ECN (Eq. 1; under ATP the
+	// window-closing results that halved a thread's window); D is the
+	// decreasing factor of the last one (0 under ATP).
 	CWDCuts uint64
 	D       float64
+	// WindowIncreases counts ATP's window-closing results that grew a
+	// thread's window by ATPIncreaseBytes (0 for the other protocols).
+	WindowIncreases uint64
+	// Threads are the windows of ATP's sending threads in packets (CWD is
+	// their sum); nil for the other protocols.
+	Threads []float64
 	// AWDCuts, AWDIncrements, AWDPeakSum and AWDDropSum describe the AWD
 	// sawtooth (Sec. III-C): cuts by Eq. 2, +1 increments per round, and
 	// the sums of AWD before each cut and of the reductions.
@@ -153,7 +160,8 @@ func (j *Job) Window(w int) WindowState {
 			s.AWDPeakSum, s.AWDDropSum = c.awdPeakSum, c.awdDropSum
 		}
 	case *atpCtl:
-		s.CWD, s.CWDCuts = c.cwnd(), c.cuts
+		s.CWD, s.CWDCuts, s.WindowIncreases = c.cwnd(), c.halvings, c.increases
+		s.Threads = c.threadWindows()
 	case *switchmlCtl:
 		s.CWD = float64(c.pool)
 	}

@@ -42,11 +42,11 @@ type Params struct {
 	// selects the protocol default (INAHeaderBytes or BytePSHeaderBytes).
 	HeaderBytes netsim.Bytes
 
-	// InitCWD is the initial congestion window in packets of ATP and the
-	// asynchronous protocols (default 100: the public ATP client starts
-	// each thread's window at its share of aggregators,
-	// max_agtr_size_per_thread = 100 in in-ATP/ATP client/p4ml_manager.cc;
-	// neither the ATP nor the PA-ATP paper states one).
+	// InitCWD is the initial congestion window in packets of the
+	// asynchronous protocols (default 100, the window the public ATP client
+	// starts each thread at, max_agtr_size_per_thread = 100 in in-ATP/ATP
+	// client/p4ml_manager.cc:590; neither the ATP nor the PA-ATP paper
+	// states one). ATP's thread windows start at ATPThreadWindow instead.
 	InitCWD float64
 	// BytePSInitCWD is BytePS's initial window in packets (default 10, the
 	// initial window of RFC 6928 of the TCP BytePS runs over).
@@ -61,8 +61,8 @@ type Params struct {
 	// workers, switch and PS); default 16384 packets, 5 MB of 310 B
 	// packets, far beyond any BDP in the papers.
 	MaxWindow int
-	// MaxCWD caps the congestion window of ATP and the asynchronous
-	// protocols, in packets. 0 (the default) caps it at twice the
+	// MaxCWD caps the congestion window of the asynchronous protocols, in
+	// packets (ATP's thread windows are capped by ATPThreadWindow). 0 (the default) caps it at twice the
 	// aggregating switch's BDP (AggregatorConfig.BDPPackets, scaled to this
 	// protocol's packet size). PA-ATP Sec. II-A notes that INA workers keep
 	// windows below the BDP; the cap leaves room for round trips longer
@@ -78,6 +78,26 @@ type Params struct {
 	// allows more waits until the NIC drains. Default 16; 0 disables the
 	// bound.
 	NICQueuePackets int
+
+	// ATPThreads is the number of independent windows (sending threads)
+	// of every ATP worker (default 12: the public ATP client's
+	// thread_to_use, in-ATP/ATP client/main.cc:65). The worker's gradient is
+	// split into this many parts of (nearly) equal size, one per thread;
+	// see atpCtl.
+	ATPThreads int
+	// ATPThreadWindow caps each ATP thread's window and is its initial
+	// value, in packets (default 100: max_agtr_size_per_thread, in-ATP/ATP
+	// client/p4ml_manager.cc:589-590, the client's initial window
+	// p4ml_manager.cc:163,177 and its cap MAX_BYTES = 100 packets,
+	// common/CC_manager.h:4). It is also the number of aggregator indexes
+	// each thread cycles through (the client's agtr_start_pos + (seq - 1)
+	// mod max_agtr_size_per_thread, p4ml_manager.cc:387).
+	ATPThreadWindow int
+	// ATPCC enables ATP's window adjustment (default true, the ATP paper's
+	// congestion control; common/CC_manager.h:30-48). False keeps every
+	// thread window fixed at ATPThreadWindow, as the public client runs it
+	// (CC_ENABLE false, client/p4ml_manager.cc:4).
+	ATPCC bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -132,6 +152,9 @@ func DefaultParams() Params {
 		MaxWindow:       1 << 14,
 		CWDIncrease:     PerRTT,
 		NICQueuePackets: 16,
+		ATPThreads:      12,
+		ATPThreadWindow: 100,
+		ATPCC:           true,
 		F:               0.125,
 		W:               0.125,
 		BytePSG:         1.0 / 16,
@@ -160,6 +183,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: maximum CWD must be non-negative, got %v", p.MaxCWD)
 	case p.NICQueuePackets < 0:
 		return fmt.Errorf("inagg: NIC queue bound must be non-negative, got %d", p.NICQueuePackets)
+	case p.ATPThreads < 1 || p.ATPThreads > MaxATPThreads:
+		return fmt.Errorf("inagg: ATP threads must be in [1, %d], got %d", MaxATPThreads, p.ATPThreads)
+	case p.ATPThreadWindow < 1 || p.ATPThreadWindow > p.MaxWindow:
+		return fmt.Errorf("inagg: ATP thread window must be in [1, %d] (the maximum window), got %d", p.MaxWindow, p.ATPThreadWindow)
 	case p.CWDIncrease > PerAck:
 		return fmt.Errorf("inagg: unknown CWD increase mode %d", p.CWDIncrease)
 	case !(p.F > 0 && p.F <= 1) || !(p.W > 0 && p.W <= 1) || !(p.BytePSG > 0 && p.BytePSG <= 1):

@@ -180,6 +180,11 @@ func (ps *paramServer) fillResult(q *netsim.Packet, e *psEntry, i int) {
 	q.Ext[extJob] = int64(j.cfg.ID)
 	q.Ext[extValue] = e.value
 	q.Ext[extBitmap] = int64(e.bitmap)
+	if j.atpIdx != nil {
+		// ATP's result carries the aggregator index, with which the
+		// switch frees the aggregator (in-ATP/ATP p4src/p4ml.p4:36-47).
+		q.Ext[extAgtr] = j.atpIndex(e.seq)
+	}
 	j.addressResult(q, i)
 }
 

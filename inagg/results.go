@@ -14,7 +14,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 	if m.tag <= seq && !(m.tag == seq && m.done) {
 		a.ovfTotal -= int64(m.ovf)
 		*m = seqMark{tag: seq, done: true}
-		idx := hashIndex(s.id, seq, a.mem.Size())
+		idx := a.indexOf(s, p)
 		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
 			a.mem.release(idx)
 			a.Stats.StaleReleases++

@@ -46,6 +46,7 @@ const (
 	extBitmap = 3 // bitmap of the workers whose values are summed in extValue
 	extSSum   = 4 // PA-ATP s_sum (the PROG field), stamped by the switch
 	extSMax   = 5 // largest sequence any worker of the job has sent (StrawAsyn+PC)
+	extAgtr   = 6 // ATP: aggregator index chosen by the worker (agghdr.agtr, in-ATP/ATP common/packet.h:83)
 )
 
 // Wire sizes. The INA header is the one PA-ATP reflects as a GACK (Sec. VI

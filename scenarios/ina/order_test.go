@@ -67,16 +67,18 @@ func runOrder(t *testing.T, sets ...string) []map[string]float64 {
 //
 //	pa-atp     0.831 0.789 0.795 0.784 0.738 0.740   mean 0.780
 //	strawasyn  0.848 0.958 0.959 0.687 0.920 0.863   mean 0.872
-//	atp        2.114 2.826 2.036 1.763 2.305 1.749   mean 2.132
+//	atp        0.854 1.062 1.013 1.093 1.244 1.104   mean 1.062
 //	switchml   33.6  43.6  18.6  38.6 (seeds 1-4 run to the end)
 //
 // Margins asserted: PA-ATP's mean at least 5% below StrawAsyn's (observed
 // 11%; PA-ATP is faster in 5 of the 6 seeds: its asynchrony limit keeps the
 // leading workers from filling the 1024 aggregators, so less goes to the
-// PS unaggregated: about 40% of StrawAsyn's overflow); StrawAsyn at least
-// 1.5x below ATP in every seed (observed 2.0-2.9x: ATP's result-clocked
-// window is halved whenever the result of a window carries a mark from any
-// worker's path); SwitchML slower than ATP in every seed, shown by its jobs
+// PS unaggregated: about 40% of StrawAsyn's overflow); StrawAsyn below ATP
+// in every seed and its mean at least 10% below ATP's (observed 1.01-1.59x,
+// mean 1.22x: each of ATP's 12 result-clocked thread windows per worker is
+// halved whenever the result closing its window carries a mark from any
+// worker's path; with one window of at most 2 x BDP ATP was 2.0-2.9x
+// slower); SwitchML slower than ATP in every seed, shown by its jobs
 // being unfinished at twice ATP's slowest completion (its window has no
 // congestion control; packets lost where six workers' pools converge on the
 // aggregating leaf wait for 10 ms slot timeouts; observed 18.6-43.6 ms in
@@ -110,9 +112,12 @@ func TestINALeafSpineOrder(t *testing.T) {
 		if ajct["pa-atp"][i] < ajct["strawasyn"][i] {
 			wins++
 		}
-		if !(1.5*ajct["strawasyn"][i] < ajct["atp"][i]) {
-			t.Errorf("seed %d: strawasyn %.3f ms not 1.5x below atp's %.3f ms", i+1, ajct["strawasyn"][i], ajct["atp"][i])
+		if !(ajct["strawasyn"][i] < ajct["atp"][i]) {
+			t.Errorf("seed %d: strawasyn %.3f ms not below atp's %.3f ms", i+1, ajct["strawasyn"][i], ajct["atp"][i])
 		}
+	}
+	if !(1.1*mean["strawasyn"] < mean["atp"]) {
+		t.Errorf("mean AJCT strawasyn %.3f ms not 10%% below atp's %.3f ms", mean["strawasyn"], mean["atp"])
 	}
 	if 2*wins <= orderSeeds {
 		t.Errorf("pa-atp below strawasyn in only %d of %d seeds", wins, orderSeeds)

@@ -49,10 +49,16 @@ func CommonParams(proto, model string, models []string, scale float64, iters int
 func ConstantParams() []experiments.Param {
 	d := inagg.DefaultParams()
 	return []experiments.Param{
-		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of ATP, StrawAsyn and PA-ATP, packets "+
-			"(100: the public ATP client's window per thread)").OnlyWhen("protocol", windowed...).Was("init_cwd"),
+		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of StrawAsyn and PA-ATP, packets "+
+			"(100: the public ATP client's window per thread; ATP's thread windows start at atp_thread_window)").OnlyWhen("protocol", asynchronous...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
 			"consecutive expiries (200: the public ATP client's)").OnlyWhen("protocol", windowed...),
+		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
+			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", "atp"),
+		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
+			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
+		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
+			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
 			"timeout, ms (10: the public p4app-switchML client's)").OnlyWhen("protocol", "switchml"),
 	}
@@ -60,6 +66,10 @@ func ConstantParams() []experiments.Param {
 
 // windowed are the protocols with ATP's window and retransmission timer.
 var windowed = []string{"atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
+
+// asynchronous are the windowed protocols whose window starts at
+// init_cwd_pkts (ATP's thread windows start at atp_thread_window).
+var asynchronous = []string{"strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
 
 // JobParams are the worker constants of a run: the defaults with the
 // run's ConstantParams.
@@ -70,6 +80,11 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
+	}
+	if ps.Has("atp_threads") {
+		p.ATPThreads = ps.Int("atp_threads")
+		p.ATPThreadWindow = ps.Int("atp_thread_window")
+		p.ATPCC = ps.Bool("atp_cc")
 	}
 	return &p
 }
