@@ -108,40 +108,65 @@ type Params struct {
 	// over TCP), doubled like RTO.
 	BytePSRTO netsim.Time
 
-	// SwitchMLPool is SwitchML's slot pool per job (its window per
-	// worker); 0 (default) sizes it to the aggregator's bandwidth-delay
-	// product so that one worker can fill its link (Sapio et al., NSDI
-	// 2021, size the pool to the BDP). The public p4app-switchML client
-	// defaults to 256 outstanding packets of 1 KB payload; with the 248 B
-	// payloads used here 256 packets would not cover a 100 Gbps BDP. The
-	// switch reserves two copies of every slot (SwitchML's shadow copies).
+	// SwitchMLPool is SwitchML's slot pool per job, the packets a worker
+	// keeps outstanding (default 256: the public p4app-switchML client's
+	// general.max_outstanding_packets per worker, p4lang/p4app-switchML
+	// dev_root/client_lib/src/config.cc:50 and configs/general.cfg:25-32).
+	// The client divides it among num_worker_threads threads (default 4,
+	// config.cc:49), each with its own window of 64, timers and UDP port
+	// (backends/dpdk/dpdk_worker_thread.cc:82); a worker here is one thread
+	// holding all 256, so it keeps the client's total outstanding but
+	// stalls as a whole where the client stalls one thread. 0 sizes the
+	// pool to the aggregator's bandwidth-delay product instead (Sapio et
+	// al., NSDI 2021, size the pool to the BDP). The switch reserves two
+	// copies of every slot (SwitchML's shadow copies,
+	// dpdk_worker_thread.cc:87-94).
 	SwitchMLPool int
-	// SwitchMLTimeout is SwitchML's per-slot retransmission timeout
-	// (default 10 ms, the default of the public p4app-switchML client,
-	// dev_root/client_lib/src/config.cc "general.timeout"; the client
-	// doubles it only after 100 timeouts, which one iteration here rarely
-	// reaches, so it stays fixed).
+	// SwitchMLTimeout is SwitchML's initial per-slot retransmission
+	// timeout (default 10 ms: general.timeout, config.cc:59). It restarts
+	// at this value every iteration and doubles under
+	// SwitchMLTimeoutThreshold (see switchml_timer.go).
 	SwitchMLTimeout netsim.Time
+	// SwitchMLTimeoutThreshold is how many expiries double the timeout
+	// (default 100: general.timeout_threshold, config.cc:60). The count
+	// is over the worker's whole run, not per iteration, and restarts at
+	// every doubling: with the defaults, at the 100th, 300th, 600th, ...
+	// expiry (dpdk_worker_thread_utils.inc:229-244).
+	SwitchMLTimeoutThreshold int
+	// SwitchMLThresholdIncrement is how much the threshold grows at each
+	// doubling (default 100: general.timeout_threshold_increment,
+	// config.cc:61).
+	SwitchMLThresholdIncrement int
+	// SwitchMLFirstTimeouts is how many timeouts the timers of an
+	// iteration's first window run: the client arms its first batch for
+	// the timeout times its window per thread, max_outstanding_pkts
+	// (dpdk_worker_thread.cc:250-253), to cover building the batch; default
+	// 64, the default 256 packets over 4 threads. 1 arms them like the rest.
+	SwitchMLFirstTimeouts int
 }
 
 // DefaultParams returns the defaults documented on Params.
 func DefaultParams() Params {
 	return Params{
-		InitCWD:         100,
-		BytePSInitCWD:   10,
-		MaxWindow:       1 << 14,
-		CWDIncrease:     PerRTT,
-		NICQueuePackets: 16,
-		F:               0.125,
-		W:               0.125,
-		BytePSG:         1.0 / 16,
-		InitAlpha:       1,
-		InitBeta:        1,
-		GapThreshold:    3,
-		RTO:             200 * netsim.Microsecond,
-		MaxRTO:          64 * netsim.Millisecond,
-		BytePSRTO:       netsim.Millisecond,
-		SwitchMLTimeout: 10 * netsim.Millisecond,
+		InitCWD:                    100,
+		BytePSInitCWD:              10,
+		MaxWindow:                  1 << 14,
+		CWDIncrease:                PerRTT,
+		NICQueuePackets:            16,
+		F:                          0.125,
+		W:                          0.125,
+		BytePSG:                    1.0 / 16,
+		InitAlpha:                  1,
+		InitBeta:                   1,
+		GapThreshold:               3,
+		RTO:                        200 * netsim.Microsecond,
+		MaxRTO:                     64 * netsim.Millisecond,
+		BytePSRTO:                  netsim.Millisecond,
+		SwitchMLPool:               256,
+		SwitchMLTimeout:            10 * netsim.Millisecond,
+		SwitchMLTimeoutThreshold:   100,
+		SwitchMLThresholdIncrement: 100,
+		SwitchMLFirstTimeouts:      64,
 	}
 }
 
@@ -176,8 +201,20 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: SwitchML pool must be non-negative, got %d", p.SwitchMLPool)
 	case p.SwitchMLTimeout <= 0:
 		return fmt.Errorf("inagg: SwitchML timeout must be positive, got %v", p.SwitchMLTimeout)
+	case p.SwitchMLTimeoutThreshold < 1 || p.SwitchMLThresholdIncrement < 0:
+		return fmt.Errorf("inagg: SwitchML timeout threshold must be at least 1 and its increment non-negative (got %d, %d)",
+			p.SwitchMLTimeoutThreshold, p.SwitchMLThresholdIncrement)
+	case p.SwitchMLFirstTimeouts < 1:
+		return fmt.Errorf("inagg: SwitchML first-window timeouts must be at least 1, got %d", p.SwitchMLFirstTimeouts)
 	}
 	return nil
+}
+
+// SwitchMLLongestWait is the longest a SwitchML worker waits for a result
+// by design before it resends, its timeout not yet doubled: a first-window
+// timer and up to one poll period after it.
+func (p Params) SwitchMLLongestWait() netsim.Time {
+	return p.SwitchMLTimeout * netsim.Time(max(1, p.SwitchMLFirstTimeouts)+1)
 }
 
 // sizes returns the header and payload bytes of proto under p.

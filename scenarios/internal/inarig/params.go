@@ -53,8 +53,18 @@ func ConstantParams() []experiments.Param {
 			"(100: the public ATP client's window per thread)").OnlyWhen("protocol", windowed...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
 			"consecutive expiries (200: the public ATP client's)").OnlyWhen("protocol", windowed...),
+		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
+			"outstanding (256: the public p4app-switchML client's max_outstanding_packets; at most the P4 program's 8192 slots)").
+			Means("0", "one bandwidth-delay product of the aggregating switch").OnlyWhen("protocol", "switchml"),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
-			"timeout, ms (10: the public p4app-switchML client's)").OnlyWhen("protocol", "switchml"),
+			"timeout at the start of every iteration, ms (10: the public p4app-switchML client's general.timeout)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_timeout_threshold", d.SwitchMLTimeoutThreshold, 1, 1e9, "SwitchML timeouts, counted over a worker's "+
+			"run, that double its timeout (100: the client's timeout_threshold)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_threshold_increment", d.SwitchMLThresholdIncrement, 0, 1e9, "growth of SwitchML's doubling "+
+			"threshold at each doubling (100: the client's timeout_threshold_increment)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_first_timeouts", d.SwitchMLFirstTimeouts, 1, 8192, "timeouts the timers of SwitchML's first "+
+			"window in each iteration run (64: the client arms its first batch for timeout x packets per thread, 256 / 4 threads)").
+			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", "switchml"),
 	}
 }
 
@@ -69,7 +79,11 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
+		p.SwitchMLPool = ps.Int("switchml_pool")
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
+		p.SwitchMLTimeoutThreshold = ps.Int("switchml_timeout_threshold")
+		p.SwitchMLThresholdIncrement = ps.Int("switchml_threshold_increment")
+		p.SwitchMLFirstTimeouts = ps.Int("switchml_first_timeouts")
 	}
 	return &p
 }
