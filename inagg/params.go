@@ -112,15 +112,16 @@ type Params struct {
 	// keeps outstanding (default 256: the public p4app-switchML client's
 	// general.max_outstanding_packets per worker, p4lang/p4app-switchML
 	// dev_root/client_lib/src/config.cc:50 and configs/general.cfg:25-32).
-	// The client divides it among num_worker_threads threads (default 4,
-	// config.cc:49), each with its own window of 64, timers and UDP port
-	// (backends/dpdk/dpdk_worker_thread.cc:82); a worker here is one thread
-	// holding all 256, so it keeps the client's total outstanding but
-	// stalls as a whole where the client stalls one thread. 0 sizes the
-	// pool to the aggregator's bandwidth-delay product instead (Sapio et
-	// al., NSDI 2021, size the pool to the BDP). The switch reserves two
-	// copies of every slot (SwitchML's shadow copies,
-	// dpdk_worker_thread.cc:87-94).
+	// The client divides it among SwitchMLThreads worker threads, each
+	// with its own window, timers and UDP port
+	// (backends/dpdk/dpdk_worker_thread.cc:82). Here the threads share the
+	// worker's slots for their timers, but the worker keeps one window of
+	// the whole pool over its sequences: it keeps the client's total
+	// outstanding, and a lost packet holds up the worker where the client
+	// holds up one thread's share. 0 sizes the pool to the aggregator's
+	// bandwidth-delay product instead (Sapio et al., NSDI 2021, size the
+	// pool to the BDP). The switch reserves two copies of every slot
+	// (SwitchML's shadow copies, dpdk_worker_thread.cc:87-94).
 	SwitchMLPool int
 	// SwitchMLTimeout is SwitchML's initial per-slot retransmission
 	// timeout (default 10 ms: general.timeout, config.cc:59). It restarts
@@ -137,11 +138,18 @@ type Params struct {
 	// doubling (default 100: general.timeout_threshold_increment,
 	// config.cc:61).
 	SwitchMLThresholdIncrement int
+	// SwitchMLThreads is the client's worker threads per worker (default
+	// 4: general.num_worker_threads, config.cc:49). Slot i's timer belongs
+	// to thread i mod SwitchMLThreads, which has its own timeout, backoff
+	// count and threshold, and polls (dpdk_worker_thread.cc:146-153,
+	// dpdk_worker_thread_utils.inc:229-230).
+	SwitchMLThreads int
 	// SwitchMLFirstTimeouts is how many timeouts the timers of an
 	// iteration's first window run: the client arms its first batch for
 	// the timeout times its window per thread, max_outstanding_pkts
-	// (dpdk_worker_thread.cc:250-253), to cover building the batch; default
-	// 64, the default 256 packets over 4 threads. 1 arms them like the rest.
+	// (dpdk_worker_thread.cc:250-253), to cover building the batch. 0 (the
+	// default) is the client's: the pool over the threads (64 of the
+	// default 256 over 4). 1 arms them like the rest.
 	SwitchMLFirstTimeouts int
 }
 
@@ -166,7 +174,7 @@ func DefaultParams() Params {
 		SwitchMLTimeout:            10 * netsim.Millisecond,
 		SwitchMLTimeoutThreshold:   100,
 		SwitchMLThresholdIncrement: 100,
-		SwitchMLFirstTimeouts:      64,
+		SwitchMLThreads:            4,
 	}
 }
 
@@ -204,17 +212,26 @@ func (p Params) Validate() error {
 	case p.SwitchMLTimeoutThreshold < 1 || p.SwitchMLThresholdIncrement < 0:
 		return fmt.Errorf("inagg: SwitchML timeout threshold must be at least 1 and its increment non-negative (got %d, %d)",
 			p.SwitchMLTimeoutThreshold, p.SwitchMLThresholdIncrement)
-	case p.SwitchMLFirstTimeouts < 1:
-		return fmt.Errorf("inagg: SwitchML first-window timeouts must be at least 1, got %d", p.SwitchMLFirstTimeouts)
+	case p.SwitchMLThreads < 1 || p.SwitchMLFirstTimeouts < 0:
+		return fmt.Errorf("inagg: SwitchML needs at least 1 thread and non-negative first-window timeouts (got %d, %d)",
+			p.SwitchMLThreads, p.SwitchMLFirstTimeouts)
 	}
 	return nil
 }
 
 // SwitchMLLongestWait is the longest a SwitchML worker waits for a result
 // by design before it resends, its timeout not yet doubled: a first-window
-// timer and up to one poll period after it.
+// timer of a default pool and up to one poll period after it.
 func (p Params) SwitchMLLongestWait() netsim.Time {
-	return p.SwitchMLTimeout * netsim.Time(max(1, p.SwitchMLFirstTimeouts)+1)
+	first := p.SwitchMLFirstTimeouts
+	if first == 0 {
+		pool := p.SwitchMLPool
+		if pool == 0 {
+			pool = 1 << 13 // one BDP: at most the P4 program's 8192 slots
+		}
+		first = max(1, pool/max(1, p.SwitchMLThreads))
+	}
+	return p.SwitchMLTimeout * netsim.Time(first+1)
 }
 
 // sizes returns the header and payload bytes of proto under p.

@@ -31,11 +31,9 @@ import "syncsim/netsim"
 //     of a worker's life, the doubled value holding until its iteration
 //     ends.
 //
-// The client splits a worker's 256 outstanding packets over
-// num_worker_threads (4) threads of 64, each with its own window, timers,
-// backoff state and UDP source port (dpdk_worker_thread.cc:82; config.cc
-// :49-50). A worker here is one such thread holding the whole pool; see
-// Params.SwitchMLPool.
+// Each of the client's worker threads keeps this state for its share of a
+// worker's slots (config.cc:49-50, dpdk_worker_thread.cc:82); see
+// switchmlCtl and Params.SwitchMLThreads.
 
 // smlBackoff is a worker's timeout and backoff state (timer_cycles_,
 // timeouts_counter and timeout_threshold of the client).

@@ -36,7 +36,7 @@ const (
 	evCompute int32 = 1
 	evRTO     int32 = 2
 	evWake    int32 = 3
-	evSlot    int32 = 4 // SwitchML's poll of its slot timers
+	evSlot    int32 = 16 // SwitchML thread k's poll of its slot timers has kind evSlot + k
 )
 
 // WorkerStats are one worker's counters.
@@ -116,9 +116,9 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 		if !w.done {
 			w.pump()
 		}
-	case ev.Kind == evSlot:
+	case ev.Kind >= evSlot:
 		if c, ok := w.ctl.(*switchmlCtl); ok {
-			c.pollTimers(w)
+			c.pollTimers(w, int(ev.Kind-evSlot))
 		}
 	}
 }

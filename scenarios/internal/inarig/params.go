@@ -62,8 +62,11 @@ func ConstantParams() []experiments.Param {
 			"run, that double its timeout (100: the client's timeout_threshold)").OnlyWhen("protocol", "switchml"),
 		experiments.IntParam("switchml_threshold_increment", d.SwitchMLThresholdIncrement, 0, 1e9, "growth of SwitchML's doubling "+
 			"threshold at each doubling (100: the client's timeout_threshold_increment)").OnlyWhen("protocol", "switchml"),
-		experiments.IntParam("switchml_first_timeouts", d.SwitchMLFirstTimeouts, 1, 8192, "timeouts the timers of SwitchML's first "+
-			"window in each iteration run (64: the client arms its first batch for timeout x packets per thread, 256 / 4 threads)").
+		experiments.IntParam("switchml_threads", d.SwitchMLThreads, 1, 8192, "SwitchML client worker threads per worker, each with its own "+
+			"timeout, backoff and polls over its share of the slots (4: the client's num_worker_threads)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_first_timeouts", d.SwitchMLFirstTimeouts, 0, 8192, "timeouts the timers of SwitchML's first "+
+			"window in each iteration run (the client arms its first batch for timeout x its packets per thread)").
+			Means("0", "the pool over the threads, as the client (64 of 256 over 4 threads)").
 			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", "switchml"),
 	}
 }
@@ -83,6 +86,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
 		p.SwitchMLTimeoutThreshold = ps.Int("switchml_timeout_threshold")
 		p.SwitchMLThresholdIncrement = ps.Int("switchml_threshold_increment")
+		p.SwitchMLThreads = ps.Int("switchml_threads")
 		p.SwitchMLFirstTimeouts = ps.Int("switchml_first_timeouts")
 	}
 	return &p
