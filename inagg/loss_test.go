@@ -3,6 +3,7 @@ package inagg
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"syncsim/netsim"
@@ -67,18 +68,24 @@ func TestProtocolsRecoverFromLoss(t *testing.T) {
 		{"large-memory", 10 * netsim.MiB},
 		{"tiny-memory", 8 * AggregatorBytes}, // constant collisions and overflow to the PS
 	}
-	for _, name := range ProtocolNames() {
+	// SwitchML runs with the client's pool (the default) and with one BDP.
+	names := append(ProtocolNames(), "switchml-bdp-pool")
+	for _, name := range names {
 		for _, m := range mems {
-			if name == "switchml" && m.name == "tiny-memory" {
+			if strings.HasPrefix(name, "switchml") && m.name == "tiny-memory" {
 				continue // a SwitchML pool must fit; covered by TestSwitchMLPoolMustFit
 			}
 			t.Run(name+"/"+m.name, func(t *testing.T) {
-				proto, _ := ParseProtocol(name)
+				p, pname := DefaultParams(), name
+				if name == "switchml-bdp-pool" {
+					pname, p.SwitchMLPool = "switchml", 0
+				}
+				proto, _ := ParseProtocol(pname)
 				cfg := DefaultAggregatorConfig()
 				cfg.Memory = m.mem
 				cfg.BDPPackets = 64
 				s, qs := lossyStar(t, 5, 0.01, cfg, 11)
-				j := s.job(t, JobConfig{ID: 1, Protocol: proto, Gradient: 100 * netsim.Kilobyte, Iterations: 3})
+				j := s.job(t, JobConfig{ID: 1, Protocol: proto, Gradient: 100 * netsim.Kilobyte, Iterations: 3, Params: &p})
 				s.net.Sim.Run(10 * netsim.Second)
 				dropped := 0
 				for _, q := range qs {

@@ -128,43 +128,82 @@ type Params struct {
 	// over TCP), doubled like RTO.
 	BytePSRTO netsim.Time
 
-	// SwitchMLPool is SwitchML's slot pool per job (its window per
-	// worker); 0 (default) sizes it to the aggregator's bandwidth-delay
-	// product so that one worker can fill its link (Sapio et al., NSDI
-	// 2021, size the pool to the BDP). The public p4app-switchML client
-	// defaults to 256 outstanding packets of 1 KB payload; with the 248 B
-	// payloads used here 256 packets would not cover a 100 Gbps BDP. The
-	// switch reserves two copies of every slot (SwitchML's shadow copies).
+	// SwitchMLPool is SwitchML's slot pool per job, the packets a worker
+	// keeps outstanding (default 256: the public p4app-switchML client's
+	// general.max_outstanding_packets per worker, p4lang/p4app-switchML
+	// dev_root/client_lib/src/config.cc:50 and configs/general.cfg:25-32).
+	// The client divides it among SwitchMLThreads worker threads, each
+	// with its own window, timers and UDP port
+	// (backends/dpdk/dpdk_worker_thread.cc:82). Here the threads share the
+	// worker's slots for their timers, but the worker keeps one window of
+	// the whole pool over its sequences: it keeps the client's total
+	// outstanding, and a lost packet holds up the worker where the client
+	// holds up one thread's share. 0 sizes the pool to the aggregator's
+	// bandwidth-delay product instead (Sapio et al., NSDI 2021, size the
+	// pool to the BDP). The switch reserves two copies of every slot
+	// (SwitchML's shadow copies, dpdk_worker_thread.cc:87-94).
 	SwitchMLPool int
-	// SwitchMLTimeout is SwitchML's per-slot retransmission timeout
-	// (default 10 ms, the default of the public p4app-switchML client,
-	// dev_root/client_lib/src/config.cc "general.timeout"; the client
-	// doubles it only after 100 timeouts, which one iteration here rarely
-	// reaches, so it stays fixed).
+	// SwitchMLTimeout is SwitchML's initial per-slot retransmission
+	// timeout (default 10 ms: general.timeout, config.cc:59). It restarts
+	// at this value every iteration and doubles under
+	// SwitchMLTimeoutThreshold (see switchml_timer.go).
 	SwitchMLTimeout netsim.Time
+	// SwitchMLTimeoutThreshold is how many expiries double the timeout
+	// (default 100: general.timeout_threshold, config.cc:60). The count
+	// is over the worker's whole run, not per iteration, and restarts at
+	// every doubling: with the defaults, at the 100th, 300th, 600th, ...
+	// expiry (dpdk_worker_thread_utils.inc:229-244).
+	SwitchMLTimeoutThreshold int
+	// SwitchMLThresholdIncrement is how much the threshold grows at each
+	// doubling (default 100: general.timeout_threshold_increment,
+	// config.cc:61).
+	SwitchMLThresholdIncrement int
+	// SwitchMLThreads is the client's worker threads per worker (default
+	// 4: general.num_worker_threads, config.cc:49). Slot i's timer belongs
+	// to thread i mod SwitchMLThreads, which has its own timeout, backoff
+	// count and threshold, and polls (dpdk_worker_thread.cc:146-153,
+	// dpdk_worker_thread_utils.inc:229-230).
+	SwitchMLThreads int
+	// SwitchMLFirstTimeouts is how many timeouts the timers of an
+	// iteration's first window run: the client arms its first batch for
+	// the timeout times its window per thread, max_outstanding_pkts
+	// (dpdk_worker_thread.cc:250-253), to cover building the batch on the
+	// host. 1 (the default) arms them like the rest: the simulated host
+	// builds no batch, so the slack covers nothing here, and a gradient
+	// lost in the first burst of an iteration would wait 640 ms, dozens
+	// of iterations of the other protocols (measured on the default
+	// ina-leafspine point at load 0: 407 ms AJCT with the client's slack,
+	// 14 ms without). 0 is the client's: the pool over the threads (64 of
+	// the default 256 over 4).
+	SwitchMLFirstTimeouts int
 }
 
 // DefaultParams returns the defaults documented on Params.
 func DefaultParams() Params {
 	return Params{
-		InitCWD:         100,
-		BytePSInitCWD:   10,
-		MaxWindow:       1 << 14,
-		CWDIncrease:     PerRTT,
-		NICQueuePackets: 16,
-		ATPThreads:      12,
-		ATPThreadWindow: 100,
-		ATPCC:           true,
-		F:               0.125,
-		W:               0.125,
-		BytePSG:         1.0 / 16,
-		InitAlpha:       1,
-		InitBeta:        1,
-		GapThreshold:    3,
-		RTO:             200 * netsim.Microsecond,
-		MaxRTO:          64 * netsim.Millisecond,
-		BytePSRTO:       netsim.Millisecond,
-		SwitchMLTimeout: 10 * netsim.Millisecond,
+		InitCWD:                    100,
+		BytePSInitCWD:              10,
+		MaxWindow:                  1 << 14,
+		CWDIncrease:                PerRTT,
+		NICQueuePackets:            16,
+		ATPThreads:                 12,
+		ATPThreadWindow:            100,
+		ATPCC:                      true,
+		F:                          0.125,
+		W:                          0.125,
+		BytePSG:                    1.0 / 16,
+		InitAlpha:                  1,
+		InitBeta:                   1,
+		GapThreshold:               3,
+		RTO:                        200 * netsim.Microsecond,
+		MaxRTO:                     64 * netsim.Millisecond,
+		BytePSRTO:                  netsim.Millisecond,
+		SwitchMLPool:               256,
+		SwitchMLTimeout:            10 * netsim.Millisecond,
+		SwitchMLTimeoutThreshold:   100,
+		SwitchMLThresholdIncrement: 100,
+		SwitchMLThreads:            4,
+		SwitchMLFirstTimeouts:      1,
 	}
 }
 
@@ -203,8 +242,29 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: SwitchML pool must be non-negative, got %d", p.SwitchMLPool)
 	case p.SwitchMLTimeout <= 0:
 		return fmt.Errorf("inagg: SwitchML timeout must be positive, got %v", p.SwitchMLTimeout)
+	case p.SwitchMLTimeoutThreshold < 1 || p.SwitchMLThresholdIncrement < 0:
+		return fmt.Errorf("inagg: SwitchML timeout threshold must be at least 1 and its increment non-negative (got %d, %d)",
+			p.SwitchMLTimeoutThreshold, p.SwitchMLThresholdIncrement)
+	case p.SwitchMLThreads < 1 || p.SwitchMLFirstTimeouts < 0:
+		return fmt.Errorf("inagg: SwitchML needs at least 1 thread and non-negative first-window timeouts (got %d, %d)",
+			p.SwitchMLThreads, p.SwitchMLFirstTimeouts)
 	}
 	return nil
+}
+
+// SwitchMLLongestWait is the longest a SwitchML worker waits for a result
+// by design before it resends, its timeout not yet doubled: a first-window
+// timer of a default pool and up to one poll period after it.
+func (p Params) SwitchMLLongestWait() netsim.Time {
+	first := p.SwitchMLFirstTimeouts
+	if first == 0 {
+		pool := p.SwitchMLPool
+		if pool == 0 {
+			pool = 1 << 13 // one BDP: at most the P4 program's 8192 slots
+		}
+		first = max(1, pool/max(1, p.SwitchMLThreads))
+	}
+	return p.SwitchMLTimeout * netsim.Time(first+1)
 }
 
 // sizes returns the header and payload bytes of proto under p.

@@ -10,9 +10,11 @@ import (
 // copies). Sequence s goes to slot s mod S, copy (s / S) mod 2. A worker
 // sends s + S into a slot only when the result of s has returned, so the
 // pool is the whole window and there is no congestion control. Losses are
-// recovered by per-slot timeouts: the worker resends to the slot; the switch
-// adds a missing contribution or, if the copy is complete, answers with its
-// result. The copy for s is reused only by s + 2S, which no worker can send
+// recovered by per-slot timeouts (switchml_worker.go, switchml_timer.go):
+// the worker resends to the slot; the switch adds a missing contribution
+// or, if the copy is complete, answers with its result (the public P4
+// program keeps 8192 slots of two copies, p4lang/p4app-switchML
+// dev_root/p4/configuration.p4:23-26). The copy for s is reused only by s + 2S, which no worker can send
 // before every worker has received the result of s, so the answer is always
 // still there.
 
@@ -82,55 +84,4 @@ func (a *Aggregator) fillResult(s *swJob, q *netsim.Packet, ag *aggregator, i in
 	q.Ext[extWorker] = int64(i)
 	q.Ext[extValue] = ag.value
 	q.Ext[extBitmap] = int64(ag.bitmap)
-}
-
-// switchmlCtl is SwitchML's worker: the pool is the window.
-type switchmlCtl struct {
-	pool   int64
-	timers []netsim.Timer
-	slot   []int64 // sequence last sent into each slot
-}
-
-func newSwitchMLCtl(w *worker, pool int) *switchmlCtl {
-	c := &switchmlCtl{pool: int64(pool), timers: make([]netsim.Timer, pool), slot: make([]int64, pool)}
-	for i := range c.timers {
-		c.timers[i].Init(w.j.net.Sim, w, evSlot+int32(i))
-		c.slot[i] = -1
-	}
-	return c
-}
-
-// allow: s may go into its slot once the result of s - S is back.
-func (c *switchmlCtl) allow(w *worker, seq int64) bool {
-	prev := seq - c.pool
-	return prev <= w.lastAACK || w.flag(prev)&fResult != 0
-}
-
-func (c *switchmlCtl) sent(w *worker, seq int64, _ bool) {
-	i := seq % c.pool
-	c.slot[i] = seq
-	c.timers[i].SetAfter(w.j.params.SwitchMLTimeout)
-}
-
-func (c *switchmlCtl) onGACK(*worker, *netsim.Packet) {}
-
-func (c *switchmlCtl) onResult(w *worker, seq int64, _ *netsim.Packet) {
-	i := seq % c.pool
-	if c.slot[i] == seq {
-		c.timers[i].Stop()
-	}
-}
-
-func (c *switchmlCtl) onLoss(*worker) {}
-
-func (c *switchmlCtl) onTimeout(*worker) {}
-
-// slotTimeout resends the slot's sequence if its result is still missing.
-func (c *switchmlCtl) slotTimeout(w *worker, i int) {
-	seq := c.slot[i]
-	if seq < 0 || seq <= w.lastAACK || w.flag(seq)&fResult != 0 || seq >= w.sndNext {
-		return
-	}
-	w.stats.Timeouts++
-	w.retransmit(seq)
 }

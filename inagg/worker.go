@@ -37,7 +37,7 @@ const (
 	evCompute int32 = 1
 	evRTO     int32 = 2
 	evWake    int32 = 3
-	evSlot    int32 = 16 // SwitchML slot timer i has kind evSlot + i
+	evSlot    int32 = 16 // SwitchML thread k's poll of its slot timers has kind evSlot + k
 )
 
 // WorkerStats are one worker's counters.
@@ -123,7 +123,7 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 		}
 	case ev.Kind >= evSlot:
 		if c, ok := w.ctl.(*switchmlCtl); ok {
-			c.slotTimeout(w, int(ev.Kind-evSlot))
+			c.pollTimers(w, int(ev.Kind-evSlot))
 		}
 	}
 }

@@ -181,7 +181,7 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: aggAt[leaf],
 			Gradient: grad, Iterations: ps.Int("iterations"), Compute: inarig.ComputeFunc(ps),
-			Params: g.WithPool(inarig.SwitchMLPool(ac, perLeaf[leaf]))}); err != nil {
+			Params: g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, perLeaf[leaf]))}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
 	}

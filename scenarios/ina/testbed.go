@@ -81,7 +81,7 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 		return nil, err
 	}
 	g.Aggs = []*inagg.Aggregator{agg}
-	pool := g.WithPool(inarig.SwitchMLPool(ac, jobs))
+	pool := g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, jobs))
 	for j := 0; j < jobs; j++ {
 		hs := make([]*netsim.Host, workers)
 		for w := range hs {

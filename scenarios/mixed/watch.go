@@ -35,8 +35,8 @@ func validateMixedFabric(ps experiments.Params) error {
 // backed-off timeout, or the longest single ring transfer at host rate.
 func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 	ps := r.Params
-	p := inagg.DefaultParams()
-	quiet := netsim.FromMillis(ps.Float("compute_ms")) + 2*(p.MaxRTO+p.SwitchMLTimeout)
+	p := inarig.JobParams(ps)
+	quiet := netsim.FromMillis(ps.Float("compute_ms")) + 2*(p.MaxRTO+p.SwitchMLLongestWait())
 	if n := ps.Int("ring_workers"); rig.rings != nil && n > 0 {
 		bytes := math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte) / float64(n))
 		quiet += netsim.FromSeconds(8 * bytes / (ps.Float("host_gbps") * 1e9))

@@ -59,8 +59,22 @@ func ConstantParams() []experiments.Param {
 			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
 		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
 			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
+		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
+			"outstanding (256: the public p4app-switchML client's max_outstanding_packets; at most the P4 program's 8192 slots)").
+			Means("0", "one bandwidth-delay product of the aggregating switch").OnlyWhen("protocol", "switchml"),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
-			"timeout, ms (10: the public p4app-switchML client's)").OnlyWhen("protocol", "switchml"),
+			"timeout at the start of every iteration, ms (10: the public p4app-switchML client's general.timeout)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_timeout_threshold", d.SwitchMLTimeoutThreshold, 1, 1e9, "SwitchML timeouts, counted over a worker's "+
+			"run, that double its timeout (100: the client's timeout_threshold)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_threshold_increment", d.SwitchMLThresholdIncrement, 0, 1e9, "growth of SwitchML's doubling "+
+			"threshold at each doubling (100: the client's timeout_threshold_increment)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_threads", d.SwitchMLThreads, 1, 8192, "SwitchML client worker threads per worker, each with its own "+
+			"timeout, backoff and polls over its share of the slots (4: the client's num_worker_threads)").OnlyWhen("protocol", "switchml"),
+		experiments.IntParam("switchml_first_timeouts", d.SwitchMLFirstTimeouts, 0, 8192, "timeouts the timers of SwitchML's first "+
+			"window in each iteration run (the client arms its first batch for timeout x its packets per thread, to cover building "+
+			"the batch on the host, which the simulation does not model; 1: armed like the others)").
+			Means("0", "the pool over the threads, as the client (64 of 256 over 4 threads)").
+			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", "switchml"),
 	}
 }
 
@@ -79,7 +93,12 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
+		p.SwitchMLPool = ps.Int("switchml_pool")
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
+		p.SwitchMLTimeoutThreshold = ps.Int("switchml_timeout_threshold")
+		p.SwitchMLThresholdIncrement = ps.Int("switchml_threshold_increment")
+		p.SwitchMLThreads = ps.Int("switchml_threads")
+		p.SwitchMLFirstTimeouts = ps.Int("switchml_first_timeouts")
 	}
 	if ps.Has("atp_threads") {
 		p.ATPThreads = ps.Int("atp_threads")

@@ -50,22 +50,26 @@ func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 }
 
 // SwitchMLPool is the SwitchML slot pool of each of n SwitchML jobs
-// aggregating at a switch of configuration ac: the bandwidth-delay product
-// (inagg's default) when the n pools, with their shadow copies, fit in the
-// switch memory, else an equal share of it, as SwitchML's controller
-// partitions the aggregators among the jobs it admits. 0 means the default.
-func SwitchMLPool(ac inagg.AggregatorConfig, n int) int {
+// aggregating at a switch of configuration ac when the run asks for pool
+// (0: one bandwidth-delay product): pool itself when the n pools, with
+// their shadow copies, fit in the switch memory, else an equal share of
+// it, as SwitchML's controller partitions the aggregators among the jobs
+// it admits.
+func SwitchMLPool(ac inagg.AggregatorConfig, pool, n int) int {
+	size := pool
+	if size == 0 {
+		size = ac.BDPPackets
+	}
 	m := int(ac.Memory / inagg.AggregatorBytes)
-	if n < 1 || 2*n*ac.BDPPackets <= m {
-		return 0
+	if n < 1 || 2*n*size <= m {
+		return pool
 	}
 	return max(1, m/(2*n))
 }
 
-// WithPool returns the run's worker constants with SwitchML pool size pool
-// (0: unchanged).
+// WithPool returns the run's worker constants with SwitchML pool size pool.
 func (g *Rig) WithPool(pool int) *inagg.Params {
-	if pool == 0 {
+	if pool == g.Params.SwitchMLPool {
 		return g.Params
 	}
 	p := *g.Params

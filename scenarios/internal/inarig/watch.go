@@ -11,7 +11,7 @@ import (
 // go quiet for its compute phase and a backed-off retransmission timeout.
 func (g *Rig) watch(horizon netsim.Time) {
 	p := g.Params
-	quiet := 2 * (p.MaxRTO + p.SwitchMLTimeout)
+	quiet := 2 * (p.MaxRTO + p.SwitchMLLongestWait())
 	if g.run.Params.Has("compute_ms") {
 		quiet += netsim.FromMillis(g.run.Params.Float("compute_ms"))
 	}

@@ -1,0 +1,167 @@
+package inagg
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"syncsim/netsim"
+)
+
+// switchmlCtl is SwitchML's worker: the pool is the window, and every
+// outstanding packet has its own retransmission timer, run as the public
+// client runs it (switchml_timer.go). The client's worker threads each own
+// a share of the pool's slots with their own timeout, backoff and polls
+// (p4lang/p4app-switchML dev_root/client_lib/src/backends/dpdk/
+// dpdk_worker_thread.cc:82, :146-153, dpdk_worker_thread_utils.inc:229-230);
+// here slot i belongs to thread i mod SwitchMLThreads. The window itself
+// stays one window of the whole pool over the worker's sequences.
+type switchmlCtl struct {
+	pool     int64
+	slot     []int64       // sequence last sent into each slot, -1: none
+	deadline []netsim.Time // when each slot's timer expires, -1: stopped
+	threads  []smlThread
+	first    netsim.Time // first-window timeouts, as a multiple
+	expired  []int       // scratch: slots expired at a poll
+}
+
+// smlThread is one client worker thread's timer state.
+type smlThread struct {
+	backoff  smlBackoff
+	poll     netsim.Timer // the next poll of the thread's slot timers
+	lastPoll netsim.Time
+	armed    int // the thread's slots whose timer runs
+}
+
+func newSwitchMLCtl(w *worker, pool int) *switchmlCtl {
+	p := w.j.params
+	n := min(p.SwitchMLThreads, pool)
+	first := p.SwitchMLFirstTimeouts
+	if first == 0 {
+		first = max(1, pool/n) // the client's max_outstanding_pkts per thread
+	}
+	c := &switchmlCtl{
+		pool:     int64(pool),
+		slot:     make([]int64, pool),
+		deadline: make([]netsim.Time, pool),
+		threads:  make([]smlThread, n),
+		first:    netsim.Time(first),
+	}
+	for i := range c.slot {
+		c.slot[i], c.deadline[i] = -1, -1
+	}
+	// A thread's polls follow its own clock, which started before the job
+	// at no particular moment: each thread's polls get a phase drawn
+	// uniformly within one timeout, so threads and workers do not resend
+	// in lockstep.
+	rng := w.j.net.Sim.Rand(fmt.Sprintf("inagg/switchml-poll/job%d/worker%d", w.j.cfg.ID, w.idx))
+	for k := range c.threads {
+		th := &c.threads[k]
+		th.backoff = newSMLBackoff(&p)
+		th.poll.Init(w.j.net.Sim, w, evSlot+int32(k))
+		th.lastPoll = w.j.cfg.Start - netsim.Time(rng.Int64N(int64(p.SwitchMLTimeout)))
+	}
+	return c
+}
+
+// thread is the thread that owns slot i.
+func (c *switchmlCtl) thread(i int) *smlThread { return &c.threads[i%len(c.threads)] }
+
+// allow: s may go into its slot once the result of s - S is back.
+func (c *switchmlCtl) allow(w *worker, seq int64) bool {
+	prev := seq - c.pool
+	return prev <= w.lastAACK || w.flag(prev)&fResult != 0
+}
+
+// sent arms the slot's timer for a new packet (a resend's timer is re-armed
+// by the poll that sent it). The first packet of an iteration starts the
+// threads' job slices, which resets their timeouts
+// (dpdk_worker_thread.cc:216); the first window's timers run
+// SwitchMLFirstTimeouts timeouts (dpdk_worker_thread.cc:250-253).
+func (c *switchmlCtl) sent(w *worker, seq int64, retx bool) {
+	if retx {
+		return
+	}
+	p := &w.j.params
+	if seq == w.iterBase {
+		for k := range c.threads {
+			c.threads[k].backoff.reset(p)
+		}
+	}
+	i := int(seq % c.pool)
+	th := c.thread(i)
+	d := th.backoff.timeout
+	if seq-w.iterBase < c.pool {
+		d *= c.first
+	}
+	if c.deadline[i] < 0 {
+		th.armed++
+	}
+	c.slot[i], c.deadline[i] = seq, w.j.net.Sim.Now()+d
+	th.schedule(w)
+}
+
+// schedule arms the thread's next poll while any of its slot timers runs
+// (the client polls regardless; polls with nothing to fire are skipped).
+func (th *smlThread) schedule(w *worker) {
+	if th.armed == 0 {
+		th.poll.Stop()
+		return
+	}
+	th.poll.Set(nextPoll(th.lastPoll, w.j.net.Sim.Now(), th.backoff.timeout))
+}
+
+// stop stops slot i's timer.
+func (c *switchmlCtl) stop(i int) {
+	if c.deadline[i] >= 0 {
+		c.thread(i).armed--
+		c.deadline[i] = -1
+	}
+}
+
+func (c *switchmlCtl) onGACK(*worker, *netsim.Packet) {}
+
+// onResult stops the slot's timer (dpdk_worker_thread.cc:350-351).
+func (c *switchmlCtl) onResult(w *worker, seq int64, _ *netsim.Packet) {
+	i := int(seq % c.pool)
+	if c.slot[i] == seq {
+		c.stop(i)
+	}
+}
+
+func (c *switchmlCtl) onLoss(*worker) {}
+
+func (c *switchmlCtl) onTimeout(*worker) {}
+
+// pollTimers is thread k's rte_timer_manage: every one of its slot timers
+// expired by now fires, earliest deadline first; each expiry counts towards
+// the thread's backoff and resends its one packet, whose timer restarts
+// with the (possibly doubled) timeout
+// (dpdk_worker_thread_utils.inc:225-261).
+func (c *switchmlCtl) pollTimers(w *worker, k int) {
+	if k < 0 || k >= len(c.threads) {
+		panic(fmt.Sprintf("inagg: SwitchML poll for thread %d of %d", k, len(c.threads)))
+	}
+	th := &c.threads[k]
+	now := w.j.net.Sim.Now()
+	th.lastPoll = now
+	c.expired = c.expired[:0]
+	for i := k; i < len(c.deadline); i += len(c.threads) {
+		if d := c.deadline[i]; d >= 0 && d <= now {
+			c.expired = append(c.expired, i)
+		}
+	}
+	slices.SortStableFunc(c.expired, func(a, b int) int { return cmp.Compare(c.deadline[a], c.deadline[b]) })
+	for _, i := range c.expired {
+		seq := c.slot[i]
+		if w.done || seq <= w.lastAACK || w.flag(seq)&fResult != 0 || seq >= w.sndNext {
+			c.stop(i) // a result stops its timer; none can be pending here
+			continue
+		}
+		w.stats.Timeouts++
+		th.backoff.expire(w.j.params.SwitchMLThresholdIncrement)
+		w.retransmit(seq)
+		c.deadline[i] = now + th.backoff.timeout
+	}
+	th.schedule(w)
+}
