@@ -52,6 +52,12 @@ type JobStats struct {
 	// (one per worker per sequence) summed at the switch and at the PS;
 	// they add up to workers x packets x iterations when the job is done.
 	SwitchContributions, PSContributions uint64
+	// OverflowSequences and OverflowGradients count, at the aggregating
+	// switch, the job's sequences with at least one contribution sent on
+	// to the PS (a busy aggregator or a resend) and those contributions.
+	OverflowSequences, OverflowGradients uint64
+	// AECNMarks counts the job's results the switch marked AECN.
+	AECNMarks uint64
 }
 
 // Job is one training job: W worker endpoints and a PS endpoint.

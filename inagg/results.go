@@ -12,9 +12,9 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 	seq := p.Seq
 	m := &s.ring[seq&s.mask]
 	if m.tag <= seq && !(m.tag == seq && m.done) {
-		a.ovfTotal -= int64(m.ovf)
+		a.retire(m)
 		*m = seqMark{tag: seq, done: true}
-		idx := hashIndex(s.id, seq, a.mem.Size())
+		idx := a.asyncIndex(s, seq)
 		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
 			a.mem.release(idx)
 			a.Stats.StaleReleases++
@@ -23,6 +23,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 	if s.proto.AsyncLimited() && a.Occupancy() > a.aecnThr {
 		p.Flags |= netsim.FlagAECN
 		a.Stats.AECNMarked++
+		s.job.stats.AECNMarks++
 	}
 }
 
