@@ -8,8 +8,8 @@ import (
 )
 
 // aggVariants are the switch's modelling choices the tests cover: the
-// defaults, each earlier behaviour alone, and all earlier behaviours
-// together.
+// defaults, each alternative alone, and the earlier model (hash index,
+// overflow counted per gradient).
 var aggVariants = []struct {
 	name string
 	set  func(c *AggregatorConfig)
@@ -17,9 +17,9 @@ var aggVariants = []struct {
 	{"default", func(*AggregatorConfig) {}},
 	{"hash", func(c *AggregatorConfig) { c.Index = IndexHash }},
 	{"gradients", func(c *AggregatorConfig) { c.Occupancy = OccupancyGradients }},
-	{"follow", func(c *AggregatorConfig) { c.FollowOverflow = true }},
+	{"atp-collisions", func(c *AggregatorConfig) { c.ATPCollisions = true }},
 	{"earlier", func(c *AggregatorConfig) {
-		c.Index, c.Occupancy, c.FollowOverflow = IndexHash, OccupancyGradients, true
+		c.Index, c.Occupancy = IndexHash, OccupancyGradients
 	}},
 }
 

@@ -54,8 +54,8 @@ func AggParams() []experiments.Param {
 		experiments.EnumParam("aecn_count", inagg.OccupancySequences.String(), inagg.OccupancyModeNames(), "what AECN counts as overflow "+
 			"beside the aggregators in use: sequences with a contribution at the PS (Sec. III-C's R = N x AWD) or every such "+
 			"contribution").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
-		experiments.BoolParam("agg_follow_overflow", false, "once a contribution of a sequence overflowed to the PS, send the "+
-			"sequence's later contributions there too (false: they take a free aggregator, as ATP's switch does)").OnlyWhen("protocol", windowed...),
+		experiments.EnumParam("agg_collision", "follow", []string{"follow", "atp"}, "a sequence's contributions after one overflowed to the PS: "+
+			"follow it there (default), or take a freed aggregator as ATP's switch does, the partial aggregate waiting for a resend").OnlyWhen("protocol", windowed...),
 	}
 }
 

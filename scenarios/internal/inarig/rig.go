@@ -49,7 +49,7 @@ func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 		// The enum admits only IndexModeNames and OccupancyModeNames.
 		c.Index, _ = inagg.ParseIndexMode(ps.String("agg_index"))
 		c.Occupancy, _ = inagg.ParseOccupancyMode(ps.String("aecn_count"))
-		c.FollowOverflow = ps.Bool("agg_follow_overflow")
+		c.ATPCollisions = ps.String("agg_collision") == "atp"
 	}
 	return c
 }
