@@ -16,7 +16,7 @@ type AggregatorConfig struct {
 	// AggregatorBytes.
 	Memory netsim.Bytes
 	// Eta is the AECN threshold factor: AACKs passing the switch are
-	// marked while used aggregators + overflowed gradients exceed
+	// marked while used aggregators + overflow (see Occupancy) exceed
 	// eta (M + BDP) (Sec. III-B3). The paper leaves it open; Eq. 9 bounds
 	// it by 1 - (C_A + N)/(M + BDP), about 0.99 in every setting of the
 	// paper; the default 0.9 stays below that bound with margin.
@@ -25,6 +25,31 @@ type AggregatorConfig struct {
 	// threshold and as SwitchML's default pool size (default 416: 100 Gbps
 	// and a 10 us RTT in 300 B packets, Fig. 6).
 	BDPPackets int
+	// Index is how the hashed protocols' sequences map to aggregators
+	// (default IndexSequential; see IndexMode).
+	Index IndexMode
+	// Occupancy is what AECN counts as overflow (default
+	// OccupancySequences; see OccupancyMode).
+	Occupancy OccupancyMode
+	// ATPCollisions, if set, lets a contribution take a free aggregator
+	// whatever happened to its sequence's earlier contributions, as ATP's
+	// switch does: a contribution finding its aggregator held by another
+	// (job, seq) is tagged as a collision and forwarded to the PS, and no
+	// per-sequence state is kept (in-ATP/ATP, p4src/p4ml.p4:217-224,
+	// p4src/includes/common.p4:48-61), so later contributions that find
+	// the aggregator freed build a partial aggregate that only a resend
+	// releases to the PS (PA-ATP Sec. III-B1, "similar to ATP, the
+	// retransmission gradient ... will release the partitioned aggregation
+	// result"). By default (false) the switch departs from ATP here: once
+	// a contribution of a sequence overflowed, the sequence's later
+	// contributions follow it to the PS, which completes it. With
+	// asynchronous workers a sequence's contributions arrive far apart, so
+	// under memory pressure ATP's rule strands many partial aggregates;
+	// every worker then resends the sequence on its AACK gap, the resends
+	// converge on the PS and the stranded aggregators cause further
+	// collisions (measured on ina-leafspine's order set, 0.25 MiB: 14 000 -
+	// 63 000 resends instead of 0-2 500 and a 2-6x longer AJCT).
+	ATPCollisions bool
 }
 
 // DefaultAggregatorConfig returns the defaults documented on
@@ -44,6 +69,10 @@ func (c AggregatorConfig) Validate() error {
 		return fmt.Errorf("inagg: AECN threshold eta must be in (0, 1], got %v", c.Eta)
 	case c.BDPPackets < 1:
 		return fmt.Errorf("inagg: BDP must be at least 1 packet, got %d", c.BDPPackets)
+	case c.Index >= numIndexModes:
+		return fmt.Errorf("inagg: unknown aggregator index mode %d", c.Index)
+	case c.Occupancy >= numOccupancyModes:
+		return fmt.Errorf("inagg: unknown AECN occupancy mode %d", c.Occupancy)
 	}
 	return nil
 }
@@ -77,7 +106,8 @@ type Aggregator struct {
 	jobs  []*swJob
 	njobs int
 
-	ovfTotal int64   // overflowed gradients outstanding (AECN input)
+	ovfSeqs  int64   // overflowed sequences outstanding (AECN input)
+	ovfGrads int64   // overflowed gradients outstanding (AECN input)
 	aecnThr  float64 // eta (M + BDP)
 
 	// Stats are the counters since creation.
@@ -111,23 +141,15 @@ func (a *Aggregator) Memory() *Memory { return a.mem }
 // Jobs is the number of jobs registered now.
 func (a *Aggregator) Jobs() int { return a.njobs }
 
-// Overflowed is the number of overflowed gradients outstanding: sent on to
-// the PS and whose result has not yet passed the switch.
-func (a *Aggregator) Overflowed() int64 { return a.ovfTotal }
-
-// Occupancy is used aggregators + overflowed gradients, the quantity AECN
-// compares with eta (M + BDP).
-func (a *Aggregator) Occupancy() float64 { return float64(a.mem.used) + float64(a.ovfTotal) }
-
 // CheckLeaks reports aggregators that outlived their job, and, once no
 // job is registered, any aggregator, pool or overflow count still held.
 func (a *Aggregator) CheckLeaks() error {
 	if a.Stats.Leaked > 0 {
 		return fmt.Errorf("inagg: %d aggregators at switch %s were still held when their jobs finished", a.Stats.Leaked, a.sw.Name())
 	}
-	if a.njobs == 0 && (a.mem.used != 0 || a.mem.reserved != 0 || a.ovfTotal != 0) {
-		return fmt.Errorf("inagg: switch %s has no jobs but %d aggregators used, %d reserved, %d overflow counts",
-			a.sw.Name(), a.mem.used, a.mem.reserved, a.ovfTotal)
+	if a.njobs == 0 && (a.mem.used != 0 || a.mem.reserved != 0 || a.ovfGrads != 0 || a.ovfSeqs != 0) {
+		return fmt.Errorf("inagg: switch %s has no jobs but %d aggregators used, %d reserved, %d overflow counts (%d sequences)",
+			a.sw.Name(), a.mem.used, a.mem.reserved, a.ovfGrads, a.ovfSeqs)
 	}
 	return nil
 }
@@ -156,8 +178,8 @@ func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim
 	return switchmodel.Forward
 }
 
-// hashedIngress is ATP's aggregation (and PA-ATP's, Sec. III-B1/IV):
-// index = hash(job, seq) mod M; a free aggregator is allocated, a matching
+// hashedIngress is ATP's aggregation (and PA-ATP's, Sec. III-B1/IV): the
+// index comes from asyncIndex; a free aggregator is allocated, a matching
 // one accumulates, a busy one sends the gradient on to the PS. The
 // asynchronous protocols reflect the gradient's header as a GACK carrying
 // s_sum.
@@ -195,11 +217,9 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		return switchmodel.Forward
 	}
 	switch {
-	case ag.state == aggFree && m.tag == seq && m.ovf > 0:
+	case !a.cfg.ATPCollisions && ag.state == aggFree && m.tag == seq && m.ovf > 0:
 		// Once a contribution of this sequence overflowed to the PS, the
-		// rest follow it there, so that the PS completes the sequence
-		// instead of a partial aggregate waiting for a contribution that
-		// went elsewhere (recovered only by a resend).
+		// rest follow it there (see AggregatorConfig.ATPCollisions).
 		a.Stats.Collisions++
 		s.job.sw.Overflowed++
 		a.countOverflow(s, seq)
@@ -291,23 +311,6 @@ func makeGACK(p *netsim.Packet, from netsim.NodeID, hdr netsim.Bytes) {
 	if ce {
 		p.Flags |= netsim.FlagECE
 	}
-}
-
-// countOverflow records a gradient sent on to the PS for AECN.
-func (a *Aggregator) countOverflow(s *swJob, seq int64) {
-	m := &s.ring[seq&s.mask]
-	if m.tag != seq {
-		if m.tag > seq {
-			return
-		}
-		a.ovfTotal -= int64(m.ovf)
-		*m = seqMark{tag: seq}
-	}
-	if m.done {
-		return
-	}
-	m.ovf++
-	a.ovfTotal++
 }
 
 // popcount is the number of set bits.

@@ -63,8 +63,12 @@ func TestAsynchronyLimit(t *testing.T) {
 			if s.agg.Stats.AECNMarked == 0 {
 				t.Fatal("no AACK was marked AECN")
 			}
-			if aw := j.Window(0).AWD; aw >= AWDStar(cfg.Eta, 512, 64, 1) {
-				t.Fatalf("AWD %v never came down from its initial AWD* %v", aw, AWDStar(cfg.Eta, 512, 64, 1))
+			// AWD starts at AWD* and oscillates about it (Sec. III-C); the
+			// occupancy counts only what the switch holds (sequences in
+			// flight or answered are not in it), so AWD may end above AWD*,
+			// but the marks must have cut it.
+			if w := j.Window(0); w.AWDCuts == 0 {
+				t.Fatalf("AWD was never cut (AWD %v, initial AWD* %v)", w.AWD, AWDStar(cfg.Eta, 512, 64, 1))
 			}
 		}
 		t.Logf("%s: max ahead %d, AJCT %v, %+v", proto, maxAhead, j.AJCT(), s.agg.Stats)

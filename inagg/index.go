@@ -10,10 +10,10 @@ import (
 // workers choose the index and carry it in the packet (the agtr field of
 // the public client's header, in-ATP/ATP common/packet.h:83, which the
 // switch program reads as p4ml_agtr_index, p4src/includes/headers.p4:63-66;
-// see atpIndexTable); the other hashed protocols use hash(job, seq) mod M.
+// see atpIndexTable); the asynchronous protocols take asyncIndex.
 func (a *Aggregator) indexOf(s *swJob, p *netsim.Packet) int {
 	if s.proto != ATP {
-		return hashIndex(s.id, p.Seq, a.mem.Size())
+		return a.asyncIndex(s, p.Seq)
 	}
 	i := p.Ext[extAgtr]
 	if i < 0 || i >= int64(a.mem.Size()) {

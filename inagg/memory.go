@@ -32,8 +32,9 @@ type aggregator struct {
 }
 
 // Memory is a switch's aggregator array: M aggregators shared by the
-// hashed protocols (index = hash(job, seq) mod M) and by the slot pools
-// SwitchML jobs reserve. It keeps the occupancy over time.
+// hashed protocols (index from Aggregator.asyncIndex) and by the slot pools
+// SwitchML jobs reserve. It keeps the occupancy over time: aggregators in
+// use, and those plus the overflow AECN counts (Aggregator.Occupancy).
 type Memory struct {
 	a        []aggregator
 	used     int // hashed aggregators in use
@@ -43,6 +44,8 @@ type Memory struct {
 	sim      *netsim.Sim
 	lastT    netsim.Time
 	area     float64 // integral of used over time, aggregator-picoseconds
+	ovf      int64   // the AECN overflow term (Aggregator.Overflowed)
+	occArea  float64 // integral of used + ovf over time
 	areaFrom netsim.Time
 }
 
@@ -72,16 +75,35 @@ func (m *Memory) MeanUsed() float64 {
 	return m.area / float64(d)
 }
 
-// ResetMean restarts the time average now.
+// MeanOccupancy is the time average of Used plus the AECN overflow term
+// (Aggregator.Occupancy) since creation or ResetMean.
+func (m *Memory) MeanOccupancy() float64 {
+	m.advance()
+	d := m.sim.Now() - m.areaFrom
+	if d <= 0 {
+		return float64(m.used) + float64(m.ovf)
+	}
+	return m.occArea / float64(d)
+}
+
+// ResetMean restarts the time averages now.
 func (m *Memory) ResetMean() {
 	m.advance()
-	m.area, m.areaFrom = 0, m.sim.Now()
+	m.area, m.occArea, m.areaFrom = 0, 0, m.sim.Now()
 }
 
 func (m *Memory) advance() {
 	now := m.sim.Now()
-	m.area += float64(m.used) * float64(now-m.lastT)
+	dt := float64(now - m.lastT)
+	m.area += float64(m.used) * dt
+	m.occArea += float64(int64(m.used)+m.ovf) * dt
 	m.lastT = now
+}
+
+// setOverflow sets the AECN overflow term from now on.
+func (m *Memory) setOverflow(n int64) {
+	m.advance()
+	m.ovf = n
 }
 
 func (m *Memory) allocate(i int, job int32, seq int64) *aggregator {
@@ -143,7 +165,7 @@ func (m *Memory) heldBy(job int32) int {
 	return n
 }
 
-// hashIndex is ATP's aggregator index for (job, seq): hash mod M.
+// hashIndex is the IndexHash aggregator index for (job, seq): hash mod M.
 func hashIndex(job int32, seq int64, m int) int {
 	return int(netsim.Hash64(uint64(job)<<40^0x41_5450, uint64(seq)) % uint64(m))
 }

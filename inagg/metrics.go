@@ -204,6 +204,11 @@ type SwitchJobStats struct {
 	Overflowed uint64
 	// AECNMarked counts the job's results marked AECN (Sec. III-B3).
 	AECNMarked uint64
+	// OverflowSequences and OverflowGradients are what AECN's occupancy
+	// counts of the job (aecn.go): its sequences with at least one
+	// contribution sent on to the PS and still awaiting their result, and
+	// those contributions, accumulated over the run.
+	OverflowSequences, OverflowGradients uint64
 }
 
 // SwitchStats returns the job's counters at its aggregating switch (zero

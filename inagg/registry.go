@@ -31,6 +31,8 @@ type swJob struct {
 	ring []seqMark // indexed by seq & mask
 	mask int64
 
+	aggOff int // IndexSequential: the job's offset into the aggregators
+
 	poolBase, poolSize int // SwitchML
 }
 
@@ -67,6 +69,7 @@ func (a *Aggregator) register(j *Job) error {
 		for i := range s.ring {
 			s.ring[i].tag = -1
 		}
+		s.aggOff = a.chooseOffset()
 	}
 	for id >= len(a.jobs) {
 		a.jobs = append(a.jobs, nil)
@@ -93,7 +96,7 @@ func (a *Aggregator) unregister(j *Job) {
 			}
 		}
 		for i := range s.ring {
-			a.ovfTotal -= int64(s.ring[i].ovf)
+			a.retire(&s.ring[i])
 		}
 	}
 	if s.proto == SwitchML {

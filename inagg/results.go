@@ -12,7 +12,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 	seq := p.Seq
 	m := &s.ring[seq&s.mask]
 	if m.tag <= seq && !(m.tag == seq && m.done) {
-		a.ovfTotal -= int64(m.ovf)
+		a.retire(m)
 		*m = seqMark{tag: seq, done: true}
 		idx := a.indexOf(s, p)
 		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {

@@ -40,7 +40,23 @@ func CommonParams(proto, model string, models []string, scale float64, iters int
 		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)").Means("0", "communication only"),
 		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
 		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
-	}, ConstantParams()...)
+	}, append(AggParams(), ConstantParams()...)...)
+}
+
+// AggParams are the aggregating switch's modelling choices for the hashed
+// protocols (see inagg.AggregatorConfig), with the new defaults and the
+// earlier behaviours for comparison.
+func AggParams() []experiments.Param {
+	return []experiments.Param{
+		experiments.EnumParam("agg_index", inagg.IndexSequential.String(), inagg.IndexModeNames(), "aggregator index of ATP, StrawAsyn and PA-ATP: "+
+			"sequential = (per-job offset + seq) mod M, a job's outstanding sequences on distinct aggregators as the public ATP client's "+
+			"per-thread block; hash = hash(job, seq) mod M").OnlyWhen("protocol", windowed...),
+		experiments.EnumParam("aecn_count", inagg.OccupancySequences.String(), inagg.OccupancyModeNames(), "what AECN counts as overflow "+
+			"beside the aggregators in use: sequences with a contribution at the PS (Sec. III-C's R = N x AWD) or every such "+
+			"contribution").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+		experiments.EnumParam("agg_collision", "follow", []string{"follow", "atp"}, "a sequence's contributions after one overflowed to the PS: "+
+			"follow it there (default), or take a freed aggregator as ATP's switch does, the partial aggregate waiting for a resend").OnlyWhen("protocol", windowed...),
+	}
 }
 
 // ConstantParams are the protocol constants the PA-ATP paper leaves
@@ -129,8 +145,11 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 		{Name: "retransmits", Unit: "packets", Help: "gradient retransmissions over all workers"},
 		{Name: "worker_timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
 		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
+		{Name: "overflow_seqs", Unit: "sequences", Help: "sequences with at least one contribution sent on to the PS, over all jobs"},
 		{Name: "aecn_marks", Unit: "packets", Help: "results marked with PA-ATP's AECN bit at aggregating switches (0: the asynchrony limit never bound)"},
 		{Name: "agg_mem_peak_frac", Unit: "", Help: "largest fraction of an aggregating switch's aggregators in use at once"},
+		{Name: "agg_occ_mean_frac", Unit: "", Help: "time average of the AECN occupancy (aggregators in use + overflow, per aecn_count) over M + BDP, " +
+			"at the aggregating switch where it is largest (AECN marks while the occupancy exceeds eta)"},
 		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
 		{Name: "events", Unit: "", Help: "simulator events processed"},
 	}

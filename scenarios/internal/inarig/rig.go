@@ -40,12 +40,19 @@ func New(r *experiments.Run) *Rig {
 }
 
 // AggConfig is the aggregator configuration of the run: switch_mem_mb,
-// eta and the fabric's bandwidth-delay product in INA packets.
+// eta, the fabric's bandwidth-delay product in INA packets and, where the
+// experiment has them, the AggParams (their defaults otherwise).
 func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 	c := inagg.DefaultAggregatorConfig()
 	c.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mib") * float64(netsim.MiB)))
 	c.Eta = ps.Float("eta")
 	c.BDPPackets = bdp
+	if ps.Has("agg_index") {
+		// The enum admits only IndexModeNames and OccupancyModeNames.
+		c.Index, _ = inagg.ParseIndexMode(ps.String("agg_index"))
+		c.Occupancy, _ = inagg.ParseOccupancyMode(ps.String("aecn_count"))
+		c.ATPCollisions = ps.String("agg_collision") == "atp"
+	}
 	return c
 }
 
@@ -189,7 +196,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	done := 0
 	var end netsim.Time
 	var reduced, atSwitch, atPS float64
-	var retx, tos uint64
+	var retx, tos, ovfSeqs uint64
 	for _, j := range g.Jobs {
 		if j.Done() {
 			done++
@@ -204,6 +211,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 		reduced += float64(st.Results) * float64(j.PayloadBytes())
 		retx += st.Retransmits
 		tos += st.Timeouts
+		ovfSeqs += j.SwitchStats().OverflowSequences
 		atSwitch += j.SwitchAggregatedBytes()
 		atPS += j.PSAggregatedBytes()
 	}
@@ -224,18 +232,21 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	m["retransmits"] = float64(retx)
 	m["worker_timeouts"] = float64(tos)
 	var over, aecn uint64
-	var peak float64
+	var peak, occ float64
 	for _, a := range g.Aggs {
 		over += a.Stats.Collisions + a.Stats.RetxForwarded
 		aecn += a.Stats.AECNMarked
 		if n := a.Memory().Size(); n > 0 {
 			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))
 		}
+		occ = math.Max(occ, a.MeanOccupancyFrac())
 	}
 	m["overflow_pkts"] = float64(over)
+	m["overflow_seqs"] = float64(ovfSeqs)
 	m["aecn_marks"] = float64(aecn)
 	if len(g.Aggs) > 0 {
 		m["agg_mem_peak_frac"] = peak
+		m["agg_occ_mean_frac"] = occ
 	}
 	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
 	m["drops"] = float64(d)
