@@ -18,9 +18,13 @@ const modelMix = "mix"
 // leafSpinePresets are ina-leafspine's run lengths. The warm-up is the
 // time after which the background's leaf -> spine utilisation stays within
 // a few percent of its long-run mean (measured: see warmupMs). Steady
-// would need gradient_scale 0.16 for a ResNet50 iteration of 100 base RTTs
-// at line rate (100 x 649 packets of 248 B = 16 MB of 98 MB), about 20
-// times the CPU of the 2-minute budget per point; it is shrunk to 0.5%
+// would need gradient_scale 0.165 for a ResNet50 iteration of 100 base
+// RTTs at line rate (the base RTT is 8 x 2 us of propagation plus 4 hops
+// of a 310 B gradient and a 62 B acknowledgement at 100 Gbps, 16.12 us,
+// a BDP of 650 packets; 100 x 650 x 248 B = 16.1 MB of 98 MB): 33 times
+// the gradient of the preset below, whose ATP point already takes 46 s
+// of CPU, against a budget of about 2 minutes per point. It is shrunk to
+// 0.5% (1976 packets, 3 base RTTs per ResNet50 iteration at line rate)
 // with 3 iterations, the first left out (see the experiment's Doc).
 var leafSpinePresets = inarig.Presets{
 	Steady: inarig.RunLength{GradientScale: 0.005, Iterations: 3, SkipIters: 1, WarmupMs: warmupMs},
@@ -81,9 +85,10 @@ func LeafSpine() *experiments.Experiment {
 			"15 model=resnet50 load=0.5 switch_mem_mib=2..10 with the ablations. Run length: the paper pushes the full models for 100 iterations " +
 			"(gradient_scale=1 iterations=100, days of simulation on one core). run_length=steady (the default) pushes 0.5% of each model " +
 			"(490 KB ResNet50, 2.7 MB VGG19) for 3 iterations and leaves the first out of ajct_ms: 100 base RTTs of line rate per ResNet50 " +
-			"iteration (gradient_scale=0.16) would take about 20 times the 2 minutes of CPU per point this preset is held to " +
+			"iteration (gradient_scale=0.165) would take about 10 times the 2 minutes of CPU per point this preset is held to " +
 			"(" + steadyCPUDoc + "). run_length=quick pushes 0.2% for 1 iteration, for quick looks. iter_rtts reports how many base " +
-			"RTTs an iteration actually lasts.",
+			"RTTs an iteration actually lasts. With --series-dir the run writes \"fabric_util\": uplink_util and downlink_util over each sample_us from t = 0, " +
+			"warm-up included (how the warm-up default was measured).",
 		Params:   params,
 		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
 		Run:      runINALeafSpine,

@@ -23,6 +23,11 @@ const (
 	testbedWarmupMs  = 40
 	testbedWarmupDoc = "40 ms by default: averaged over 16 seeds, the S1 -> S2 utilisation reaches 0.9 of its long-run mean " +
 		"within 6 ms but creeps up to it only after about 36 ms at load 0.8 (8 ms at 0.6)"
-	// steadyCPUDoc is the measured CPU of ina-leafspine's default point.
-	steadyCPUDoc = "TBD"
+	// steadyCPUDoc is the measured CPU of ina-leafspine's default point
+	// (go build -o /tmp/syncsim-rig ./cmd/syncsim; /usr/bin/time -v
+	// /tmp/syncsim-rig run ina-leafspine --set protocol=P, seed 1, user
+	// seconds on one core).
+	steadyCPUDoc = "measured at the default point, seed 1: 12 s of CPU for byteps, 12-15 s for strawasyn, its ablations and pa-atp, " +
+		"46 s for atp; switchml, whose jobs lose packets at every aggregating leaf and wait out 10 ms slot timeouts, had not " +
+		"finished one job after 340 s (as at the former default, it needs minutes at any run length)"
 )
