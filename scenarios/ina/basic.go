@@ -138,6 +138,7 @@ func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.BaseRTT = brtt
 	agg, err := inagg.NewAggregator(fab.Edge[1], inarig.AggConfig(ps, inarig.BDP(rate, brtt)))
 	if err != nil {
 		return nil, err

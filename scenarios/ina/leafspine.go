@@ -15,10 +15,27 @@ import (
 // modelMix is the PA-ATP NS3 default: ResNet50 and VGG19 jobs 1:1 (Sec. VI-A).
 const modelMix = "mix"
 
+// leafSpinePresets are ina-leafspine's run lengths. The warm-up is the
+// time after which the background's leaf -> spine utilisation stays within
+// a few percent of its long-run mean (measured: see warmupMs). Steady
+// would need gradient_scale 0.165 for a ResNet50 iteration of 100 base
+// RTTs at line rate (the base RTT is 8 x 2 us of propagation plus 4 hops
+// of a 310 B gradient and a 62 B acknowledgement at 100 Gbps, 16.12 us,
+// a BDP of 650 packets; 100 x 650 x 248 B = 16.1 MB of 98 MB): 33 times
+// the gradient of the preset below, whose ATP point already takes 46 s
+// of CPU, against a budget of about 2 minutes per point. It is shrunk to
+// 0.5% (1976 packets, 3 base RTTs per ResNet50 iteration at line rate)
+// with 3 iterations, the first left out (see the experiment's Doc).
+var leafSpinePresets = inarig.Presets{
+	Steady: inarig.RunLength{GradientScale: 0.005, Iterations: 3, SkipIters: 1, WarmupMs: warmupMs},
+	Quick:  inarig.RunLength{GradientScale: 0.002, Iterations: 1, SkipIters: 0, WarmupMs: warmupMs},
+}
+
 // LeafSpine is the ina-leafspine experiment.
 func LeafSpine() *experiments.Experiment {
 	ls := topologies.DefaultLeafSpine()
-	params := append(inarig.CommonParams("pa-atp", modelMix, append([]string{modelMix}, inarig.ModelChoices()...), 0.002, 1, 10),
+	params := append(inarig.CommonParams("pa-atp", modelMix, append([]string{modelMix}, inarig.ModelChoices()...), 10, leafSpinePresets,
+		"; steady's ResNet50 iteration is 1976 packets, 3 base RTTs at line rate (iter_rtts shows the iterations' actual length)"),
 		experiments.IntParam("jobs", 8, 1, 256, "training jobs (Fig. 13: 8-32)"),
 		experiments.IntParam("workers", 12, 1, inagg.MaxWorkers, "workers per job (Fig. 12: 12-24)"),
 		experiments.IntParam("spines", ls.Spines, 1, 1024, "spine switches"),
@@ -30,9 +47,17 @@ func LeafSpine() *experiments.Experiment {
 		experiments.FloatParam("ecn_k_kb", -1, -1, 1e7, "ECN marking threshold per switch port in queued KB (0: no marking; -1: DCTCP's guideline K > C x RTT / 7 "+
 			"in full-size packets, 30 KB on the default fabric)").Means("0", "no marking").Auto("-1", "DCTCP's guideline K"),
 	)
-	params = append(params, inarig.BackgroundParams(0.5)...)
-	params = append(params, experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
-		"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"))
+	params = append(params, inarig.BackgroundParams(0.5, "with load_basis=fabric the busiest tier of links (here the leaf -> spine uplinks) is "+
+		"offered load of its capacity; with load_basis=host, offered bytes/s over the senders' aggregate NIC capacity")...)
+	params = append(params,
+		experiments.EnumParam("load_basis", inarig.BasisFabric, []string{inarig.BasisFabric, inarig.BasisHost},
+			"what load is a fraction of: fabric (the busiest tier's capacity; the paper's 0.2-0.8 most plausibly, since on its 2:1 fabric "+
+				"any host-basis load above 0.567 overloads the uplinks without bound) or host (the senders' NIC capacity; loads whose busiest tier "+
+				"would exceed 1 are refused)").OnlyWhenPositive("load"),
+		experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
+			"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"),
+		experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
+	)
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:    "ina-leafspine",
 		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
@@ -43,16 +68,29 @@ func LeafSpine() *experiments.Experiment {
 			"only when jobs x (workers+1) exceeds the hosts (a job's own hosts are always distinct). Each job aggregates at its PS's " +
 			"leaf (every such leaf runs an aggregator of switch_mem_mib). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
 			"the paper's 1:1 mix. Background DCTCP flows run all-to-all among all hosts (bg_hosts=all, the paper's \"flows randomly " +
-			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=idle), at load = offered bytes/s over the " +
-			"senders' NIC capacity, sizes from the workload's CDF. With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
+			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=idle), sizes from the workload's CDF. " +
+			"The background starts at t = 0 and the jobs at bg_warmup_ms, when it has reached its steady state (" + warmupDoc + "); " +
+			"every metric covers the jobs only: iteration times from each job's start, agg_tput_gbps and the links' utilisation " +
+			"(uplink_util leaf -> spine, downlink_util spine -> leaf, INA and background bytes together) from the first job start to the last job end. " +
+			"Load basis: the fabric is 2:1 oversubscribed (16 x 100 Gbps of hosts over 8 x 100 Gbps of uplinks per leaf), and all-to-all " +
+			"traffic sends (H - h)/(H - 1) = 112/127 of a leaf's flows over its uplinks, so the uplinks carry 1.76 x the host-basis load. " +
+			"The paper plots loads 0.2-0.8 with finite, smoothly growing JCTs; host-basis loads above 0.567 would offer the uplinks more " +
+			"than their capacity and JCTs would grow with the run's length, so the paper's load most plausibly is the fabric's " +
+			"(load_basis=fabric, the default: arrivals scaled so the busiest tier, here the uplinks, is offered load of its capacity; " +
+			"host_load reports the host-basis load that results, load / 1.76 on the default fabric). load_basis=host keeps the " +
+			"NIC-capacity definition and refuses loads a tier cannot carry. " +
+			"With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
 			"INA protocols send from their own transmit ring, which the NIC serves beside the kernel's by deficit round robin. " +
 			"compute_ms = 0 makes iterations communication-only (the paper's benchmark jobs). Figures: 12 workers=12..24, 13 jobs=8..32, 14 workload x load 0.2..0.8, " +
-			"15 model=resnet50 load=0.5 switch_mem_mib=2..10 with the ablations. The paper pushes the full models for 100 iterations " +
-			"(gradient_scale=1 iterations=100, days of simulation on one core); the default pushes 0.2% of each model " +
-			"(196 KB ResNet50, 1.1 MB VGG19) for 1 iteration: a few seconds of wall time for the asynchronous protocols, " +
-			"minutes for ATP and SwitchML, whose jobs last longer under the same background.",
+			"15 model=resnet50 load=0.5 switch_mem_mib=2..10 with the ablations. Run length: the paper pushes the full models for 100 iterations " +
+			"(gradient_scale=1 iterations=100, days of simulation on one core). run_length=steady (the default) pushes 0.5% of each model " +
+			"(490 KB ResNet50, 2.7 MB VGG19) for 3 iterations and leaves the first out of ajct_ms: 100 base RTTs of line rate per ResNet50 " +
+			"iteration (gradient_scale=0.165) would take about 10 times the 2 minutes of CPU per point this preset is held to " +
+			"(" + steadyCPUDoc + "). run_length=quick pushes 0.2% for 1 iteration, for quick looks. iter_rtts reports how many base " +
+			"RTTs an iteration actually lasts. With --series-dir the run writes \"fabric_util\": uplink_util and downlink_util over each sample_us from t = 0, " +
+			"warm-up included (how the warm-up default was measured).",
 		Params:   params,
-		Metrics:  inarig.Metrics(),
+		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
 	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
@@ -105,7 +143,7 @@ func placeJobs(sim *netsim.Sim, hosts []*netsim.Host, jobs, workers int) ([][]*n
 }
 
 func runINALeafSpine(r *experiments.Run) (*experiments.Result, error) {
-	g, err := buildINALeafSpine(r)
+	g, hostLoad, err := buildINALeafSpine(r)
 	if err != nil {
 		return nil, err
 	}
@@ -114,29 +152,39 @@ func runINALeafSpine(r *experiments.Run) (*experiments.Result, error) {
 	if err := g.Fill(r, res); err != nil {
 		return nil, err
 	}
+	res.Metrics["host_load"] = hostLoad
 	return res, nil
 }
 
-// buildINALeafSpine builds the fabric, jobs and background of one run.
-func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
+// buildINALeafSpine builds the fabric, jobs and background of one run and
+// returns the background's host-basis load.
+func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 	ps := r.Params
 	proto, err := inarig.Protocol(ps)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	rl, err := inarig.ResolveRunLength(ps, leafSpinePresets)
+	if err != nil {
+		return nil, 0, err
+	}
+	rl.Record(r)
 	lc, err := leafSpineINAConfig(ps)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if ps.Float("ecn_k_kb") < 0 {
 		r.Resolved("ecn_k_kb", float64(lc.Queue.ECNBytes)/1000)
 	}
 	jobs, workers := ps.Int("jobs"), ps.Int("workers")
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
+	start := netsim.FromMillis(rl.WarmupMs)
 	g := inarig.New(r)
+	g.Skip = rl.SkipIters
+	g.UtilEvery = netsim.FromMicros(ps.Float("sample_us"))
 	fab, err := topologies.LeafSpine(g.Net, lc)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	g.Fab = fab
 	first, last := fab.Hosts[0].ID(), fab.Hosts[len(fab.Hosts)-1].ID()
@@ -144,14 +192,15 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 	if first != last {
 		rtt, err := inarig.BaseRTT(g.Net, first, last)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		bdp = inarig.BDP(lc.HostRate, rtt)
+		g.BaseRTT = rtt
 	}
 	ac := inarig.AggConfig(ps, bdp)
 	place, err := placeJobs(g.Sim, fab.Hosts, jobs, workers)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	aggAt := make([]*inagg.Aggregator, fab.Groups())
 	perLeaf := make([]int, fab.Groups())
@@ -167,22 +216,22 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 			}
 		}
 		g.SetModel(j, model)
-		grad, err := inarig.Gradient(ps, model)
+		grad, err := inarig.Gradient(model, ps.Float("gradient_mb"), rl.GradientScale)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		psHost := hs[0]
 		leaf := fab.GroupOf(psHost.ID())
 		if aggAt[leaf] == nil {
 			if aggAt[leaf], err = inagg.NewAggregator(fab.Edge[leaf], ac); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			g.Aggs = append(g.Aggs, aggAt[leaf])
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: aggAt[leaf],
-			Gradient: grad, Iterations: ps.Int("iterations"), Compute: inarig.ComputeFunc(ps),
+			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Start: start,
 			Params: g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, perLeaf[leaf]))}); err != nil {
-			return nil, fmt.Errorf("job %d: %w", j, err)
+			return nil, 0, fmt.Errorf("job %d: %w", j, err)
 		}
 	}
 	bg := fab.HostIDs()
@@ -200,8 +249,12 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, error) {
 			}
 		}
 	}
-	if err := g.AddBackground(ps, bg, nil, lc.HostRate, horizon); err != nil {
-		return nil, err
+	hostLoad, err := inarig.HostLoad(ps.Float("load"), ps.String("load_basis"), inarig.Tiers(inarig.FabricGroups(fab, bg, nil), lc.HostRate))
+	if err != nil {
+		return nil, 0, err
 	}
-	return g, nil
+	if err := g.AddBackground(ps, hostLoad, bg, nil, lc.HostRate, horizon); err != nil {
+		return nil, 0, err
+	}
+	return g, hostLoad, nil
 }

@@ -160,6 +160,7 @@ func runINAMotivation(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.BaseRTT = brtt
 	ac := inarig.AggConfig(ps, inarig.BDP(rate, brtt))
 	ac.Memory = netsim.Bytes(math.Round(lay.memMB * float64(netsim.MiB)))
 	agg, err := inagg.NewAggregator(fab.Edge[1], ac)

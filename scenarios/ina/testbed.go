@@ -19,16 +19,30 @@ const (
 	testbedBg    = 3 // servers generating background traffic (Sec. V-A "Straggler injection")
 )
 
+// testbedPresets are ina-testbed's run lengths. Steady's gradient is at
+// least 100 base RTTs of line rate for ResNet50: the default testbed's
+// base RTT is 8 x 1.25 us of propagation plus 4 hops of a 310 B gradient
+// and a 62 B acknowledgement at 40 Gbps, 10.30 us, so its BDP is 166
+// packets of 310 B (inarig.BDP); 4.3% of ResNet50's 98 MB is 16,992
+// packets of 248 B, 102 base RTTs (VGG19: 23.6 MB per iteration).
+var testbedPresets = inarig.Presets{
+	Steady: inarig.RunLength{GradientScale: 0.043, Iterations: 4, SkipIters: 1, WarmupMs: testbedWarmupMs},
+	Quick:  inarig.RunLength{GradientScale: 0.01, Iterations: 10, SkipIters: 0, WarmupMs: testbedWarmupMs},
+}
+
 // Testbed is the ina-testbed experiment.
 func Testbed() *experiments.Experiment {
-	params := append(inarig.CommonParams("pa-atp", "vgg19", inarig.ModelChoices(), 0.01, 10, 10),
+	params := append(inarig.CommonParams("pa-atp", "vgg19", inarig.ModelChoices(), 10, testbedPresets,
+		"; steady's ResNet50 iteration is 100 base RTTs of line rate"),
 		experiments.IntParam("jobs", 2, 1, testbedRight, "training jobs (Fig. 9: 1, Fig. 10: 2), each with its PS on its own S2 server"),
 		experiments.IntParam("workers", 3, 1, testbedLeft, "workers per job, on S1 servers"),
 		experiments.FloatParam("link_gbps", 40, 0.001, 1600, "rate of every cable, Gbit/s"),
 		experiments.FloatParam("delay_us", 1.25, 0, 1e6, "propagation delay of every cable, us (1.25: a 10 us base RTT, as the 40 Gbps BDP of 166 packets of Fig. 6)"),
 		experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per switch port, KB"),
 	)
-	params = append(params, inarig.BackgroundParams(0.6)...)
+	params = append(params, inarig.BackgroundParams(0.6, "offered bytes/s over the 3 senders' aggregate NIC capacity "+
+		"(the busiest tier: the S1 - S2 paths carry 0.75 of it)")...)
+	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"))
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
@@ -40,12 +54,20 @@ func Testbed() *experiments.Experiment {
 			"its server with a background sender. ECMP spreads flows over the paths. Fig. 9 is jobs=1 with load 0 and with " +
 			"background (training throughput, reported here as iters_per_s = 1000/ajct_ms); Fig. 10 is jobs=2 over load 0.2-0.8. " +
 			"The paper trains 100 iterations of the full models (ResNet50 98 MB ... VGG19 548 MB: gradient_scale=1 iterations=100, " +
-			"hours of simulation); the default pushes 1% of the model for 10 iterations.",
+			"hours of simulation). run_length=steady (the default) pushes 4.3% of the model (100 base RTTs of line rate per ResNet50 " +
+			"iteration) for 4 iterations and leaves the first out of ajct_ms; run_length=quick pushes 1% for 10 iterations. " +
+			"The background starts at t = 0 and the jobs at bg_warmup_ms, when it has reached its steady state (" + testbedWarmupDoc + "); " +
+			"every metric covers the jobs only (as in ina-leafspine). uplink_util is the mean over the 8 side -> path links, S2 -> path " +
+			"included, so the loaded S1 -> S2 direction alone is about twice it. The testbed is not oversubscribed for the background: " +
+			"its 3 senders' 120 Gbps cross 4 x 40 Gbps of paths, so the NICs are the busiest tier and load means the same on " +
+			"ina-leafspine's host and fabric bases (no load_basis here). With --series-dir the run writes \"fabric_util\": uplink_util and downlink_util over each sample_us from t = 0, " +
+			"warm-up included (how the warm-up default was measured).",
 		Params: params,
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "iters_per_s", Unit: "1/s", Help: "training iterations per second of a job (1000 / ajct_ms), proportional to Fig. 9's images/s"},
 		),
-		Run: runINATestbed,
+		Run:      runINATestbed,
+		Validate: validateINATestbed,
 	}, 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
 
@@ -55,7 +77,12 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	grad, err := inarig.Gradient(ps, ps.String("model"))
+	rl, err := inarig.ResolveRunLength(ps, testbedPresets)
+	if err != nil {
+		return nil, err
+	}
+	rl.Record(r)
+	grad, err := inarig.Gradient(ps.String("model"), ps.Float("gradient_mb"), rl.GradientScale)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +91,8 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	delay := netsim.FromMicros(ps.Float("delay_us"))
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
 	g := inarig.New(r)
+	g.Skip = rl.SkipIters
+	g.UtilEvery = netsim.FromMicros(ps.Float("sample_us"))
 	fab, err := topologies.Dumbbell(g.Net, testbedLeft, testbedRight, testbedPaths, rate, rate, delay,
 		dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
 	if err != nil {
@@ -75,6 +104,7 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.BaseRTT = brtt
 	ac := inarig.AggConfig(ps, inarig.BDP(rate, brtt))
 	agg, err := inagg.NewAggregator(fab.Edge[1], ac)
 	if err != nil {
@@ -88,7 +118,8 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 			hs[w] = L[(j*workers+w)%testbedLeft]
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs, PS: R[j], Switch: agg,
-			Gradient: grad, Iterations: ps.Int("iterations"), Compute: inarig.ComputeFunc(ps), Params: pool}); err != nil {
+			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Params: pool,
+			Start: netsim.FromMillis(rl.WarmupMs)}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
 	}
@@ -99,7 +130,7 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	for _, h := range R {
 		dsts = append(dsts, h.ID())
 	}
-	if err := g.AddBackground(ps, senders, dsts, rate, horizon); err != nil {
+	if err := g.AddBackground(ps, ps.Float("load"), senders, dsts, rate, horizon); err != nil {
 		return nil, err
 	}
 	g.Run(horizon)

@@ -4,7 +4,10 @@ import (
 	"fmt"
 
 	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/inarig"
 	"syncsim/scenarios/internal/setup"
+	"syncsim/topologies"
 )
 
 // Checks of one parameter point that the parameter ranges cannot make;
@@ -28,8 +31,9 @@ func validateINAMotivation(ps experiments.Params) error {
 	return setup.ValidateWindow(ps)
 }
 
-// validateINALeafSpine: the switch queues are valid and a job's hosts
-// fit on the fabric.
+// validateINALeafSpine: the switch queues are valid, a job's hosts fit
+// on the fabric, skip_iters leaves an iteration to measure, and a
+// host-basis load is one every tier can carry.
 func validateINALeafSpine(ps experiments.Params) error {
 	lc, err := leafSpineINAConfig(ps)
 	if err != nil {
@@ -38,5 +42,49 @@ func validateINALeafSpine(ps experiments.Params) error {
 	if hosts := lc.Leaves * lc.HostsPerLeaf; ps.Int("workers")+1 > hosts {
 		return fmt.Errorf("a job needs workers+1 = %d distinct hosts but the fabric has %d", ps.Int("workers")+1, hosts)
 	}
+	if _, err := inarig.ResolveRunLength(ps, leafSpinePresets); err != nil {
+		return err
+	}
+	if ps.Float("load") > 0 {
+		if _, err := inarig.HostLoad(ps.Float("load"), ps.String("load_basis"), leafSpineTiers(ps, lc)); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// validateINATestbed: skip_iters leaves an iteration to measure.
+func validateINATestbed(ps experiments.Params) error {
+	_, err := inarig.ResolveRunLength(ps, testbedPresets)
+	return err
+}
+
+// leafSpineTiers bounds the tiers' utilisation at host-basis load 1 before
+// the run places its jobs: exact for bg_hosts=all (h of the H hosts on
+// every leaf); for bg_hosts=idle the N = H - jobs x (workers+1) idle hosts
+// (none when the jobs take every host) may fall on the leaves in any way,
+// so the uplink bound is the worst leaf over the counts s <= min(h, N) it
+// can hold, s (N - s)/(N - 1) host rates (inarig.Tiers).
+func leafSpineTiers(ps experiments.Params, lc topologies.LeafSpineConfig) inarig.TierLoads {
+	up := netsim.Rate(lc.Spines) * lc.FabricRate
+	h, H := lc.HostsPerLeaf, lc.Leaves*lc.HostsPerLeaf
+	if ps.String("bg_hosts") != "idle" {
+		gs := make([]inarig.GroupTraffic, lc.Leaves)
+		for i := range gs {
+			gs[i] = inarig.GroupTraffic{Senders: h, Dsts: h, Both: h, Uplink: up}
+		}
+		return inarig.Tiers(gs, lc.HostRate)
+	}
+	n := H - min(H, ps.Int("jobs")*(ps.Int("workers")+1))
+	var worst inarig.TierLoads
+	for s := 0; s <= min(h, n); s++ {
+		// The leaf of s idle hosts and the rest elsewhere; a group of no
+		// uplink capacity is left out of the link tiers.
+		t := inarig.Tiers([]inarig.GroupTraffic{{Senders: s, Dsts: s, Both: s, Uplink: up}, {Senders: n - s, Dsts: n - s, Both: n - s}}, lc.HostRate)
+		worst.SenderNIC = max(worst.SenderNIC, t.SenderNIC)
+		worst.ReceiverNIC = max(worst.ReceiverNIC, t.ReceiverNIC)
+		worst.Uplink = max(worst.Uplink, t.Uplink)
+		worst.Downlink = max(worst.Downlink, t.Downlink)
+	}
+	return worst
 }

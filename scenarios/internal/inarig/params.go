@@ -22,25 +22,33 @@ func ModelChoices() []string {
 }
 
 // CommonParams are the parameters every INA experiment takes, with the
-// experiment's own defaults for the protocol, model, scale and iterations.
-func CommonParams(proto, model string, models []string, scale float64, iters int, memMB float64) []experiments.Param {
+// experiment's own defaults for the protocol, model and switch memory;
+// gradient_scale and iterations default to -1, set by run_length from
+// presets (RunLengthParams, which follow them).
+func CommonParams(proto, model string, models []string, memMB float64, presets Presets, runLengthHelp string) []experiments.Param {
 	var named []string // the models gradient_scale applies to
 	for _, m := range models {
 		if m != "custom" {
 			named = append(named, m)
 		}
 	}
-	return append([]experiments.Param{
+	out := []experiments.Param{
 		experiments.EnumParam("protocol", proto, inagg.ProtocolNames(), "gradient synchronisation protocol (PA-ATP Sec. V-A baselines, Sec. VI-D ablations)"),
 		experiments.EnumParam("model", model, models, "model whose gradient each worker pushes per iteration (ResNet50 98 MB, AlexNet 233 MB, VGG11 491 MB, VGG19 548 MB; custom: gradient_mb)"),
 		experiments.FloatParam("gradient_mb", 1, 0.000248, 1e5, "gradient per worker per iteration when model=custom, MB (10^6 B)").OnlyWhen("model", "custom"),
-		experiments.FloatParam("gradient_scale", scale, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale)").OnlyWhen("model", named...),
-		experiments.IntParam("iterations", iters, 1, 100000, "training iterations per job (the paper averages 100)"),
+		experiments.FloatParam("gradient_scale", -1, 1e-6, 1, "fraction of a named model's gradient pushed per iteration (1 = the paper's scale; "+
+			"-1: set by run_length)").OnlyWhen("model", named...).Auto("-1", AutoByRunLength),
+		experiments.IntParam("iterations", -1, 1, 100000, "training iterations per job (the paper averages 100; -1: set by run_length)").Auto("-1", AutoByRunLength),
+	}
+	out = append(out, RunLengthParams(presets, runLengthHelp)...)
+	out = append(out,
 		experiments.FloatParam("switch_mem_mib", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B").Was("switch_mem_mb"),
 		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)").Means("0", "communication only"),
 		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
-		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms: jobs unfinished by then leave ajct_ms undefined (NaN)"),
-	}, append(AggParams(), ConstantParams()...)...)
+		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms, counted from t = 0 (the background's start): "+
+			"jobs unfinished by then leave ajct_ms undefined (NaN)"),
+	)
+	return append(append(out, AggParams()...), ConstantParams()...)
 }
 
 // AggParams are the aggregating switch's modelling choices for the hashed
@@ -124,11 +132,15 @@ func JobParams(ps experiments.Params) *inagg.Params {
 	return &p
 }
 
-// BackgroundParams are the background-traffic parameters.
-func BackgroundParams(load float64) []experiments.Param {
+// BackgroundParams are the background-traffic parameters: the workload,
+// the load (loadHelp says what it is a fraction of) and the warm-up the
+// background runs alone before the jobs start.
+func BackgroundParams(load float64, loadHelp string) []experiments.Param {
 	return []experiments.Param{
 		experiments.EnumParam("workload", "hadoop", []string{"hadoop", "cachefollower"}, "background flow-size distribution (Roy et al., SIGCOMM 2015)").OnlyWhenPositive("load"),
-		experiments.FloatParam("load", load, 0, 1, "background load: offered bytes/s over the senders' aggregate NIC capacity (0: none)").Means("0", "no background traffic"),
+		experiments.FloatParam("load", load, 0, 1, "background load: "+loadHelp+" (0: none)").Means("0", "no background traffic"),
+		experiments.FloatParam("bg_warmup_ms", -1, 0, 1e6, "the background starts at t = 0 and every job at bg_warmup_ms, so the jobs meet it "+
+			"in its steady state and no metric covers the warm-up (-1: set by run_length; 0 without background)").Auto("-1", AutoByRunLength),
 	}
 }
 
@@ -136,7 +148,7 @@ func BackgroundParams(load float64) []experiments.Param {
 // experiment's own.
 func Metrics(extra ...experiments.Metric) []experiments.Metric {
 	m := []experiments.Metric{
-		{Name: "ajct_ms", Unit: "ms", Help: "average job completion time: mean over jobs of the mean iteration time (NaN unless every job finished)"},
+		{Name: "ajct_ms", Unit: "ms", Help: "average job completion time: mean over jobs of the mean iteration time from iteration skip_iters on (NaN unless every job finished)"},
 		{Name: "agg_tput_gbps", Unit: "Gbit/s", Help: "aggregation throughput: gradient bytes whose aggregation completed (workers x payload per result) per second, from the first job start to the last job end"},
 		{Name: "switch_agg_frac", Unit: "", Help: "gradient bytes aggregated at switches over all gradient bytes aggregated (switch + PS)"},
 		{Name: "jct_max_ms", Unit: "ms", Help: "slowest job's mean iteration time (NaN unless every job finished)"},
@@ -152,23 +164,26 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 			"at the aggregating switch where it is largest (AECN marks while the occupancy exceeds eta)"},
 		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
 		{Name: "events", Unit: "", Help: "simulator events processed"},
+		{Name: "iter_rtts", Unit: "", Help: "mean iteration time of the jobs that finished (as ajct_done_ms) over the base RTT: how many round trips an iteration lasts"},
+		{Name: "uplink_util", Unit: "", Help: "mean utilisation of the edge -> core links (leaf -> spine) from the first job start to the last job end: bytes sent over capacity"},
+		{Name: "downlink_util", Unit: "", Help: "mean utilisation of the core -> edge links (spine -> leaf) over the same window as uplink_util"},
 	}
 	return append(m, extra...)
 }
 
-// Gradient is the gradient size of model under the run's parameters:
-// gradient_mb for "custom", else the named model's size times
-// gradient_scale, at least one packet's payload.
-func Gradient(ps experiments.Params, model string) (netsim.Bytes, error) {
+// Gradient is the gradient size of model: mb MB (gradient_mb) for
+// "custom", else the named model's size times scale (gradient_scale as
+// run_length resolved it), at least one packet's payload.
+func Gradient(model string, mb, scale float64) (netsim.Bytes, error) {
 	var g float64
 	if model == "custom" {
-		g = ps.Float("gradient_mb") * float64(netsim.Megabyte)
+		g = mb * float64(netsim.Megabyte)
 	} else {
 		size, err := training.ModelSize(model)
 		if err != nil {
 			return 0, err
 		}
-		g = float64(size) * ps.Float("gradient_scale")
+		g = float64(size) * scale
 	}
 	b := netsim.Bytes(math.Round(g))
 	if b < inagg.INAPayloadBytes {

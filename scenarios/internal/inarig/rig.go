@@ -24,11 +24,22 @@ type Rig struct {
 	Jobs   []*inagg.Job        // in the order AddJob created them
 	Stack  *transport.Stack    // background stack, nil without background
 	Params *inagg.Params       // the run's worker constants (JobParams)
+	// Skip is how many iterations at the start of every job the
+	// iteration-time metrics leave out (skip_iters).
+	Skip int
+	// BaseRTT is the unloaded round trip iter_rtts is counted in (0:
+	// iter_rtts undefined).
+	BaseRTT netsim.Time
+	// UtilEvery, when positive, is the sampling period of the fabric_util
+	// series a run with Series set reports.
+	UtilEvery netsim.Time
 
-	pending int         // jobs not yet done
-	first   netsim.Time // earliest job start
-	run     *experiments.Run
-	goal    float64 // results the workers receive when every job is done
+	pending  int         // jobs not yet done
+	first    netsim.Time // earliest job start
+	run      *experiments.Run
+	goal     float64      // results the workers receive when every job is done
+	up, down *Tier        // fabric tiers, measured from the first job start
+	series   *utilSampler // the fabric_util series, when asked for
 
 	diag diagnostics // per-job series (series.go)
 }
@@ -141,23 +152,41 @@ func (g *Rig) AddJob(cfg inagg.JobConfig) (*inagg.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.first < 0 || cfg.Start < g.first {
+		g.markAt(cfg.Start)
+	}
 	if err := j.Start(); err != nil {
 		return nil, err
 	}
 	g.Jobs = append(g.Jobs, j)
 	g.goal += float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(cfg.Iterations)
 	g.pending++
-	if g.first < 0 || cfg.Start < g.first {
-		g.first = cfg.Start
-	}
 	return j, nil
 }
 
+// markAt makes start the first job start: the fabric tiers' window opens
+// then, before any job's packet of that instant (events of one time fire
+// in the order scheduled, and the job is started after this call).
+func (g *Rig) markAt(start netsim.Time) {
+	g.first = start
+	if g.Fab == nil {
+		return
+	}
+	if g.up == nil {
+		g.up, g.down = FabricTiers(g.Fab)
+	}
+	g.Sim.At(start, func() {
+		if g.Sim.Now() == g.first {
+			g.up.Mark(g.first)
+			g.down.Mark(g.first)
+		}
+	})
+}
+
 // AddBackground starts DCTCP background flows from senders to dsts (nil:
-// all-to-all among senders) at the run's workload and load, until stop.
-// Load 0 adds nothing.
-func (g *Rig) AddBackground(ps experiments.Params, senders, dsts []netsim.NodeID, rate netsim.Rate, stop netsim.Time) error {
-	load := ps.Float("load")
+// all-to-all among senders) at t = 0, of the run's workload at host-basis
+// load (background.LoadDefinition), until stop. Load 0 adds nothing.
+func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts []netsim.NodeID, rate netsim.Rate, stop netsim.Time) error {
 	if load == 0 {
 		return nil
 	}
@@ -181,99 +210,11 @@ func (g *Rig) AddBackground(ps experiments.Params, senders, dsts []netsim.NodeID
 // Run simulates until every job is done or the horizon.
 func (g *Rig) Run(horizon netsim.Time) {
 	if g.pending > 0 {
+		if g.run.Series && g.Fab != nil && g.UtilEvery > 0 {
+			g.startUtilSeries(g.UtilEvery)
+		}
 		g.watch(horizon)
 		g.startSeries()
 		g.Sim.Run(horizon)
 	}
-}
-
-// Fill writes the common metrics into res and, when the run asks for it,
-// checks the books: every finished job's sums, aggregator leaks and packet
-// conservation.
-func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
-	m := res.Metrics
-	var sum, worst float64
-	done := 0
-	var end netsim.Time
-	var reduced, atSwitch, atPS float64
-	var retx, tos, ovfSeqs uint64
-	for _, j := range g.Jobs {
-		if j.Done() {
-			done++
-			a := j.AJCT().Seconds() * 1e3
-			sum += a
-			worst = math.Max(worst, a)
-			if j.DoneAt() > end {
-				end = j.DoneAt()
-			}
-		}
-		st := j.TotalWorkerStats()
-		reduced += float64(st.Results) * float64(j.PayloadBytes())
-		retx += st.Retransmits
-		tos += st.Timeouts
-		ovfSeqs += j.SwitchStats().OverflowSequences
-		atSwitch += j.SwitchAggregatedBytes()
-		atPS += j.PSAggregatedBytes()
-	}
-	if done > 0 {
-		m["ajct_done_ms"] = sum / float64(done)
-	}
-	if done < len(g.Jobs) {
-		end = g.Sim.Now()
-	} else if len(g.Jobs) > 0 {
-		m["ajct_ms"] = sum / float64(len(g.Jobs))
-		m["jct_max_ms"] = worst
-	}
-	m["jobs_done"] = float64(done)
-	m["agg_tput_gbps"] = setup.Gbps(reduced, end-max(g.first, 0))
-	if atSwitch+atPS > 0 {
-		m["switch_agg_frac"] = atSwitch / (atSwitch + atPS)
-	}
-	m["retransmits"] = float64(retx)
-	m["worker_timeouts"] = float64(tos)
-	var over, aecn uint64
-	var peak, occ float64
-	for _, a := range g.Aggs {
-		over += a.Stats.Collisions + a.Stats.RetxForwarded
-		aecn += a.Stats.AECNMarked
-		if n := a.Memory().Size(); n > 0 {
-			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))
-		}
-		occ = math.Max(occ, a.MeanOccupancyFrac())
-	}
-	m["overflow_pkts"] = float64(over)
-	m["overflow_seqs"] = float64(ovfSeqs)
-	m["aecn_marks"] = float64(aecn)
-	if len(g.Aggs) > 0 {
-		m["agg_mem_peak_frac"] = peak
-		m["agg_occ_mean_frac"] = occ
-	}
-	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
-	m["drops"] = float64(d)
-	m["events"] = float64(g.Sim.Events())
-	res.Events = g.Sim.Events()
-	g.addSeries(res)
-	return g.Check(r)
-}
-
-// Check runs the books when r.Check is set.
-func (g *Rig) Check(r *experiments.Run) error {
-	if !r.Check {
-		return nil
-	}
-	for _, j := range g.Jobs {
-		if !j.Done() {
-			continue
-		}
-		if err := j.Check(); err != nil {
-			return fmt.Errorf("%s: job %d: %w", r.Exp.Name, j.ID(), err)
-		}
-	}
-	for _, a := range g.Aggs {
-		if err := a.CheckLeaks(); err != nil {
-			return fmt.Errorf("%s: switch %s: %w", r.Exp.Name, a.Switch().Name(), err)
-		}
-	}
-	RecordBooks(r, g.Jobs, g.Aggs)
-	return setup.CheckBooks(r, g.Net)
 }

@@ -73,12 +73,13 @@ func (g *Rig) SetModel(id int, model string) {
 }
 
 // startSeries starts the sampler when the run collects series and the
-// experiment declares series_us.
+// experiment declares series_us: its first sample is at the first job's
+// start, after the background's warm-up.
 func (g *Rig) startSeries() {
 	if !g.run.Series || !g.run.Params.Has("series_us") {
 		return
 	}
-	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs)
+	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs, max(g.first, 0))
 }
 
 // addSeries appends the jobs and job_summary series to res, if sampled.
@@ -131,7 +132,7 @@ type jobSampler struct {
 }
 
 // newJobSampler schedules the first sample at the current time.
-func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job) *jobSampler {
+func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start netsim.Time) *jobSampler {
 	s := &jobSampler{sim: sim, period: period, last: -1}
 	for _, j := range jobs {
 		p := &jobProbe{job: j, goal: float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(j.Iterations())}
@@ -151,7 +152,7 @@ func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job) *jobS
 		}
 		s.probes = append(s.probes, p)
 	}
-	sim.Schedule(sim.Now(), s, 0, nil, 0)
+	sim.Schedule(max(start, sim.Now()), s, 0, nil, 0)
 	return s
 }
 

@@ -41,7 +41,7 @@ func (g *Rig) summary(s *jobSampler) experiments.Series {
 		}
 		iter := math.NaN()
 		if j.IterationsDone() > 0 {
-			iter = j.AJCT().Seconds() * 1e3
+			iter = MeanIteration(j.IterationTimes(), g.Skip).Seconds() * 1e3
 		}
 		done := 0.0
 		if j.Done() {

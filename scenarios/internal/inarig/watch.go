@@ -8,10 +8,11 @@ import (
 
 // watch tells the harness that results reaching the workers are the
 // run's progress: the goal is every worker's every result, and a job may
-// go quiet for its compute phase and a backed-off retransmission timeout.
+// go quiet for its compute phase and a backed-off retransmission timeout,
+// and before it starts, for the background's warm-up.
 func (g *Rig) watch(horizon netsim.Time) {
 	p := g.Params
-	quiet := 2 * (p.MaxRTO + p.SwitchMLLongestWait())
+	quiet := 2*(p.MaxRTO+p.SwitchMLLongestWait()) + max(g.first, 0)
 	if g.run.Params.Has("compute_ms") {
 		quiet += netsim.FromMillis(g.run.Params.Float("compute_ms"))
 	}

@@ -1,0 +1,112 @@
+package inarig
+
+import (
+	"math"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/topologies"
+)
+
+// Tier is a set of fabric links of one kind whose utilisation the rig
+// reports: the uplinks (edge switch -> core switch: leaf -> spine, or a
+// dumbbell side -> a path switch) or the downlinks (core -> edge).
+type Tier struct {
+	Ports []*netsim.Port
+	from  []uint64 // TxBytes of each port at the window start
+	at    netsim.Time
+}
+
+// FabricTiers returns the uplink and downlink tiers of fab: every output
+// port of an edge switch towards a core switch, and of a core switch
+// towards an edge switch, in switch order.
+func FabricTiers(fab *topologies.Fabric) (up, down *Tier) {
+	edge := map[netsim.NodeID]bool{}
+	core := map[netsim.NodeID]bool{}
+	for _, sw := range fab.Edge {
+		edge[sw.ID()] = true
+	}
+	for _, sw := range fab.Core {
+		core[sw.ID()] = true
+	}
+	up, down = &Tier{}, &Tier{}
+	for _, sw := range fab.Edge {
+		for _, pt := range sw.Ports {
+			if core[pt.Link.To] {
+				up.Ports = append(up.Ports, pt)
+			}
+		}
+	}
+	for _, sw := range fab.Core {
+		for _, pt := range sw.Ports {
+			if edge[pt.Link.To] {
+				down.Ports = append(down.Ports, pt)
+			}
+		}
+	}
+	return up, down
+}
+
+// Mark starts the tier's window at now: later Util calls count the bytes
+// sent from here on.
+func (t *Tier) Mark(now netsim.Time) {
+	t.at = now
+	t.from = t.from[:0]
+	for _, pt := range t.Ports {
+		t.from = append(t.from, pt.TxBytes)
+	}
+}
+
+// Util is the mean over the tier's links of the bytes they started to
+// send between the last Mark and now, over what the link could send in
+// that time (NaN for an empty tier or window). A packet counts when its
+// serialisation starts, so one in progress at either edge of the window
+// is counted whole or not at all.
+func (t *Tier) Util(now netsim.Time) float64 {
+	d := now - t.at
+	if len(t.Ports) == 0 || d <= 0 {
+		return math.NaN()
+	}
+	var sum float64
+	for i, pt := range t.Ports {
+		var from uint64
+		if i < len(t.from) {
+			from = t.from[i]
+		}
+		sum += float64(pt.TxBytes-from) * 8 / (float64(pt.Link.Rate) * d.Seconds())
+	}
+	return sum / float64(len(t.Ports))
+}
+
+// utilSampler samples the uplink and downlink tiers' utilisation every
+// period from t = 0, each row over the period before it.
+type utilSampler struct {
+	sim      *netsim.Sim
+	up, down Tier
+	period   netsim.Time
+	rows     [][]float64
+}
+
+// startUtilSeries samples the fabric's tiers every period until the run
+// ends (the "fabric_util" series).
+func (g *Rig) startUtilSeries(period netsim.Time) {
+	up, down := FabricTiers(g.Fab)
+	s := &utilSampler{sim: g.Sim, up: Tier{Ports: up.Ports}, down: Tier{Ports: down.Ports}, period: period}
+	s.up.Mark(g.Sim.Now())
+	s.down.Mark(g.Sim.Now())
+	var tick func()
+	tick = func() {
+		now := s.sim.Now()
+		s.rows = append(s.rows, []float64{now.Seconds() * 1e3, s.up.Util(now), s.down.Util(now)})
+		s.up.Mark(now)
+		s.down.Mark(now)
+		s.sim.AfterFunc(s.period, tick)
+	}
+	g.Sim.AfterFunc(period, tick)
+	g.series = s
+}
+
+// Series is the sampled utilisation as a harness series.
+func (s *utilSampler) Series() experiments.Series {
+	return experiments.Series{Name: "fabric_util", Columns: []string{"time_ms", "uplink_util", "downlink_util"}, Rows: s.rows}
+}
