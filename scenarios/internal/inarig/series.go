@@ -31,7 +31,7 @@ var JobsColumns = []string{
 // JobsSeriesDoc describes the series for the experiments' Doc text.
 func JobsSeriesDoc() string {
 	return "Series (--series-dir): \"jobs\", one row per job every series_us of simulated time " +
-		"(t = 0, series_us, 2 series_us, ... up to the end of the run, plus a last row at the end when it falls between): " +
+		"(from the first job's start t0, after the warm-up: t0, t0 + series_us, ... up to the end of the run, plus a last row at the end when it falls between): " +
 		"t_ms, job, protocol (code: " + codes(inagg.ProtocolNames()) + "), " +
 		"progress (results received over workers x packets x iterations, 1 once the job is done), results, " +
 		"iteration (iterations every worker has finished: the index of the one in progress), " +
