@@ -98,6 +98,14 @@ type Params struct {
 	// thread window fixed at ATPThreadWindow, as the public client runs it
 	// (CC_ENABLE false, client/p4ml_manager.cc:4).
 	ATPCC bool
+	// ATPBackoff doubles ATP's retransmission timeout on consecutive
+	// expiries, as the other window protocols do (up to MaxRTO). Default
+	// false: the public client resends on a fixed 200 us receive timeout
+	// (in-ATP/ATP client/p4ml_manager.cc, the timeout check of the
+	// receive loop), and with a worker-wide timer backed off to MaxRTO a
+	// job whose oldest packet stayed stuck through a burst of losses waits
+	// up to 64 ms with every thread idle.
+	ATPBackoff bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -119,9 +127,11 @@ type Params struct {
 	// RTO is the retransmission timeout of ATP, StrawAsyn (+PC, +AL) and
 	// PA-ATP: default 200 us, the receive timeout of the public ATP client
 	// (in-ATP/ATP, client/p4ml_manager.cc: 0.0002 s without a result),
-	// whose stack PA-ATP extends. Unlike the client, consecutive expiries
-	// double it up to MaxRTO (default 64 ms), so that a wait for a
-	// straggling worker does not become a stream of resends.
+	// whose stack PA-ATP extends. For the asynchronous protocols, unlike
+	// the client, consecutive expiries double it up to MaxRTO (default
+	// 64 ms), so that a wait for a straggling worker does not become a
+	// stream of resends; ATP keeps it fixed, as the client does, unless
+	// ATPBackoff is set.
 	RTO, MaxRTO netsim.Time
 	// BytePSRTO is BytePS's initial retransmission timeout (default 1 ms,
 	// the datacenter RTO floor of the transport package's TCP: BytePS runs

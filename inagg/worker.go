@@ -394,6 +394,9 @@ func (w *worker) rtoValue() netsim.Time {
 	if w.j.cfg.Protocol == BytePS {
 		r = w.j.params.BytePSRTO
 	}
+	if w.j.cfg.Protocol == ATP && !w.j.params.ATPBackoff {
+		return r // the public client's fixed timeout (Params.ATPBackoff)
+	}
 	for i := uint(0); i < w.backoff && r < w.j.params.MaxRTO; i++ {
 		r *= 2
 	}

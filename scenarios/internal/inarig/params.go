@@ -81,6 +81,8 @@ func ConstantParams() []experiments.Param {
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", "atp"),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
 			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
+		experiments.BoolParam("atp_rto_backoff", d.ATPBackoff, "double ATP's retransmission timeout on consecutive expiries, up to 64 ms "+
+			"(false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", "atp"),
 		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
 			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
 		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
@@ -128,6 +130,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.ATPThreads = ps.Int("atp_threads")
 		p.ATPThreadWindow = ps.Int("atp_thread_window")
 		p.ATPCC = ps.Bool("atp_cc")
+		p.ATPBackoff = ps.Bool("atp_rto_backoff")
 	}
 	return &p
 }

@@ -1,0 +1,34 @@
+package inagg
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+)
+
+// TestATPTimeoutIsFixedUnlessBackoff: ATP's retransmission timeout stays
+// at RTO however many expiries follow each other (the public client's
+// fixed receive timeout), unless ATPBackoff doubles it as the other window
+// protocols do, up to MaxRTO.
+func TestATPTimeoutIsFixedUnlessBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		proto   Protocol
+		backoff bool
+		want    []netsim.Time // by consecutive expiries 0..4
+	}{
+		{ATP, false, []netsim.Time{200, 200, 200, 200, 200}},
+		{ATP, true, []netsim.Time{200, 400, 800, 1000, 1000}},
+		{PAATP, false, []netsim.Time{200, 400, 800, 1000, 1000}},
+	} {
+		p := DefaultParams()
+		p.RTO, p.MaxRTO = 200*netsim.Microsecond, netsim.Millisecond
+		p.ATPBackoff = tc.backoff
+		w := &worker{j: &Job{cfg: JobConfig{Protocol: tc.proto}, params: p}}
+		for n, want := range tc.want {
+			w.backoff = uint(n)
+			if got := w.rtoValue(); got != want*netsim.Microsecond {
+				t.Errorf("%s backoff=%v after %d expiries: RTO %v, want %v us", tc.proto, tc.backoff, n, got, want)
+			}
+		}
+	}
+}
