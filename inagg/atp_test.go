@@ -1,6 +1,7 @@
 package inagg
 
 import (
+	"slices"
 	"testing"
 
 	"syncsim/netsim"
@@ -122,7 +123,7 @@ func TestATPIndexNeverRepeatsInAThreadWindow(t *testing.T) {
 // fakeATPWorker is a worker with just what atpCtl reads: the parameters,
 // last_AACK and the flags ring.
 func fakeATPWorker() *worker {
-	w := &worker{j: &Job{params: DefaultParams()}, lastAACK: -1}
+	w := &worker{j: &Job{params: DefaultParams(), net: netsim.NewNetwork(netsim.New(1))}, lastAACK: -1}
 	w.flags, w.mask = make([]uint8, 64), 63
 	return w
 }
@@ -257,5 +258,53 @@ func TestATPJobDoesNotCollideWithItself(t *testing.T) {
 	}
 	if s.net.Stats().Dropped != 0 {
 		t.Fatalf("%d drops: the test assumes a lossless run", s.net.Stats().Dropped)
+	}
+}
+
+// TestATPTimeoutResendsAsTheClient: on a timeout a thread that heard
+// nothing for RTO resends from its last_ACK + 1 up to the first result it
+// holds beyond it, or last_ACK + 1 alone when it holds none; a thread that
+// heard a result within RTO, or has nothing outstanding, resends nothing.
+// Three threads of window 4 over 30 packets (labels k*3 + t).
+func TestATPTimeoutResendsAsTheClient(t *testing.T) {
+	p := DefaultParams()
+	p.ATPThreads, p.ATPThreadWindow = 3, 4
+	c := newATPCtl(p, 30, 310)
+	w := fakeATPWorker()
+	for {
+		s, ok := c.nextSeq(w)
+		if !ok {
+			break
+		}
+		w.flags[s&w.mask] = fSent
+		c.sent(w, s, false)
+	}
+	give := func(s int64) {
+		w.flags[s&w.mask] |= fResult
+		c.onResult(w, s, &netsim.Packet{})
+	}
+	// Thread 0 (labels 0 3 6 9): results for 0 and 6: last_ACK is its
+	// packet 0, and packet 2 (label 6) is the first held beyond it.
+	give(0)
+	give(6)
+	// Thread 1 (1 4 7 10): nothing back. Thread 2 (2 5 8 11): all back.
+	for _, s := range []int64{2, 5, 8, 11} {
+		give(s)
+	}
+	rto := p.RTO
+	if got := c.timeoutLabels(w, rto/2); len(got) != 0 {
+		t.Fatalf("before RTO of silence: resent %v, want nothing", got)
+	}
+	got := c.timeoutLabels(w, rto)
+	want := []int64{3, 1} // thread 0: label 3 up to (not incl.) 6; thread 1: last_ACK + 1 alone
+	if !slices.Equal(got, want) {
+		t.Fatalf("resent %v, want %v", got, want)
+	}
+	// The clocks restarted: another half RTO later nothing is due.
+	if got := c.timeoutLabels(w, rto+rto/2); len(got) != 0 {
+		t.Fatalf("half an RTO after a resend: %v, want nothing", got)
+	}
+	if got := c.timeoutLabels(w, 2*rto); !slices.Equal(got, want) {
+		t.Fatalf("second timeout resent %v, want %v", got, want)
 	}
 }

@@ -37,6 +37,10 @@ type atpThread struct {
 	next    int64 // next new thread-local sequence
 	lastAck int64 // all thread-local results up to here received
 	gapScan int64 // thread-local sequences below were checked for gaps
+	// heard is when the thread last received a result (or, after a
+	// timeout, resent): the client's t1 (p4ml_manager.cc, the receive
+	// loop's timeout check).
+	heard netsim.Time
 }
 
 // atpCtl is an ATP worker as the public ATP client runs it: several
@@ -99,7 +103,7 @@ func (c *atpCtl) reset(base int64) {
 	c.base, c.cursor = base, 0
 	for t := range c.th {
 		th := &c.th[t]
-		th.next, th.lastAck, th.gapScan = 0, -1, 0
+		th.next, th.lastAck, th.gapScan, th.heard = 0, -1, 0, 0
 		th.win.reset()
 	}
 }
@@ -135,7 +139,12 @@ func (c *atpCtl) threadWindows() []float64 {
 	return out
 }
 
-func (c *atpCtl) startIteration(w *worker) { c.reset(w.iterBase) }
+func (c *atpCtl) startIteration(w *worker) {
+	c.reset(w.iterBase)
+	for t := range c.th {
+		c.th[t].heard = w.j.net.Sim.Now()
+	}
+}
 
 func (c *atpCtl) nextSeq(w *worker) (int64, bool) {
 	maxw := int64(w.j.params.MaxWindow)
@@ -181,6 +190,7 @@ func (c *atpCtl) onGACK(*worker, *netsim.Packet) {}
 func (c *atpCtl) onResult(w *worker, seq int64, p *netsim.Packet) {
 	t, k := c.locate(seq)
 	th := &c.th[t]
+	th.heard = w.j.net.Sim.Now()
 	for th.lastAck+1 < th.next && w.flag(c.label(t, th.lastAck+1))&fResult != 0 {
 		th.lastAck++
 	}
@@ -210,3 +220,46 @@ func (c *atpCtl) detectGap(w *worker, seq int64) {
 func (c *atpCtl) onLoss(*worker) {}
 
 func (c *atpCtl) onTimeout(*worker) {}
+
+// timeoutResend is ATP's recovery when the worker's retransmission timer
+// expires, as the public client's receive loop does it per thread
+// (in-ATP/ATP client/p4ml_manager.cc, the check of time_span against
+// timeout_value = 0.0002 s): a thread that has packets outstanding and
+// has heard nothing for the timeout resends from its last_ACK + 1 up to
+// the first result it holds beyond it (the front of its pending queue),
+// or only last_ACK + 1 when it holds none, and restarts its clock. The
+// worker's timer restarts whenever last_AACK moves, so it expires at most
+// one timeout after the oldest thread stopped hearing; threads that are
+// hearing results resend nothing. It reports whether anything was resent.
+func (c *atpCtl) timeoutResend(w *worker) bool {
+	labels := c.timeoutLabels(w, w.j.net.Sim.Now())
+	for _, s := range labels {
+		w.retransmit(s)
+	}
+	return len(labels) > 0
+}
+
+// timeoutLabels are the labels timeoutResend resends at time now, thread
+// by thread; the threads that resend restart their clocks.
+func (c *atpCtl) timeoutLabels(w *worker, now netsim.Time) []int64 {
+	rto := w.j.params.RTO
+	var out []int64
+	for t := range c.th {
+		th := &c.th[t]
+		if th.lastAck+1 >= th.next || now-th.heard < rto {
+			continue
+		}
+		end := th.lastAck + 2 // no result beyond last_ACK: resend last_ACK + 1 alone
+		for k := th.lastAck + 1; k < th.next; k++ {
+			if w.flag(c.label(t, k))&fResult != 0 {
+				end = k
+				break
+			}
+		}
+		for k := th.lastAck + 1; k < end && k < th.next; k++ {
+			out = append(out, c.label(t, k))
+		}
+		th.heard = now
+	}
+	return out
+}

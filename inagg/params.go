@@ -106,6 +106,12 @@ type Params struct {
 	// job whose oldest packet stayed stuck through a burst of losses waits
 	// up to 64 ms with every thread idle.
 	ATPBackoff bool
+	// ATPRecoverAll makes an ATP timeout resend every outstanding packet
+	// lacking a result (a window at a time, as the asynchronous protocols
+	// recover) instead of the client's per-thread rule (atpCtl.timeoutResend:
+	// a silent thread resends from last_ACK + 1 up to its first result
+	// beyond it, or last_ACK + 1 alone). Default false.
+	ATPRecoverAll bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).

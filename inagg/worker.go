@@ -430,6 +430,12 @@ func (w *worker) timeout() {
 	}
 	w.stats.Timeouts++
 	w.ctl.onTimeout(w)
+	if c, ok := w.ctl.(*atpCtl); ok && !w.j.params.ATPRecoverAll {
+		c.timeoutResend(w)
+		w.backoff++
+		w.rto.SetAfter(w.rtoValue())
+		return
+	}
 	w.rtxNext, w.rtxEnd = w.lastAACK+1, w.sndNext
 	if !w.recoverSome(w.j.recoveryBatch, w.gacks()) && w.gacks() {
 		if w.backoff == 0 {

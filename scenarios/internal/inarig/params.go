@@ -83,6 +83,8 @@ func ConstantParams() []experiments.Param {
 			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
 		experiments.BoolParam("atp_rto_backoff", d.ATPBackoff, "double ATP's retransmission timeout on consecutive expiries, up to 64 ms "+
 			"(false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", "atp"),
+		experiments.BoolParam("atp_recover_all", d.ATPRecoverAll, "on an ATP timeout resend every outstanding packet lacking a result "+
+			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", "atp"),
 		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
 			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
 		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
@@ -131,6 +133,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.ATPThreadWindow = ps.Int("atp_thread_window")
 		p.ATPCC = ps.Bool("atp_cc")
 		p.ATPBackoff = ps.Bool("atp_rto_backoff")
+		p.ATPRecoverAll = ps.Bool("atp_recover_all")
 	}
 	return &p
 }
