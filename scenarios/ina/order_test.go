@@ -71,7 +71,7 @@ func runOrder(t *testing.T, sets ...string) []map[string]float64 {
 //
 //	pa-atp     0.758 0.738 0.683 0.629 2.506 0.742   median 0.740
 //	strawasyn  0.777 0.758 0.910 0.656 1.007 0.938   median 0.843
-//	atp        0.854 1.062 1.013 1.093 0.994 1.104   median 1.038
+//	atp        2.564 4.583 4.110 6.260 2.158 5.979   median 4.35
 //	switchml   (one-BDP pools) no job done by 7.46 ms in 5 of 6 seeds
 //
 // Margins asserted: PA-ATP's median at least 5% below StrawAsyn's
@@ -84,11 +84,12 @@ func runOrder(t *testing.T, sets ...string) []map[string]float64 {
 // timeouts (2.5 ms), one tail event that would decide a mean of six.
 // StrawAsyn below ATP
 // in at least 5 of the 6 seeds and its median at least 10% below ATP's
-// (observed 0.99-1.59x, median 1.23x; seed 5 again is the exception: each
-// of ATP's 12 result-clocked thread windows per worker is
-// halved whenever the result closing its window carries a mark from any
-// worker's path; with one window of at most 2 x BDP ATP was 2.0-2.9x
-// slower); SwitchML with a pool of one BDP (switchml_pool=0, the
+// (observed 2.1-6.6x, median 5.2x: the client's 12 x 100 packets per
+// worker start every iteration at once and lose packets where the workers
+// converge, and a thread that heard nothing for 200 us resends only up to
+// its first result beyond last_ACK, one packet when it holds none, as the
+// public client does; resending every outstanding packet instead,
+// atp_recover_all, gave 0.99-1.59x); SwitchML with a pool of one BDP (switchml_pool=0, the
 // sizing of Sapio et al.) slower than ATP in every seed, shown by its jobs
 // being unfinished at twice ATP's slowest completion (its window has no
 // congestion control; packets lost where six workers' pools converge on
