@@ -84,7 +84,7 @@ func runOrder(t *testing.T, sets ...string) []map[string]float64 {
 // timeouts (2.5 ms), one tail event that would decide a mean of six.
 // StrawAsyn below ATP
 // in at least 5 of the 6 seeds and its median at least 10% below ATP's
-// (observed 2.1-6.6x, median 5.2x: the client's 12 x 100 packets per
+// (observed 2.1-9.5x, median 5.3x: the client's 12 x 100 packets per
 // worker start every iteration at once and lose packets where the workers
 // converge, and a thread that heard nothing for 200 us resends only up to
 // its first result beyond last_ACK, one packet when it holds none, as the
