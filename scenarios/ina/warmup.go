@@ -27,7 +27,7 @@ const (
 	// (go build -o /tmp/syncsim-rig ./cmd/syncsim; /usr/bin/time -v
 	// /tmp/syncsim-rig run ina-leafspine --set protocol=P, seed 1, user
 	// seconds on one core).
-	steadyCPUDoc = "measured at the default point, seed 1: 12-13 s of CPU for strawasyn and pa-atp, 20 s for atp; switchml, " +
+	steadyCPUDoc = "measured at the default point, seed 1: 12-13 s of CPU for strawasyn and pa-atp, 25 s for atp; switchml, " +
 		"whose jobs lose packets where their workers' pools converge and wait out the client's 10 ms slot timers (doubled " +
 		"after 100, 300, ... expiries), had finished 3 of its 8 jobs 28 ms after the warm-up (max_ms=40, 15 s of CPU): bound " +
 		"it with max_ms, which leaves ajct_ms NaN and reports ajct_done_ms and jobs_done"
