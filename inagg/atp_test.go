@@ -209,15 +209,7 @@ func runATPOnSharedPath(t *testing.T, cc bool) *Job {
 		t.Fatal(err)
 	}
 	net.Sim.Run(netsim.Second)
-	if err := j.Check(); err != nil {
-		t.Fatal(err)
-	}
-	if err := agg.CheckLeaks(); err != nil {
-		t.Fatal(err)
-	}
-	if err := net.CheckConservation(); err != nil {
-		t.Fatal(err)
-	}
+	checkBooks(t, net, agg, j)
 	return j
 }
 

@@ -66,15 +66,7 @@ func TestCongestionControlOnSharedPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			net.Sim.Run(10 * netsim.Second) // SwitchML's first-window timers run 640 ms
-			if err := j.Check(); err != nil {
-				t.Fatal(err)
-			}
-			if err := agg.CheckLeaks(); err != nil {
-				t.Fatal(err)
-			}
-			if err := net.CheckConservation(); err != nil {
-				t.Fatal(err)
-			}
+			checkBooks(t, net, agg, j)
 			drops := net.Stats().Dropped
 			back := f.QueueBetween(f.Edge[1].ID(), f.Core[0].ID()) // results and GACKs to the workers
 			// Forward: 4 gradients per sequence; reverse: 4 results (and

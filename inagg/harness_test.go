@@ -93,18 +93,25 @@ func (s *star) job(t testing.TB, cfg JobConfig) *Job {
 // conservation after a run.
 func checkAll(t testing.TB, s *star, jobs ...*Job) {
 	t.Helper()
+	checkBooks(t, s.net, s.agg, jobs...)
+}
+
+// checkBooks checks every job's sums, that agg holds no aggregator of a
+// finished job, packet conservation on net and the packet pool.
+func checkBooks(t testing.TB, net *netsim.Network, agg *Aggregator, jobs ...*Job) {
+	t.Helper()
 	for _, j := range jobs {
 		if err := j.Check(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.agg.CheckLeaks(); err != nil {
+	if err := agg.CheckLeaks(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.net.CheckConservation(); err != nil {
+	if err := net.CheckConservation(); err != nil {
 		t.Fatal(err)
 	}
-	if live, fl := s.net.Sim.Packets().Live(), s.net.InFlight(); live != int64(fl) {
+	if live, fl := net.Sim.Packets().Live(), net.InFlight(); live != int64(fl) {
 		t.Fatalf("packet pool: %d live packets but %d in flight", live, fl)
 	}
 }

@@ -86,19 +86,7 @@ func TestProtocolsRecoverFromLoss(t *testing.T) {
 				cfg.BDPPackets = 64
 				s, qs := lossyStar(t, 5, 0.01, cfg, 11)
 				j := s.job(t, JobConfig{ID: 1, Protocol: proto, Gradient: 100 * netsim.Kilobyte, Iterations: 3, Params: &p})
-				s.net.Sim.Run(10 * netsim.Second)
-				dropped := 0
-				for _, q := range qs {
-					dropped += q.dropped
-				}
-				if dropped == 0 {
-					t.Fatal("no packet was dropped; the test exercises nothing")
-				}
-				checkAll(t, s, j)
-				ws := j.TotalWorkerStats()
-				if ws.Retransmits == 0 {
-					t.Fatalf("%d packets dropped but no retransmission", dropped)
-				}
+				dropped, ws := runLossy(t, s, qs, j)
 				t.Logf("dropped %d, AJCT %v, %+v, ps %+v", dropped, j.AJCT(), ws, j.PSStats())
 			})
 		}
@@ -129,21 +117,29 @@ func TestATPThreadsRecoverFromLoss(t *testing.T) {
 				p := DefaultParams()
 				p.ATPThreads, p.ATPThreadWindow, p.ATPCC = tc.threads, tc.window, tc.cc
 				j := s.job(t, JobConfig{ID: 2, Protocol: ATP, Gradient: 200 * netsim.Kilobyte, Iterations: 3, Params: &p})
-				s.net.Sim.Run(10 * netsim.Second)
-				dropped := 0
-				for _, q := range qs {
-					dropped += q.dropped
-				}
-				if dropped == 0 {
-					t.Fatal("no packet was dropped; the test exercises nothing")
-				}
-				checkAll(t, s, j)
-				ws := j.TotalWorkerStats()
-				if ws.Retransmits == 0 {
-					t.Fatalf("%d packets dropped but no retransmission", dropped)
-				}
+				dropped, ws := runLossy(t, s, qs, j)
 				t.Logf("dropped %d, AJCT %v, %+v", dropped, j.AJCT(), ws)
 			})
 		}
 	}
+}
+
+// runLossy runs a lossy star to the end and checks that packets were
+// dropped, that they were retransmitted and that the books of j hold.
+func runLossy(t *testing.T, s *star, qs []*lossyQueue, j *Job) (int, WorkerStats) {
+	t.Helper()
+	s.net.Sim.Run(10 * netsim.Second)
+	dropped := 0
+	for _, q := range qs {
+		dropped += q.dropped
+	}
+	if dropped == 0 {
+		t.Fatal("no packet was dropped; the test exercises nothing")
+	}
+	checkAll(t, s, j)
+	ws := j.TotalWorkerStats()
+	if ws.Retransmits == 0 {
+		t.Fatalf("%d packets dropped but no retransmission", dropped)
+	}
+	return dropped, ws
 }

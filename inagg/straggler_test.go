@@ -91,15 +91,7 @@ func TestStragglerPathFig8(t *testing.T) {
 		sent[run.name] = j.WorkerStats(1).SentBytes
 		s0 := j.WorkerStats(0).SentBytes
 		net.Sim.Run(netsim.Second)
-		if err := j.Check(); err != nil {
-			t.Fatal(err)
-		}
-		if err := agg.CheckLeaks(); err != nil {
-			t.Fatal(err)
-		}
-		if err := net.CheckConservation(); err != nil {
-			t.Fatal(err)
-		}
+		checkBooks(t, net, agg, j)
 		jct[run.name] = j.AJCT()
 		t.Logf("%s: by 1 ms worker on p1 sent %d B, worker on p2 %d B; JCT %v; %d drops", run.name, s0, sent[run.name], j.AJCT(), net.Stats().Dropped)
 	}
