@@ -95,11 +95,3 @@ func TestBadInputLeavesCSVAlone(t *testing.T) {
 		t.Errorf("exit %d, file now %q", code, data)
 	}
 }
-
-func TestWrap(t *testing.T) {
-	got := wrap("aaa bbb ccc dddddddddd e\nsecond line", 8)
-	want := "aaa bbb\nccc\ndddddddddd\ne\nsecond\nline"
-	if got != want {
-		t.Errorf("wrap = %q, want %q", got, want)
-	}
-}

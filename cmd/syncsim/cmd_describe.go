@@ -88,30 +88,6 @@ func paramHelp(p experiments.Param) string {
 	return h
 }
 
-// wrap breaks each paragraph line of text at spaces so no line exceeds
-// width (a longer word stays whole).
-func wrap(text string, width int) string {
-	var b strings.Builder
-	for i, line := range strings.Split(text, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		n := 0
-		for j, word := range strings.Fields(line) {
-			if j > 0 && n+1+len(word) > width {
-				b.WriteByte('\n')
-				n = 0
-			} else if j > 0 {
-				b.WriteByte(' ')
-				n++
-			}
-			b.WriteString(word)
-			n += len(word)
-		}
-	}
-	return b.String()
-}
-
 // describeTOML prints a scenario file for e that runs as it is: every
 // parameter at its default under [set], each with its help and what it
 // accepts as a comment, and an empty [vary] with an example.

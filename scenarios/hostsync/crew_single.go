@@ -22,17 +22,8 @@ func CrewSingle() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "crew-single",
 		Summary: "one cross-cloud partial reduce: CREW vs OPR, A2A, PS, Ring, BLINK-like, TopoAdopt-like (CREW Fig. 4)",
-		Doc: "n workers on a full-mesh WAN with directed bandwidths b_ij (network n1, n2 or a file, see package workloads/crew); " +
-			"p of them, drawn at random per seed (the same P and network for every scheme of a seed), all hold a new model at time 0 and " +
-			"synchronise it once. pr_time_s is the time from P's formation until the last of P holds the reduced model. CREW scatters n " +
-			"blocks weighted by LP (2) (gonum's simplex) to all n workers, each reduces its block and multicasts it back (Sec. III-IV); " +
-			"OPR does the same over P only (p blocks, its own LP); A2A sends every model to every other member; PS pushes to and pulls " +
-			"from the worker with the largest average direct bandwidth; Ring runs ring all-reduce over a greedy ring; blink and toa are " +
-			"approximations of BLINK and TopoAdopt (neither is public): pipelined tree all-reduce over up to 5 LP-rated spanning trees, " +
-			"or one simulated-annealing tree. The paper's Fig. 4 is --vary scheme=ps,ring,toa,blink,a2a,opr,crew over the four workloads " +
-			"--vary network=n1,n2 (the trace does not matter for one partial reduce) with scheduling=fl and split=n-a, at least 10 trials. " +
-			"Packet fidelity (DCTCP flows; scheduling fs or fl) is for small n and models, e.g. n=8 model_mb=2.",
-		Params: params,
+		Doc:     doc("crew-single"),
+		Params:  params,
 		Metrics: []experiments.Metric{
 			{Name: "pr_time_s", Unit: "s", Help: "completion time of the partial reduce (Fig. 4)"},
 			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: objective of the planned weights (Eq. 1a + 1b for eq2 and e-d); NaN for other schemes"},

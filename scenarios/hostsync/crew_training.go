@@ -37,20 +37,8 @@ func CrewTraining() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "crew-training",
 		Summary: "cross-cloud training with CREW vs OPR vs A2A partial reduce: rounds per worker (CREW Figs. 5-11)",
-		Doc: "n workers on a full-mesh WAN (network n1, n2 or a file; see crew-single) each loop: compute one iteration (trace x " +
-			"compute_scale), report ready to the controller, which pops p ready workers into P and runs their partial reduce by the " +
-			"scheme; a worker starts its next iteration once it holds the reduced model. rounds_per_worker counts the partial reduces a " +
-			"worker completed within duration_s, averaged over workers (the paper's training rounds in 50 s). Flow scheduling " +
-			"(scheduling) ranks the transfers sharing a directed connection; outages (faulty_links or faults) stall connections, are " +
-			"noticed after detect_ms, and CREW moves the affected blocks to a replacement aggregator chosen by Eq. 3 or abandons the " +
-			"round; while the controller is down workers train alone. The paper's figures are sweeps of this experiment (at least 10 " +
-			"trials each; workloads are --vary network=n1,n2 x --vary trace=t1,t2): Fig. 5 --vary scheme=crew,opr,a2a --vary " +
-			"split=e-d,n-a --vary scheduling=fs,fl at p=5 and p=10; Fig. 6 --vary scatter=blocking,non-blocking; Fig. 7 --vary " +
-			"scheduling=fs,fl,tl,c1,c2 --vary p=...; Fig. 8 --vary faulty_links=0,1,2,4,8,16; Fig. 9 trace=t2 --vary " +
-			"compute_scale=1,2,3,4,5,6 --vary p=4,5,10,12 duration_s=100; Fig. 10 --vary model_scale=1,2,4,8 duration_s=100; Fig. 11 " +
-			"network=n2 trace=t2 --vary bw_noise=0,0.1,0.2,0.3,0.4,0.5 --vary split=e-d,n-a (pr_time_s). Packet fidelity (DCTCP; fs " +
-			"or fl, blocking, no outages) is for small n and models.",
-		Params: params,
+		Doc:     doc("crew-training"),
+		Params:  params,
 		Metrics: []experiments.Metric{
 			{Name: "rounds_per_worker", Unit: "rounds", Help: "partial reduces a worker completed in duration_s, mean over workers (Figs. 5-10)"},
 			{Name: "rounds_min", Unit: "rounds", Help: "fewest rounds of any worker"},

@@ -13,47 +13,12 @@ import (
 	"syncsim/workloads/training"
 )
 
-// dssyncDoc is the describe text of the dssync experiment: the model and
-// the sweeps that reproduce the paper's tables and scenarios.
-const dssyncDoc = "DS-Sync (Wang et al., divide-and-shuffle synchronisation) against its baselines on racks behind a " +
-	"spine (Sec. V-A4: 20 Gbps links, oversubscription 1, i.e. each rack's uplink as fast as a host link). " +
-	"A data-parallel job of 8 workers (layout: rack sizes, 'paper' for 5+3 under end-host contention and 4+4 " +
-	"otherwise, Sec. V-A5, or 'even' for workers spread over racks) trains a model of 4 bytes per parameter " +
-	"(wrn-28-10 146 MB, wrn-50-2 275.5 MB, bert = BERT-large 1.36 GB, bert-base 440 MB, custom model_mb), " +
-	"synchronised as layers pieces overlapping the backward pass (0: PyTorch DDP's 25 MB buckets); forward and " +
-	"backward compute compute_ms (0: the model's V100 estimate, see workloads/dssync/model.go) or draw from a " +
-	"file of measured times (compute_trace). Scenarios " +
-	"(Sec. V-A5): static (no competing task), inter-rack (a competing two-worker task on spare nodes of the first " +
-	"and last racks, sharing their uplinks), end-host (one of its workers co-located with delayed_worker, -1: the " +
-	"last worker of rack 0, sharing its NIC; the other in the same rack), both (co-located with the delayed worker " +
-	"and the other in the last rack). The competing task is real traffic: a two-worker job training bg_model " +
-	"with ring all-reduce between its computations of bg_compute_ms (background=job; the intensity: longer " +
-	"computations compete less often) or bg_flows long-lived transfers each way " +
-	"(background=flows). Schemes (Sec. V-A1): dssync (initGroups, adjustGroups every adjust_every iterations " +
-	"from measured throughput, detect=measure, or from the scenario's known contention, detect=given, or never, " +
-	"detect=off; groups all-reduce in parallel by ring or tree), allreduce (ring), tree-allreduce (NCCL's double " +
-	"binary tree, tree_chunks per piece), hier-allreduce (shard: BlueConnect's reduce-scatter, per-shard " +
-	"inter-rack all-reduce, all-gather, Table II's cost; leader: reduce to a rack leader, leaders' ring, " +
-	"broadcast), asp (through a parameter server on a spare node of rack 0; the fastest worker is reported, as " +
-	"Table III does), gossip (stochastic gradient push's dynamic exponential graph, one peer per iteration). " +
-	"Metrics: comm_time_ms is the paper's communication time (Sec. V-A2: from a worker's first non-blocking " +
-	"synchronisation of an iteration to its last completion), averaged over workers and the iterations after " +
-	"warmup_iters; rho and consensus_iters describe the scheme's W_k (Sec. IV-B). The paper's tables are sweeps: " +
-	"Table III (Sec. V-B1, inter-rack and end-host contention) --set scenario=both --vary " +
-	"scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip --trials 5; Table IV (Sec. V-B2, inter-rack " +
-	"contention) the same with scenario=inter-rack; Table V (Sec. V-B3, static topology heterogeneity) with " +
-	"scenario=static; their datasets are --vary model=wrn-28-10,wrn-50-2,bert (CIFAR10/100, ImageNet, SQuAD). " +
-	"Static heterogeneity beyond the testbed: --vary oversubscription=1,2,4; Fig. 3 (communication time grows " +
-	"with the number of workers): --set scenario=static --set layout=even --vary workers=2,4,8,16 --set " +
-	"scheme=allreduce; layer-wise overlap: --vary layers=1,0. Packet fidelity (DCTCP) is for short runs: " +
-	"--set fidelity=packet --set iterations=20."
-
 // DSSync is the dssync experiment.
 func DSSync() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
-		Doc:     dssyncDoc,
+		Doc:     doc("dssync"),
 		Params: []experiments.Param{
 			experiments.EnumParam("scheme", "dssync", dssync.Schemes, "synchronisation scheme"),
 			experiments.EnumParam("scenario", "both", dssync.ScenarioNames,

@@ -32,37 +32,7 @@ func SRCluster() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
-		Doc: "n workers on one non-blocking switch; worker i's available bandwidth is " +
-			"round(20u, 3) Gbps with u ~ U[lambda, 1] (Sec. IV-A), drawn once (bw_model=static) or changing every " +
-			"bw_period_s (redraw: a fresh draw from the same law; walk: a bounded random walk of steps up to bw_walk_step " +
-			"of the law's range, which keeps the law); the controller reads the values in force, plus the estimation " +
-			"error bw_error, at every pass (Alg. 3 line 9). One-way latency alpha; a model " +
-			"of model_mb MB; per-iteration compute times from the CNN or Transformer trace " +
-			"approximation (see package workloads/training), a constant, uniform or lognormal law around " +
-			"compute_ms, or a file of measured times (trace=file trace_file=PATH). Workers compute, join the ready queue " +
-			"and synchronise in groups chosen by the scheme: allreduce (BSP), partial-reduce (the " +
-			"first p = round(p_frac*n) ready workers), selective-reduce (Alg. 3 with BAG and BPAWR; " +
-			"k counts launched syncs, a full all reduce every c rounds if c > 0). Where the paper is open or " +
-			"inconsistent the reading is a parameter: dt_ms (the waiting slot, not stated), bag_seed (Alg. 1 line 6 " +
-			"admits p+1 workers, the text p), k_round (Alg. 2 line 8), predict (Eq. 4 as printed or the exact " +
-			"conditional). A group's ring " +
-			"all-reduce takes Eq. 2 with its minimum bandwidth (fidelity analytic; sync_cost ring or " +
-			"the paper's approximation 2|g|alpha + 2v/b; with changing bandwidths the minimum is integrated over time) " +
-			"or runs as a ring all-reduce of fluid flows (fidelity flow) or DCTCP flows (packet) on a fabric: " +
-			"topology=star is the paper's switch, where groups never share a link; racks and leafspine put the workers " +
-			"in racks whose uplinks run at ceil(n/racks) x 20 Gbps / oversub, with rings ordered rack by rack " +
-			"(ring_order) and optional background traffic (bg_load, bg_workload, bg_hosts per rack), so that groups " +
-			"contend; eq2_ratio says how far each sync is from Eq. 2. Metrics (Sec. IV-A2) count what completes within " +
-			"duration_s: average sync time and scale over completed syncs, total sync, total " +
-			"iteration (completed computations of all workers), wasted wait per worker (time from a " +
-			"worker's first BPAWR wait to its launch, when no worker that became ready after the wait " +
-			"began joined its group), idle per worker (time in the ready queue). The paper's figures are " +
-			"sweeps of this experiment: Figs. 5/6 --vary n=40,80,120,160,200 and scheme, trace=cnn / " +
-			"transformer; Fig. 7 wasted_wait_s over n; Fig. 8 --vary p_frac=0.1,0.2,0.3,0.4,0.5; Fig. 9 " +
-			"--vary bag_eta; Fig. 10 --vary theta=1,...,20; Fig. 11 --vary start=warm,cold; Fig. 12 --vary " +
-			"bw_error; Fig. 13 --vary lambda=0.05,0.1,0.2; Fig. 14 --vary alpha_ms=0,1,5,50; the paper " +
-			"reports 20 trials (--trials 20) as min/median/max. docs/selective-reduce-fidelity.md compares each " +
-			"figure with the paper and gives the commands.",
+		Doc:     doc("sr-cluster"),
 		Params: []experiments.Param{
 			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),

@@ -16,14 +16,7 @@ func SRExample() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "sr-example",
 		Summary: "selective-reduce motivating example (Fig. 3): five workers, one round, five schemes",
-		Doc: "Five workers w1..w5 finish computing at 1, 2, 3, 3 and 13 s and synchronise a " +
-			"5-unit model once; a group's all-reduce takes 2v/b (Eq. 2 with alpha << 1), b the " +
-			"group's minimum bandwidth. Bandwidths (units/s) are w1=1, w2=5, w3=1, w4=5, w5=5: the " +
-			"paper draws them without values, and these reproduce every number it states. " +
-			"Expected (paper): allreduce avg CT 10 / scale 5; partial-reduce p=2: 10 / 2; " +
-			"progress-aware: 10 / 4; bandwidth-aware: 6 / 2. progress-aware and bandwidth-aware know " +
-			"when computing workers finish and wait while one finishes within horizon_s; " +
-			"selective-reduce runs Alg. 3 (eta 0.3, theta 1, dt = horizon_s) for comparison.",
+		Doc:     doc("sr-example"),
 		Params: []experiments.Param{
 			experiments.EnumParam("scheme", "bandwidth-aware", syncctl.Fig3Schemes, "synchronisation scheme"),
 			experiments.IntParam("p", 2, 1, 5, "minimum group size (partial reduce pops p)"),

@@ -19,15 +19,7 @@ func Basic() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "ina-basic",
 		Summary: "PA-ATP Fig. 8: two INA jobs on a 3-path dumbbell with a 32 Gbps UDP burst; per-flow and aggregation throughput",
-		Doc: "PA-ATP Sec. V-B (Fig. 8). A dumbbell S1 - {p1, p2, p3} - S2 of 40 Gbps cables, aggregation on S2. " +
-			"Job A (gradient_a_mb, workers A1, A2) starts at 0, job B (gradient_b_mb, workers B1, B2) at job_b_start_ms; " +
-			"all four workers sit on S1 and each job's PS on S2. Flows are pinned to paths: p1 carries f_A1 and a UDP flow " +
-			"of udp_gbps during [0, udp_ms), p2 carries f_A2 and f_B1, p3 carries f_B2. With --series the run writes " +
-			"\"throughput\": one row per sample_us with each flow's sending rate (f_A1, f_A2, f_B1, f_B2, udp; retransmissions " +
-			"included) and the switch's aggregation rate per job and in total (gradient bytes summed at S2 per second), all " +
-			"in Gbit/s. The *_early metrics average the same rates over the UDP burst [0, udp_ms). The paper's jobs are " +
-			"benchmark jobs that always have data to send; iterations sets how many gradients each pushes. " +
-			"delay_us = 1.25 gives a 10 us base RTT, the RTT behind the paper's 40 Gbps BDP of 166 packets (Fig. 6).",
+		Doc:     doc("ina-basic"),
 		Params: append([]experiments.Param{
 			experiments.EnumParam("protocol", "pa-atp", inagg.ProtocolNames(), "gradient synchronisation protocol (the paper shows switchml, atp, pa-atp)"),
 			experiments.FloatParam("gradient_a_mb", 7, 0.000248, 1e5, "job A's gradient per worker per iteration, MB"),

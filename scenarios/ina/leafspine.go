@@ -59,36 +59,9 @@ func LeafSpine() *experiments.Experiment {
 		experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
 	)
 	return inarig.WithSeries(&experiments.Experiment{
-		Name:    "ina-leafspine",
-		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
-		Doc: "PA-ATP Sec. VI: an 8 x 8 leaf-spine with 16 hosts per leaf (128 hosts), 100 Gbps cables of 2 us, 256 KB per port, " +
-			"ECN at DCTCP's K (20 full-size packets, applied in bytes: 30 KB) on every switch port. " +
-			"Placement: the hosts are shuffled by a stream seeded from (seed, \"ina-leafspine/placement\") and dealt out in order, " +
-			"workers+1 per job, the first of each job's hosts being its PS; when the deck runs out it is reshuffled, so jobs share hosts " +
-			"only when jobs x (workers+1) exceeds the hosts (a job's own hosts are always distinct). Each job aggregates at its PS's " +
-			"leaf (every such leaf runs an aggregator of switch_mem_mib). model=mix alternates ResNet50 (even jobs) and VGG19 (odd), " +
-			"the paper's 1:1 mix. Background DCTCP flows run all-to-all among all hosts (bg_hosts=all, the paper's \"flows randomly " +
-			"select the host pairs\") or among the hosts without a worker or PS (bg_hosts=idle), sizes from the workload's CDF. " +
-			"The background starts at t = 0 and the jobs at bg_warmup_ms, when it has reached its steady state (" + warmupDoc + "); " +
-			"every metric covers the jobs only: iteration times from each job's start, agg_tput_gbps and the links' utilisation " +
-			"(uplink_util leaf -> spine, downlink_util spine -> leaf, INA and background bytes together) from the first job start to the last job end. " +
-			"Load basis: the fabric is 2:1 oversubscribed (16 x 100 Gbps of hosts over 8 x 100 Gbps of uplinks per leaf), and all-to-all " +
-			"traffic sends (H - h)/(H - 1) = 112/127 of a leaf's flows over its uplinks, so the uplinks carry 1.76 x the host-basis load. " +
-			"The paper plots loads 0.2-0.8 with finite, smoothly growing JCTs; host-basis loads above 0.567 would offer the uplinks more " +
-			"than their capacity and JCTs would grow with the run's length, so the paper's load most plausibly is the fabric's " +
-			"(load_basis=fabric, the default: arrivals scaled so the busiest tier, here the uplinks, is offered load of its capacity; " +
-			"host_load reports the host-basis load that results, load / 1.76 on the default fabric). load_basis=host keeps the " +
-			"NIC-capacity definition and refuses loads a tier cannot carry. " +
-			"With bg_hosts=all a worker's NIC also carries DCTCP flows; the " +
-			"INA protocols send from their own transmit ring, which the NIC serves beside the kernel's by deficit round robin. " +
-			"compute_ms = 0 makes iterations communication-only (the paper's benchmark jobs). Figures: 12 workers=12..24, 13 jobs=8..32, 14 workload x load 0.2..0.8, " +
-			"15 model=resnet50 load=0.5 switch_mem_mib=2..10 with the ablations. Run length: the paper pushes the full models for 100 iterations " +
-			"(gradient_scale=1 iterations=100, days of simulation on one core). run_length=steady (the default) pushes 0.5% of each model " +
-			"(490 KB ResNet50, 2.7 MB VGG19) for 3 iterations and leaves the first out of ajct_ms: 100 base RTTs of line rate per ResNet50 " +
-			"iteration (gradient_scale=0.165) would take about 10 times the 2 minutes of CPU per point this preset is held to " +
-			"(" + steadyCPUDoc + "). run_length=quick pushes 0.2% for 1 iteration, for quick looks. iter_rtts reports how many base " +
-			"RTTs an iteration actually lasts. With --series-dir the run writes \"fabric_util\": uplink_util and downlink_util over each sample_us from t = 0, " +
-			"warm-up included (how the warm-up default was measured).",
+		Name:     "ina-leafspine",
+		Summary:  "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
+		Doc:      doc("ina-leafspine"),
 		Params:   params,
 		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
 		Run:      runINALeafSpine,

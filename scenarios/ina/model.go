@@ -25,14 +25,7 @@ func Model() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "ina-model",
 		Summary: "PA-ATP asynchrony-limit sawtooth: Sec. III-C model (Eq. 3-12) beside simulation",
-		Doc: "N PA-ATP jobs on one star switch with M aggregators. Each job has `workers` workers: all at " +
-			"link_gbps except the last, a straggler at straggler_gbps, so the leading workers fill aggregators " +
-			"with partial aggregates up to the asynchronous degree window AWD. The model (Sec. III-C) takes " +
-			"BDP = link rate x base RTT / 310 B and C_A = the stragglers' total rate in packets per base RTT. " +
-			"Simulated sawtooth statistics are measured on the first worker of each job between 20% and 90% " +
-			"of the straggler's transfer time and averaged over jobs: AWD before a cut (peak), the reduction " +
-			"at a cut (amplitude S), and AWD increments between cuts (the period in rounds, since AWD grows " +
-			"by one per round). R = N x AWD.",
+		Doc:     doc("ina-model"),
 		Params: []experiments.Param{
 			experiments.IntParam("jobs", 4, 1, 64, "N, jobs sharing the aggregating switch"),
 			experiments.IntParam("workers", 2, 2, 64, "workers per job; the last one is the straggler"),

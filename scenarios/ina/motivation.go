@@ -29,22 +29,7 @@ func Motivation() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "ina-motivation",
 		Summary: "PA-ATP Sec. II-B motivating examples (Figs. 1-3): sync vs async, progress-agnostic vs -aware, async unlimited vs limited",
-		Doc: "A dumbbell S1 - paths - S2 of link_gbps cables (aggregation on S2, workers on S1, PSes on S2, flows pinned to paths). " +
-			"A time unit is unit_ms and a data unit is what one link carries in a time unit. " +
-			"example=sync-vs-async (Fig. 1; compare atp with strawasyn): paths P1, P2; job A has workers A1 on P1 and A2 on P2, " +
-			"job B one worker on P1 starting at t = 1; both push 3/4 unit; a UDP flow takes 3/4 of P2 during [0, 1). " +
-			"The paper's fluid AJCT is 1.625 units synchronous and 1.125 asynchronous (ideal_ajct_units); the paper's fluid counts payload only, " +
-			"while every 248 B of gradient travels with a 62 B header, which makes the same fluid 2.0 and 1.3125 units (wire_ajct_units). " +
-			"What a packet-level run adds beyond that is the protocols' own dynamics: window growth, ECN cuts against the UDP flow, " +
-			"and losses recovered by timeouts (see retransmits and worker_timeouts). " +
-			"example=progress (Fig. 2; compare strawasyn with strawasyn-pc): paths p1-p3; A1 alone on p1, A2 (stalled) and B1 " +
-			"(leading) share p2, B2 shares p3 with a UDP flow of bg_frac of the link, so B can aggregate at most (1 - bg_frac) C. " +
-			"A progress-agnostic sender splits p2 evenly; a progress-aware one leaves B1 only what B2 can match, so A2 gets the rest: " +
-			"ideal_agg_gbps is 2 (1/2 + 1 - bg_frac) C x 248/310 agnostic and 2 C x 248/310 aware and synchronous. " +
-			"example=async-limit (Fig. 3; compare strawasyn with strawasyn-al): A1 alone on p1, A2 (straggler) shares p2 with the UDP flow, " +
-			"B1 and B2 (no straggler) share p3, both PSes on one host, and a small switch memory (switch_mem_mib): without an asynchrony " +
-			"limit A1's lead fills the aggregators, B's gradients miss them and go to the PS unaggregated, and the PS link congests. " +
-			"In progress and async-limit the jobs push gradient_units each and the *_window metrics cover [warmup, duration_ms).",
+		Doc:     doc("ina-motivation"),
 		Params: append([]experiments.Param{
 			experiments.EnumParam("example", exSyncAsync, []string{exSyncAsync, exProgress, exAsyncLimit}, "which motivating example (Fig. 1, 2 or 3)"),
 			experiments.EnumParam("protocol", "strawasyn", inagg.ProtocolNames(), "gradient synchronisation protocol (the side of the comparison)"),

@@ -46,23 +46,8 @@ func Testbed() *experiments.Experiment {
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
-		Doc: "PA-ATP Sec. V (testbed): a dumbbell of two switches, S1 with 8 servers and S2 with 3, joined by 4 parallel paths; " +
-			"every cable is 40 Gbps; aggregation runs on S2, the PS side. Job j's workers are the S1 servers " +
-			"(j x workers + w) mod 8 and its PS is S2 server j. Background flows (DCTCP) start as a Poisson process from the last 3 " +
-			"S1 servers to the 3 S2 servers, sizes from the workload's CDF, at load = offered bytes/s over the 3 senders' NIC capacity " +
-			"(so they cross the S1-S2 paths, Sec. V-A \"Straggler injection\"); with 2 jobs of 3 workers the sixth worker shares " +
-			"its server with a background sender. ECMP spreads flows over the paths. Fig. 9 is jobs=1 with load 0 and with " +
-			"background (training throughput, reported here as iters_per_s = 1000/ajct_ms); Fig. 10 is jobs=2 over load 0.2-0.8. " +
-			"The paper trains 100 iterations of the full models (ResNet50 98 MB ... VGG19 548 MB: gradient_scale=1 iterations=100, " +
-			"hours of simulation). run_length=steady (the default) pushes 4.3% of the model (100 base RTTs of line rate per ResNet50 " +
-			"iteration) for 4 iterations and leaves the first out of ajct_ms; run_length=quick pushes 1% for 10 iterations. " +
-			"The background starts at t = 0 and the jobs at bg_warmup_ms, when it has reached its steady state (" + testbedWarmupDoc + "); " +
-			"every metric covers the jobs only (as in ina-leafspine). uplink_util is the mean over the 8 side -> path links, S2 -> path " +
-			"included, so the loaded S1 -> S2 direction alone is about twice it. The testbed is not oversubscribed for the background: " +
-			"its 3 senders' 120 Gbps cross 4 x 40 Gbps of paths, so the NICs are the busiest tier and load means the same on " +
-			"ina-leafspine's host and fabric bases (no load_basis here). With --series-dir the run writes \"fabric_util\": uplink_util and downlink_util over each sample_us from t = 0, " +
-			"warm-up included (how the warm-up default was measured).",
-		Params: params,
+		Doc:     doc("ina-testbed"),
+		Params:  params,
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "iters_per_s", Unit: "1/s", Help: "training iterations per second of a job (1000 / ajct_ms), proportional to Fig. 9's images/s"},
 		),

@@ -3,7 +3,6 @@ package mixed
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"syncsim/experiments"
 	"syncsim/inagg"
@@ -29,26 +28,7 @@ func MixedFabric() *experiments.Experiment {
 		Name: "mixed-fabric",
 		Summary: "INA jobs, ring all-reduce jobs over DCTCP and background traffic sharing one leaf-spine " +
 			"(beyond the papers: every tenant on one fabric)",
-		Doc: "One leaf-spine fabric carries three kinds of tenant at once. (1) ina_jobs in-network aggregation jobs " +
-			"(protocol, default PA-ATP): workers hosts push gradient_mb per iteration in 310 B gradient packets, " +
-			"aggregated at the leaf switch of the job's parameter server (every such leaf gets an aggregator program " +
-			"with switch_mem_mib of memory). (2) ring_jobs ring all-reduce jobs: each iteration is compute_ms of compute, " +
-			"then a ring all-reduce of ring_mb over the job's ring_workers hosts (collective.RingAllReduce: 2(n-1) steps of " +
-			"ring_mb/n transfers between ring neighbours), each transfer a new DCTCP flow starting from the initial window. (3) Background flows (workload, load) with Poisson arrivals " +
-			"between random pairs of the background hosts; " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
-			"bg_hosts=all spreads background traffic over every host, job hosts included (tenants share NICs); " +
-			"bg_hosts=idle uses only the hosts no job was placed on (tenants share only the fabric). " +
-			"Placement: the hosts are shuffled with the seeded stream \"" + mixedPlacementStream + "\", then INA jobs take " +
-			"workers+1 consecutive hosts each (the last is the parameter server), then ring jobs take ring_workers each, " +
-			"in ring order. All jobs start at time 0 and run iterations iterations; INA jobs spend compute_ms before each " +
-			"push too. The run ends when the last job finishes (or at max_ms). " +
-			"ajct_ms is the mean iteration time of the INA jobs (an iteration ends when the last worker holds every result; " +
-			"it includes compute_ms), ring_iter_ms the same for the ring jobs. Background FCT slowdowns cover flows that start " +
-			"in [warmup, end of run); flows still running at the end count as started, not done. " +
-			"Switch queues mark ECT packets at ecn_k_kb of queued bytes, so 310 B INA packets and 1500 B TCP segments see " +
-			"the same threshold. With series, the \"iterations\" table lists every job's completed iterations. " +
-			"Defaults are a reduced PA-ATP NS3 fabric (100 Gbps, 2 us, 256 KB per port; 2 spines x 4 " +
-			"leaves x 4 hosts instead of 8 x 8 x 16) sized to run in seconds.",
+		Doc: doc("mixed-fabric"),
 		Params: append([]experiments.Param{
 			experiments.IntParam("spines", 2, 1, 1024, "spine switches (PA-ATP NS3: 8)"),
 			experiments.IntParam("leaves", 4, 1, 1024, "leaf switches (PA-ATP NS3: 8)"),

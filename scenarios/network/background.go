@@ -28,14 +28,7 @@ func Background() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "background",
 		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
-		Doc: "Flows with sizes drawn from the workload's flow-size CDF arrive as a Poisson process between uniformly random " +
-			"host pairs of a leaf-spine fabric and run over DCTCP (or NewReno). " + strings.TrimSuffix(background.LoadDefinition, ".") + ". " +
-			"Slowdown is FCT over the ideal FCT: the flow's wire bytes at the host rate plus the unloaded path latency " +
-			"(propagation and per-switch store-and-forward of one full segment). Only flows that start in [warmup, duration) " +
-			"count; flows still running at the end count as started, not done. Statistics are kept online in constant memory: " +
-			"percentiles are exact up to 131072 completed flows per size bucket and from a logarithmic sketch within 0.5 percent " +
-			"beyond. Defaults are the PA-ATP NS3 fabric " +
-			"(8 spines x 8 leaves x 16 hosts, 100 Gbps, 2 us, 256 KB per port).",
+		Doc:     doc("background"),
 		Params: []experiments.Param{
 			experiments.EnumParam("workload", "hadoop", background.Names(), "flow-size distribution"),
 			experiments.FloatParam("load", 0.5, 0.01, 1, "offered load: bytes/s offered over aggregate host NIC capacity"),

@@ -16,12 +16,7 @@ func Incast() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "incast",
 		Summary: "N long-lived (or one-shot) DCTCP/NewReno senders to one receiver through one switch",
-		Doc: "Senders and one receiver hang off a single output-queued switch; every cable has the same rate " +
-			"and propagation delay, so the switch port towards the receiver is the only bottleneck. " +
-			"With flow_kb = 0 each sender runs one long-lived flow (the DCTCP steady state of Alizadeh et al., " +
-			"SIGCOMM 2010); with flow_kb > 0 all senders start one flow of that size at time 0 (partition/aggregate incast). " +
-			"The switch marks ECT packets that find at least ecn_k_pkts packets queued and drops beyond buffer_kb. " +
-			"Statistics cover [warmup, duration). dctcp_* metrics are the analysis' predictions for this bottleneck.",
+		Doc:     doc("incast"),
 		Params: []experiments.Param{
 			experiments.IntParam("senders", 8, 1, 4096, "number of senders"),
 			experiments.FloatParam("link_gbps", 10, 0.001, 1600, "rate of every cable, Gbit/s"),

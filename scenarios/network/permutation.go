@@ -19,16 +19,7 @@ func Permutation() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name:    "permutation",
 		Summary: "every host sends one long (or fixed-size) flow to another host of a seeded random permutation",
-		Doc: "The standard htsim benchmark (its permutation traffic matrix). Each host sends exactly one flow and " +
-			"receives exactly one: destinations are a uniformly random derangement of the hosts (no host sends to " +
-			"itself), drawn from the stream (seed, \"permutation/pairs\"). With flow_kb = 0 every flow is long-lived; " +
-			"with flow_kb > 0 every flow moves that many KB and the FCT metrics are defined. Flows start at uniformly " +
-			"random times in [0, start_jitter_us). topology=leaf-spine uses the background fabric parameters (the PA-ATP " +
-			"NS3 fabric by default: 8 spines x 8 leaves x 16 hosts, 100 Gbps, 2 us, 256 KB per port, K = 65); " +
-			"topology=dumbbell puts hosts_per_leaf hosts on each side of spines parallel paths of fabric_gbps; " +
-			"topology=star puts leaves x hosts_per_leaf hosts on one switch. Goodput, Jain's index, drops and marks " +
-			"cover [warmup, duration); data_pkts and events cover the whole run, so CPU time / data_pkts is the cost " +
-			"per delivered packet.",
+		Doc:     doc("permutation"),
 		Params: []experiments.Param{
 			experiments.EnumParam("topology", "leaf-spine", []string{"leaf-spine", "dumbbell", "star"}, "fabric the hosts share"),
 			experiments.IntParam("spines", 8, 1, 1024, "spine switches (dumbbell: parallel paths)"),

@@ -237,6 +237,6 @@ func (p *jobProbe) nicShare() float64 {
 // experiment e, whose run uses a Rig, and returns e.
 func WithSeries(e *experiments.Experiment, us float64) *experiments.Experiment {
 	e.Params = append(e.Params, SeriesParam(us))
-	e.Doc += " " + JobsSeriesDoc()
+	e.Doc += "\n\n" + JobsSeriesDoc()
 	return e
 }
