@@ -71,16 +71,22 @@ func (a *Aggregator) Occupancy() float64 { return float64(a.mem.used) + float64(
 // AECNThreshold is eta (M + BDP), above which results are marked AECN.
 func (a *Aggregator) AECNThreshold() float64 { return a.aecnThr }
 
+// PeakOccupancyFrac is the largest Occupancy so far over M + BDP.
+func (a *Aggregator) PeakOccupancyFrac() float64 {
+	return float64(a.mem.PeakOccupancy()) / float64(a.mem.Size()+a.cfg.BDPPackets)
+}
+
 // MeanOccupancyFrac is the time average of Occupancy since creation (or
 // Memory().ResetMean) over M + BDP, the fraction AECN compares with eta.
 func (a *Aggregator) MeanOccupancyFrac() float64 {
 	return a.mem.MeanOccupancy() / float64(a.mem.Size()+a.cfg.BDPPackets)
 }
 
-// countOverflow records a gradient of s's sequence seq sent on to the PS:
-// the per-sequence mark, the switch's outstanding overflow and the job's
-// counters.
-func (a *Aggregator) countOverflow(s *swJob, seq int64) {
+// countOverflow records a gradient of s's sequence seq sent on to the PS
+// for cause: the per-sequence mark, the switch's outstanding overflow and
+// the job's counters (a sequence's cause is that of its first overflowed
+// contribution).
+func (a *Aggregator) countOverflow(s *swJob, seq int64, cause overflowCause) {
 	m := &s.ring[seq&s.mask]
 	if m.tag != seq {
 		if m.tag > seq {
@@ -95,6 +101,14 @@ func (a *Aggregator) countOverflow(s *swJob, seq int64) {
 	if m.ovf == 0 {
 		a.ovfSeqs++
 		s.job.sw.OverflowSequences++
+		switch cause {
+		case ovfCollision:
+			s.job.sw.CollisionSequences++
+		case ovfExhaustion:
+			s.job.sw.ExhaustionSequences++
+		case ovfResend:
+			s.job.sw.ResendSequences++
+		}
 	}
 	m.ovf++
 	a.ovfGrads++

@@ -50,6 +50,23 @@ type AggregatorConfig struct {
 	// collisions (measured on ina-leafspine's order set, 0.25 MiB: 14 000 -
 	// 63 000 resends instead of 0-2 500 and a 2-6x longer AJCT).
 	ATPCollisions bool
+	// GACKOnComplete makes the switch answer the gradient that completes
+	// an aggregation with a GACK too, as it answers every other one (Sec.
+	// III-B1: "When the aggregating switch receives a gradient into
+	// aggregator ..., it immediately replies one GACK packet to the
+	// corresponding worker"). By default (false) it sends none, as Sec.
+	// IV's switch program does: "In Forward table, is_aggr denotes whether
+	// the aggregation completes. If the aggregation doesn't complete, ...
+	// PA-ATP will remove the packet payload ... and return the packet
+	// header to the corresponding sender as a GACK ... If the aggregation
+	// completes, the aggregated gradient is forwarded to PS." The packet
+	// that completes the aggregate is the aggregate, so a GACK for it
+	// would need a second packet the one-pass pipeline does not make; the
+	// implementation section is the more specific of the two. The
+	// completing worker's window then slides on the AACK, which the worker
+	// counts as the GACK it implies, with the completing gradient's CE
+	// (worker.onResult).
+	GACKOnComplete bool
 }
 
 // DefaultAggregatorConfig returns the defaults documented on
@@ -182,7 +199,8 @@ func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim
 // index comes from asyncIndex; a free aggregator is allocated, a matching
 // one accumulates, a busy one sends the gradient on to the PS. The
 // asynchronous protocols reflect the gradient's header as a GACK carrying
-// s_sum.
+// s_sum, except, by default, the gradient that completes the aggregate,
+// which goes on to the PS as the aggregate (AggregatorConfig.GACKOnComplete).
 func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdict {
 	seq := p.Seq
 	w := int(p.Ext[extWorker])
@@ -208,7 +226,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		}
 		a.Stats.RetxForwarded++
 		s.job.sw.Overflowed++
-		a.countOverflow(s, seq)
+		a.countOverflow(s, seq, ovfResend)
 		return switchmodel.Forward
 	}
 	m := &s.ring[seq&s.mask]
@@ -222,35 +240,50 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		// rest follow it there (see AggregatorConfig.ATPCollisions).
 		a.Stats.Collisions++
 		s.job.sw.Overflowed++
-		a.countOverflow(s, seq)
+		a.countOverflow(s, seq, ovfFollow)
 		return switchmodel.Forward
 	case ag.state == aggFree:
-		ag = a.mem.allocate(idx, s.id, seq)
+		ag = a.allocate(s, idx, seq)
 		a.Stats.Allocations++
 	case ag.state == aggHashed && ag.job == s.id && ag.seq == seq:
 	default:
 		a.Stats.Collisions++
 		s.job.sw.Overflowed++
-		a.countOverflow(s, seq)
+		if ag.job == s.id {
+			s.job.sw.SelfCollisions++
+		}
+		a.countOverflow(s, seq, a.busyCause())
 		return switchmodel.Forward
 	}
 	bit := uint64(1) << uint(w)
+	ce := p.Flags&netsim.FlagCE != 0
 	if ag.bitmap&bit == 0 {
 		ag.bitmap |= bit
 		ag.value += p.Ext[extValue]
-		ag.ce = ag.ce || p.Flags&netsim.FlagCE != 0
+		ag.ce = ag.ce || ce // ATP's switch ORs the contributions' ECN (see atpWindow)
 		a.Stats.Absorbed++
 		a.Stats.AggregatedBytes += uint64(p.Payload)
 	}
 	if ag.bitmap == s.full {
 		a.Stats.Completions++
 		out := p
-		if s.proto.Async() {
+		gack := s.proto.Async() && a.cfg.GACKOnComplete
+		if gack {
 			out = a.net.Sim.Packets().Get()
 		}
 		a.fillAggregate(s, out, ag, seq, p.Payload, KindAggregate)
-		a.mem.release(idx)
-		if out != p {
+		if s.proto.Async() {
+			// Every other contribution's CE went back to its worker in a
+			// GACK; the aggregate, whose AACK stands in for the completing
+			// contribution's GACK (see GACKOnComplete), carries that
+			// contribution's CE alone.
+			out.Flags &^= netsim.FlagCE
+			if ce {
+				out.Flags |= netsim.FlagCE
+			}
+		}
+		a.release(s, idx)
+		if gack {
 			a.sw.Emit(out)
 			a.reflectGACK(s, p)
 		}
@@ -287,7 +320,7 @@ func (a *Aggregator) fillAggregate(s *swJob, q *netsim.Packet, ag *aggregator, s
 func (a *Aggregator) flush(s *swJob, idx int, trigger *netsim.Packet) {
 	q := a.net.Sim.Packets().Get()
 	a.fillAggregate(s, q, &a.mem.a[idx], trigger.Seq, trigger.Payload, KindPartial)
-	a.mem.release(idx)
+	a.release(s, idx)
 	a.Stats.Flushes++
 	a.sw.Emit(q)
 }

@@ -11,19 +11,17 @@ import (
 // (cumulative last_GACK; a result implies its GACK) and is cut on ECN
 // echoes at most once per round trip by d/2, with d = alpha (DCTCP) or
 // PA-ATP's progress-aware d = alpha^(1 - p/p_max) (Eq. 1). With the
-// asynchrony limit, the window AWD also bounds sending: snd_next may not
-// pass last_AACK + AWD (Sec. III-B1, Fig. 5); AWD grows by one per round
-// of AACKs without AECN and is cut by Eq. 2 on AECN.
+// asynchrony limit, the window AWD (awdCtl) also bounds sending: snd_next
+// may not pass last_AACK + AWD (Sec. III-B1, Fig. 5).
 type asyncCtl struct {
 	// configuration
 	g        float64 // alpha weight (f, or DCTCP's g for BytePS)
-	perAck   bool    // +1 per GACK (PA-ATP's rule) instead of slow start + ai per RTT
+	perAck   bool    // +1 per GACK (Sec. III-B2) instead of slow start + ai per RTT
 	progress bool    // progress-aware cuts
 	limit    bool    // asynchrony limit (AWD)
-	wgt      float64 // beta weight w
-	maxw     float64 // AWD cap
+	leader   bool    // StrawAsyn+PC: p_max from the leading worker (PMaxLeader)
 	maxc     float64 // CWD cap
-	ai       float64 // additive increase per round trip, packets
+	ai       float64 // additive increase per round trip, packets (PerRTT)
 
 	// congestion window
 	cwd, ssthresh float64
@@ -33,22 +31,112 @@ type asyncCtl struct {
 	cutEnd        int64
 	ssum, smax    int64 // last progress registers heard from the switch
 	lastD         float64
-	awd, beta     float64
-	awdRound      netsim.Time // start of the current AWD round
-	awdCutAt      netsim.Time // time of the last AWD cut
-	srtt          netsim.Time // smoothed GACK round-trip time (RFC 6298 gain 1/8)
-	roundResults  int
-	roundAECN     int
-	cuts, awdCuts uint64
-	awdIncrements uint64
-	awdPeakSum    float64 // sum of AWD just before each cut
-	awdDropSum    float64 // sum of AWD reductions at cuts
+	cuts          uint64
+
+	// awd is the asynchronous degree window: the job's, shared by its
+	// workers (AWDJob), or the worker's own (AWDWorker).
+	awd *awdCtl
 }
 
-func newAsyncCtl(p Params, maxCWD, g, ai float64, perAck, progress, limit bool, initAWD float64) *asyncCtl {
-	c := &asyncCtl{g: g, perAck: perAck, progress: progress, limit: limit, wgt: p.W, maxw: float64(p.MaxWindow),
-		maxc: maxCWD, ai: ai, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, beta: p.InitBeta}
-	c.awd = math.Min(math.Max(1, initAWD), c.maxw)
+// awdCtl is PA-ATP's asynchronous degree control (Sec. III-B3): AWD grows
+// by one per round of AACKs without AECN and is cut by Eq. 2 on AECN; beta
+// is the EWMA (weight w) of the fraction of AECN-marked AACKs per round.
+// Its rounds are round-trip times (the smoothed RTT of GACKs): AWD is cut
+// at most once per RTT when an AACK carries AECN, and grows by one for
+// every RTT that passes without AECN; beta is updated once per round.
+// (Rounds counted in AACKs would last AWD results, which for a straggling
+// job is far longer than an RTT.)
+//
+// Sec. III-B3 says "each job maintains the asynchronous degree window AWD"
+// (and Sec. III-A: "each job maintains an asynchronous degree window AWD
+// to limit the maximum difference between the progress of leading worker
+// and straggling worker"), while Fig. 5 draws AWD in each worker's window
+// structure. The AACKs are what drive AWD, and the switch multicasts every
+// AACK, with its AECN bit, to all the job's workers, so each worker can
+// hold the same AWD by running the same rule on the same stream. With
+// AWDJob (the default) the job's workers share one awdCtl: every AACK any
+// of them receives counts towards the job's round (each sequence's AACK
+// reaches every worker, so the marked fraction is the fraction of marked
+// sequences), the first worker to see an AECN mark in a round cuts the
+// job's AWD, and the RTT of the rounds is smoothed over all the workers'
+// GACKs. With AWDWorker each worker keeps its own copy, whose rounds start
+// at its own AACKs and run on its own RTT, so the copies drift apart by a
+// few packets (the earlier model).
+type awdCtl struct {
+	wgt, maxw     float64 // beta weight w, AWD cap
+	awd, beta     float64
+	round         netsim.Time // start of the current round (-1: before the first AACK)
+	cutAt         netsim.Time // time of the last cut (-1: none)
+	srtt          netsim.Time // smoothed GACK round-trip time (RFC 6298 gain 1/8)
+	results, aecn int         // AACKs and AECN-marked AACKs in the round
+	cuts          uint64
+	increments    uint64
+	peakSum       float64 // sum of AWD just before each cut
+	dropSum       float64 // sum of AWD reductions at cuts
+}
+
+func newAWDCtl(p Params, initAWD float64) *awdCtl {
+	a := &awdCtl{wgt: p.W, maxw: float64(p.MaxWindow), beta: p.InitBeta, round: -1, cutAt: -1}
+	a.set(initAWD)
+	return a
+}
+
+// set sets AWD to v, within [1, the cap].
+func (a *awdCtl) set(v float64) { a.awd = math.Min(math.Max(1, v), a.maxw) }
+
+// sample feeds one GACK round-trip time into the smoothed RTT.
+func (a *awdCtl) sample(r netsim.Time) {
+	if a.srtt == 0 {
+		a.srtt = r
+	} else {
+		a.srtt += (r - a.srtt) / 8
+	}
+}
+
+// onAACK runs Sec. III-B3 on one AACK received at time now, marked with
+// AECN or not: Eq. 2 at most once per RTT on a mark, and at the end of
+// every round beta's update and, without marks in the round, +1 per RTT
+// elapsed. Before the first RTT sample there are no rounds; the first
+// round starts at the first AACK after it.
+func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
+	if a.srtt == 0 {
+		return
+	}
+	if a.round < 0 {
+		a.round = now
+	}
+	a.results++
+	if aecn {
+		a.aecn++
+		if a.cutAt < 0 || now-a.cutAt >= a.srtt {
+			prev := a.awd
+			a.awd = CutAWD(a.awd, a.beta) // Eq. 2
+			a.peakSum += prev
+			a.dropSum += prev - a.awd
+			a.cutAt = now
+			a.cuts++
+		}
+	}
+	if rounds := (now - a.round) / a.srtt; rounds >= 1 {
+		a.beta = EWMA(a.beta, a.wgt, float64(a.aecn)/float64(a.results))
+		if a.aecn == 0 {
+			a.awd = math.Min(a.awd+float64(rounds), a.maxw)
+			a.increments += uint64(rounds)
+		}
+		a.results, a.aecn = 0, 0
+		a.round = now
+	}
+}
+
+// newAsyncCtl builds an asynchronous window. awd is the asynchronous degree
+// window to use (the job's, shared), or nil for one of the worker's own
+// starting at initAWD.
+func newAsyncCtl(p Params, maxCWD, g, ai float64, perAck, progress, limit bool, awd *awdCtl, initAWD float64) *asyncCtl {
+	c := &asyncCtl{g: g, perAck: perAck, progress: progress, limit: limit, leader: progress && !limit && p.PCMax == PMaxLeader,
+		maxc: maxCWD, ai: ai, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, awd: awd}
+	if c.awd == nil {
+		c.awd = newAWDCtl(p, initAWD)
+	}
 	return c
 }
 
@@ -56,24 +144,22 @@ func (c *asyncCtl) allow(w *worker, seq int64) bool {
 	if seq > w.lastGACK+int64(c.cwd) {
 		return false
 	}
-	return !c.limit || seq <= w.lastAACK+int64(c.awd)
+	return !c.limit || seq <= w.lastAACK+int64(c.awd.awd)
 }
 
 func (c *asyncCtl) sent(*worker, int64, bool) {}
 
 // onGACK updates alpha once per round (Sec. III-B2, "ECN feedback") and
-// moves CWD: +1 (or +1/CWD) without CE, Eq. 1 with it.
+// moves CWD: with CE, Eq. 1 at most once per round; without, +1 per GACK
+// (Sec. III-B2, "once receiving a GACK packet, the worker will increase
+// its window by one"; PerAck) or slow start and then ai per round trip
+// (PerRTT). The window stays within the cap (Params.CWDCapBDP).
 func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	ce := p.Flags&netsim.FlagECE != 0
 	if p.Kind == KindGACK {
 		c.ssum, c.smax = p.Ext[extSSum], p.Ext[extSMax]
 		if p.Flags&netsim.FlagRetx == 0 && p.SentAt > 0 {
-			r := w.j.net.Sim.Now() - p.SentAt
-			if c.srtt == 0 {
-				c.srtt = r
-			} else {
-				c.srtt += (r - c.srtt) / 8
-			}
+			c.awd.sample(w.j.net.Sim.Now() - p.SentAt)
 		}
 	}
 	c.acked++
@@ -103,7 +189,12 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	c.cwd = math.Min(c.cwd, c.maxc)
 }
 
-// decrease is the window decreasing factor d of Sec. III-B2.
+// decrease is the window decreasing factor d of Sec. III-B2,
+// alpha^(1 - p/p_max) with p = p_l / p_avg and p_max = AWD / p_avg, so
+// that p/p_max = p_l / AWD. StrawAsyn+PC keeps no asynchrony control, so
+// its AWD is the job's initial one (init_awd_pkts, or AWD*) and never
+// moves; with PMaxLeader its p_max is instead the most leading worker's
+// progress degree, (s_max - last_AACK) / p_avg (the earlier model).
 func (c *asyncCtl) decrease(w *worker) float64 {
 	if !c.progress {
 		return c.alpha
@@ -112,49 +203,17 @@ func (c *asyncCtl) decrease(w *worker) float64 {
 	pl := LocalProgress(w.lastGACK, w.lastAACK)
 	pavg := AverageProgress(c.ssum, n, w.lastAACK)
 	p := ProgressDegree(pl, pavg)
-	var pmax float64
-	if c.limit {
-		pmax = MaxProgressDegree(c.awd, pavg) // PA-ATP: p_max = AWD / p_avg
-	} else {
-		// StrawAsyn+PC has no AWD: the most leading worker's progress
-		// (s_max - last_AACK) stands in for it.
+	pmax := MaxProgressDegree(c.awd.awd, pavg)
+	if c.leader {
 		pmax = MaxProgressDegree(float64(c.smax-w.lastAACK), pavg)
 	}
 	return DecreaseFactor(c.alpha, p, pmax)
 }
 
-// onResult runs the asynchronous degree control (Sec. III-B3). Its rounds
-// are round-trip times (the smoothed RTT of GACKs): AWD is cut by Eq. 2 at
-// most once per RTT when an AACK carries AECN, and grows by one for every
-// RTT that passes without AECN; beta is updated once per round with the
-// fraction of AECN-marked AACKs. (Rounds counted in AACKs would last AWD
-// results, which for a straggling job is far longer than an RTT.)
+// onResult runs the asynchronous degree control on an AACK (see awdCtl).
 func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
-	if !c.limit || c.srtt == 0 {
-		return
-	}
-	now := w.j.net.Sim.Now()
-	aecn := p.Flags&netsim.FlagAECN != 0
-	c.roundResults++
-	if aecn {
-		c.roundAECN++
-		if now-c.awdCutAt >= c.srtt {
-			prev := c.awd
-			c.awd = CutAWD(c.awd, c.beta) // Eq. 2
-			c.awdPeakSum += prev
-			c.awdDropSum += prev - c.awd
-			c.awdCutAt = now
-			c.awdCuts++
-		}
-	}
-	if rounds := (now - c.awdRound) / c.srtt; rounds >= 1 {
-		c.beta = EWMA(c.beta, c.wgt, float64(c.roundAECN)/float64(c.roundResults))
-		if c.roundAECN == 0 {
-			c.awd = math.Min(c.awd+float64(rounds), c.maxw)
-			c.awdIncrements += uint64(rounds)
-		}
-		c.roundResults, c.roundAECN = 0, 0
-		c.awdRound = now
+	if c.limit {
+		c.awd.onAACK(w.j.net.Sim.Now(), p.Flags&netsim.FlagAECN != 0)
 	}
 }
 

@@ -1,6 +1,7 @@
 package inagg
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestAsynchronyLimit(t *testing.T) {
 // CWD (last_GACK + CWD) and AWD (last_AACK + AWD) (Sec. III-B1, Fig. 5:
 // AWD = 15, CWD = 5).
 func TestDualWindowEdges(t *testing.T) {
-	c := newPAATPCtl(DefaultParams(), 1000, INAHeaderBytes+INAPayloadBytes, 15)
+	c := newPAATPCtl(DefaultParams(), 1000, INAHeaderBytes+INAPayloadBytes, nil, 15)
 	c.cwd = 5
 	tests := []struct {
 		name               string
@@ -104,7 +105,7 @@ func TestDualWindowEdges(t *testing.T) {
 			}
 		})
 	}
-	st := newStrawAsynCtl(DefaultParams(), 1000, INAHeaderBytes+INAPayloadBytes, false, false, 15)
+	st := newStrawAsynCtl(DefaultParams(), 1000, INAHeaderBytes+INAPayloadBytes, false, false, nil, 15)
 	st.cwd = 5
 	if !st.allow(&worker{lastGACK: 15, lastAACK: 4}, 20) {
 		t.Fatal("StrawAsyn has no asynchrony limit")
@@ -121,7 +122,7 @@ func TestProgressAwareCut(t *testing.T) {
 	}
 	leader, straggler := mk(160), mk(104)
 	p := DefaultParams()
-	pa := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, 80)
+	pa := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, nil, 80)
 	pa.alpha, pa.ssum = 0.3, 4*130 // s_avg = 130, p_avg = 30
 	dl, ds := pa.decrease(leader), pa.decrease(straggler)
 	// leader: p_l = 60, p = 2, p_max = 80/30: d = 0.3^(1 - 60/80)
@@ -129,16 +130,28 @@ func TestProgressAwareCut(t *testing.T) {
 	if !near(dl, 0.7400828044922853, 1e-12) || !near(ds, 0.31861424728108906, 1e-12) {
 		t.Fatalf("d(leader) = %v, d(straggler) = %v", dl, ds)
 	}
-	st := newStrawAsynCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, false, false, 0)
+	st := newStrawAsynCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, false, false, nil, 0)
 	st.alpha = 0.3
 	if st.decrease(leader) != 0.3 || st.decrease(straggler) != 0.3 {
 		t.Fatal("StrawAsyn's cut must not depend on progress")
 	}
-	// StrawAsyn+PC: s_max - last_AACK = 60 stands in for AWD.
-	pc := newStrawAsynCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, true, false, 0)
+	// StrawAsyn+PC, as the paper defines progress: p_max = AWD / p_avg
+	// with the job's initial AWD (80 here), the same d as PA-ATP's.
+	pc := newStrawAsynCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, true, false, nil, 80)
+	pc.alpha, pc.ssum, pc.smax = 0.3, 4*130, 160
+	if d := pc.decrease(leader); d != dl {
+		t.Fatalf("StrawAsyn+PC leader d = %v, want PA-ATP's %v", d, dl)
+	}
+	// PMaxLeader: s_max - last_AACK = 60 stands in for AWD, so the leader
+	// (p_l = 60) is at p_max and halves.
+	p.PCMax = PMaxLeader
+	pc = newStrawAsynCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, true, false, nil, 80)
 	pc.alpha, pc.ssum, pc.smax = 0.3, 4*130, 160
 	if d := pc.decrease(leader); d != 1 {
-		t.Fatalf("StrawAsyn+PC leader d = %v, want 1", d)
+		t.Fatalf("StrawAsyn+PC (leader p_max) leader d = %v, want 1", d)
+	}
+	if d := pc.decrease(straggler); !near(d, math.Pow(0.3, 1-4.0/60), 1e-12) {
+		t.Fatalf("StrawAsyn+PC (leader p_max) straggler d = %v, want 0.3^(1 - 4/60)", d)
 	}
 }
 

@@ -78,6 +78,7 @@ type Job struct {
 
 	workers []*worker
 	ps      *paramServer
+	awd     *awdCtl // the job's AWD shared by its workers (AWDJob), else nil
 
 	finished []int         // workers that finished iteration k
 	iterEnd  []netsim.Time // when the last worker finished iteration k
@@ -87,6 +88,7 @@ type Job struct {
 
 	stats JobStats
 	sw    SwitchJobStats // the job's share of its switch's counters
+	held  heldBook       // the job's aggregators at its switch over time
 }
 
 // NewJob validates cfg, registers the endpoints on the hosts and the job
@@ -177,8 +179,8 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	if maxCWD == 0 {
 		maxCWD = float64(params.MaxWindow)
 		if j.agg != nil {
-			// Twice the BDP in bytes, in this job's packets.
-			bdp := 2 * float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
+			// CWDCapBDP times the BDP in bytes, in this job's packets.
+			bdp := params.CWDCapBDP * float64(j.agg.cfg.BDPPackets) * float64(INAHeaderBytes+INAPayloadBytes)
 			maxCWD = math.Max(1, math.Floor(bdp/float64(j.hdr+j.payload)))
 		}
 	}
@@ -187,6 +189,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	if cfg.Protocol == ATP {
 		j.atpThreads, j.atpWindow = min(int64(params.ATPThreads), j.packets), int64(params.ATPThreadWindow)
 		j.atpIdx = atpIndexTable(int32(cfg.ID), int(j.atpThreads*j.atpWindow), j.agg.mem.Size())
+	}
+	if params.AWDScope == AWDJob {
+		j.awd = newAWDCtl(params, initAWD)
 	}
 	for _, w := range j.workers {
 		w.ctl = j.newController(w, maxCWD, initAWD)
@@ -213,13 +218,13 @@ func (j *Job) newController(w *worker, maxCWD, initAWD float64) controller {
 	case ATP:
 		return newATPCtl(p, j.packets, j.hdr+j.payload)
 	case StrawAsyn:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, false, j.awd, initAWD)
 	case StrawAsynPC:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, true, false, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, true, false, j.awd, initAWD)
 	case StrawAsynAL:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, true, initAWD)
+		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, true, j.awd, initAWD)
 	default:
-		return newPAATPCtl(p, maxCWD, j.hdr+j.payload, initAWD)
+		return newPAATPCtl(p, maxCWD, j.hdr+j.payload, j.awd, initAWD)
 	}
 }
 
@@ -271,7 +276,7 @@ func (j *Job) setInitialAWD() {
 	awd := AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
 	for _, w := range j.workers {
 		if a, ok := w.ctl.(*asyncCtl); ok {
-			a.awd = math.Min(math.Max(1, awd), a.maxw)
+			a.awd.set(awd)
 		}
 	}
 }

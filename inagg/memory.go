@@ -46,6 +46,7 @@ type Memory struct {
 	area     float64 // integral of used over time, aggregator-picoseconds
 	ovf      int64   // the AECN overflow term (Aggregator.Overflowed)
 	occArea  float64 // integral of used + ovf over time
+	occPeak  int64   // largest used + ovf so far
 	areaFrom netsim.Time
 }
 
@@ -100,10 +101,14 @@ func (m *Memory) advance() {
 	m.lastT = now
 }
 
+// PeakOccupancy is the largest Used plus the AECN overflow term so far.
+func (m *Memory) PeakOccupancy() int64 { return m.occPeak }
+
 // setOverflow sets the AECN overflow term from now on.
 func (m *Memory) setOverflow(n int64) {
 	m.advance()
 	m.ovf = n
+	m.occPeak = max(m.occPeak, int64(m.used)+m.ovf)
 }
 
 func (m *Memory) allocate(i int, job int32, seq int64) *aggregator {
@@ -112,6 +117,7 @@ func (m *Memory) allocate(i int, job int32, seq int64) *aggregator {
 	if m.used > m.peak {
 		m.peak = m.used
 	}
+	m.occPeak = max(m.occPeak, int64(m.used)+m.ovf)
 	a := &m.a[i]
 	*a = aggregator{seq: seq, job: job, state: aggHashed}
 	return a

@@ -142,9 +142,58 @@ type WindowState struct {
 	Threads []float64
 	// AWDCuts, AWDIncrements, AWDPeakSum and AWDDropSum describe the AWD
 	// sawtooth (Sec. III-C): cuts by Eq. 2, +1 increments per round, and
-	// the sums of AWD before each cut and of the reductions.
+	// the sums of AWD before each cut and of the reductions. With AWDJob
+	// every worker reports the job's AWD (see Job.AWDCuts).
 	AWDCuts, AWDIncrements uint64
 	AWDPeakSum, AWDDropSum float64
+}
+
+// AWDBoundFrac is the fraction of its workers' time, from the job's start
+// to its end (or now), during which AWD held them back: the next new
+// sequence was past last_AACK + AWD but within last_GACK + CWD. 0 without
+// the asynchrony limit.
+func (j *Job) AWDBoundFrac() float64 {
+	end := j.net.Sim.Now()
+	if j.done {
+		end = j.doneAt
+	}
+	if end <= j.cfg.Start {
+		return 0
+	}
+	var t netsim.Time
+	for _, w := range j.workers {
+		t += w.awdTime
+		if w.awdBound {
+			t += end - w.awdSince
+		}
+	}
+	return float64(t) / (float64(len(j.workers)) * float64(end-j.cfg.Start))
+}
+
+// AWDBoundNow is the fraction of the job's workers that AWD holds back now.
+func (j *Job) AWDBoundNow() float64 {
+	n := 0
+	for _, w := range j.workers {
+		if w.awdBound {
+			n++
+		}
+	}
+	return float64(n) / float64(len(j.workers))
+}
+
+// AWDCuts is the number of cuts of the job's asynchronous degree windows
+// (Eq. 2): of its one AWD with AWDJob, summed over its workers' with
+// AWDWorker; 0 without the asynchrony limit.
+func (j *Job) AWDCuts() uint64 {
+	var n uint64
+	seen := map[*awdCtl]bool{}
+	for _, w := range j.workers {
+		if c, ok := w.ctl.(*asyncCtl); ok && c.limit && !seen[c.awd] {
+			seen[c.awd] = true
+			n += c.awd.cuts
+		}
+	}
+	return n
 }
 
 // Window returns worker w's current windows.
@@ -155,9 +204,10 @@ func (j *Job) Window(w int) WindowState {
 	case *asyncCtl:
 		s.CWD, s.Alpha, s.CWDCuts, s.D = c.cwd, c.alpha, c.cuts, c.lastD
 		if c.limit {
-			s.AWD, s.Beta = c.awd, c.beta
-			s.AWDCuts, s.AWDIncrements = c.awdCuts, c.awdIncrements
-			s.AWDPeakSum, s.AWDDropSum = c.awdPeakSum, c.awdDropSum
+			a := c.awd
+			s.AWD, s.Beta = a.awd, a.beta
+			s.AWDCuts, s.AWDIncrements = a.cuts, a.increments
+			s.AWDPeakSum, s.AWDDropSum = a.peakSum, a.dropSum
 		}
 	case *atpCtl:
 		s.CWD, s.CWDCuts, s.WindowIncreases = c.cwnd(), c.halvings, c.increases
@@ -209,6 +259,16 @@ type SwitchJobStats struct {
 	// contribution sent on to the PS and still awaiting their result, and
 	// those contributions, accumulated over the run.
 	OverflowSequences, OverflowGradients uint64
+	// CollisionSequences, ExhaustionSequences and ResendSequences split
+	// OverflowSequences by the cause of each sequence's first overflowed
+	// contribution: its aggregator held by another (job, sequence) while
+	// some aggregator was free (an index collision), while every
+	// aggregator was in use (exhaustion), or a retransmission.
+	CollisionSequences, ExhaustionSequences, ResendSequences uint64
+	// SelfCollisions counts the job's gradients whose aggregator was held
+	// by another sequence of the same job (its outstanding sequences
+	// spanned more than the memory).
+	SelfCollisions uint64
 }
 
 // SwitchStats returns the job's counters at its aggregating switch (zero

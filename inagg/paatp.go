@@ -9,7 +9,7 @@ import "syncsim/netsim"
 // p_max = AWD / p_avg (Eq. 1), and AWD driven by AECN (Eq. 2). Weights f
 // and w default to 0.125 (Sec. V-A). Fast retransmission on AACK gaps and
 // retransmissions to the PS are done by the worker for every hashed
-// protocol.
-func newPAATPCtl(p Params, maxCWD float64, pkt netsim.Bytes, initAWD float64) *asyncCtl {
-	return newAsyncCtl(p, maxCWD, p.F, atpIncrease(pkt), p.CWDIncrease == PerAck, true, true, initAWD)
+// protocol. awd is the job's shared AWD (AWDJob) or nil.
+func newPAATPCtl(p Params, maxCWD float64, pkt netsim.Bytes, awd *awdCtl, initAWD float64) *asyncCtl {
+	return newAsyncCtl(p, maxCWD, p.F, atpIncrease(pkt), p.CWDIncrease == PerAck, true, true, awd, initAWD)
 }

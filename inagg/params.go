@@ -2,6 +2,7 @@ package inagg
 
 import (
 	"fmt"
+	"strings"
 
 	"syncsim/netsim"
 )
@@ -12,25 +13,127 @@ type IncreaseMode uint8
 
 // Increase modes.
 const (
+	// PerAck adds one packet per unmarked GACK: Sec. III-B2 of the PA-ATP
+	// paper, "Once receiving a GACK packet, the worker will increase its
+	// window by one. When network congestion occurs, the leading flow will
+	// cut the window more aggressively than the straggling one." It is the
+	// default. Read literally it doubles the window every round trip while
+	// a cut (Eq. 1) comes at most once per round trip, so the window rises
+	// to its cap (Params.CWDCapBDP) between cuts rather than settling below
+	// it.
+	PerAck IncreaseMode = iota
 	// PerRTT grows CWD by one per unmarked GACK until the first cut (slow
 	// start) and after it by ATPIncreaseBytes (1500 B, about five 310 B
-	// packets) per round trip, spread over the GACKs of a window, the
-	// additive increase of the ATP stack PA-ATP extends (StrawAsyn, the
-	// ablations and PA-ATP share it with ATP, so the comparison isolates
-	// the asynchrony). It is the default: read literally, "+1 per GACK"
-	// is slow start for ever, which doubles the window every round trip
-	// while a cut can at most halve it once per round trip, so the window
-	// never settles below its cap and the aggregating switch's downlinks
-	// overflow when many workers converge on it. (Measured: three jobs of 8
-	// workers and 2 MB gradients on a 4x4x8 leaf-spine dropped about
-	// 30 000 packets under PA-ATP and 1 000 000 under StrawAsyn with
-	// PerAck, and none with one packet per round trip.)
-	PerRTT IncreaseMode = iota
-	// PerAck adds one packet per unmarked GACK, Sec. III-B2 of the PA-ATP
-	// paper read literally ("once receiving a GACK packet, the worker will
-	// increase its window by one").
-	PerAck
+	// packets) per round trip, spread over the GACKs of a window: the
+	// additive increase of the ATP stack PA-ATP extends (the earlier
+	// model).
+	PerRTT
+	numIncreaseModes
 )
+
+var increaseModeNames = [numIncreaseModes]string{"per-gack", "per-rtt"}
+
+// String is the mode's name.
+func (m IncreaseMode) String() string {
+	if m < numIncreaseModes {
+		return increaseModeNames[m]
+	}
+	return fmt.Sprintf("increase(%d)", uint8(m))
+}
+
+// IncreaseModeNames lists the increase modes' names, the default first.
+func IncreaseModeNames() []string { return append([]string(nil), increaseModeNames[:]...) }
+
+// ParseIncreaseMode maps a name to its IncreaseMode; the error lists the
+// names.
+func ParseIncreaseMode(name string) (IncreaseMode, error) {
+	for i, n := range increaseModeNames {
+		if n == name {
+			return IncreaseMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown CWD increase %q (allowed: %s)", name, strings.Join(increaseModeNames[:], ", "))
+}
+
+// AWDScope is who holds PA-ATP's asynchronous degree window (see awdCtl).
+type AWDScope uint8
+
+// AWD scopes.
+const (
+	// AWDJob: one AWD per job, which every worker of the job applies and
+	// every AACK any of them receives moves (Sec. III-B3, "each job
+	// maintains the asynchronous degree window AWD"). The default.
+	AWDJob AWDScope = iota
+	// AWDWorker: each worker keeps its own AWD on the AACKs it receives,
+	// with its own rounds (the earlier model).
+	AWDWorker
+	numAWDScopes
+)
+
+var awdScopeNames = [numAWDScopes]string{"job", "worker"}
+
+// String is the scope's name.
+func (s AWDScope) String() string {
+	if s < numAWDScopes {
+		return awdScopeNames[s]
+	}
+	return fmt.Sprintf("awd_scope(%d)", uint8(s))
+}
+
+// AWDScopeNames lists the scopes' names, the default first.
+func AWDScopeNames() []string { return append([]string(nil), awdScopeNames[:]...) }
+
+// ParseAWDScope maps a name to its AWDScope; the error lists the names.
+func ParseAWDScope(name string) (AWDScope, error) {
+	for i, n := range awdScopeNames {
+		if n == name {
+			return AWDScope(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown AWD scope %q (allowed: %s)", name, strings.Join(awdScopeNames[:], ", "))
+}
+
+// PMaxMode is StrawAsyn+PC's p_max, the progress degree of the most
+// leading position its progress-aware cut compares p with.
+type PMaxMode uint8
+
+// p_max modes of StrawAsyn+PC.
+const (
+	// PMaxAWD is the paper's definition, p_max = AWD / p_avg (Sec.
+	// III-B2), with the AWD the job starts with (Params.InitAWD, or AWD*):
+	// StrawAsyn+PC has PA-ATP's progress-aware cut but not its
+	// asynchronous degree control, so its AWD neither bounds sending nor
+	// moves. The default.
+	PMaxAWD PMaxMode = iota
+	// PMaxLeader is the most leading worker's progress degree,
+	// (s_max - last_AACK) / p_avg, with s_max the largest sequence any of
+	// the job's workers has sent, from the switch (the earlier model).
+	PMaxLeader
+	numPMaxModes
+)
+
+var pmaxModeNames = [numPMaxModes]string{"awd", "leader"}
+
+// String is the mode's name.
+func (m PMaxMode) String() string {
+	if m < numPMaxModes {
+		return pmaxModeNames[m]
+	}
+	return fmt.Sprintf("pmax(%d)", uint8(m))
+}
+
+// PMaxModeNames lists the p_max modes' names, the default first.
+func PMaxModeNames() []string { return append([]string(nil), pmaxModeNames[:]...) }
+
+// ParsePMaxMode maps a name to its PMaxMode; the error lists the names.
+func ParsePMaxMode(name string) (PMaxMode, error) {
+	for i, n := range pmaxModeNames {
+		if n == name {
+			return PMaxMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown StrawAsyn+PC p_max %q (allowed: %s)", name, strings.Join(pmaxModeNames[:], ", "))
+}
 
 // Params are the worker-side protocol constants. Where the papers leave a
 // constant open, the default and its source are noted.
@@ -51,27 +154,52 @@ type Params struct {
 	// BytePSInitCWD is BytePS's initial window in packets (default 10, the
 	// initial window of RFC 6928 of the TCP BytePS runs over).
 	BytePSInitCWD float64
-	// InitAWD is PA-ATP's initial asynchronous degree window in packets.
-	// 0 (the default) starts every job at AWD* = eta (M + BDP) / N of
-	// Sec. III-C, with N the number of jobs registered at the aggregator
-	// when the job starts: the operating point of the model. The paper
-	// does not state an initial value.
+	// InitAWD is PA-ATP's initial asynchronous degree window in packets
+	// (StrawAsyn+PC's fixed one). The paper states none. 0 (the default)
+	// starts every job at AWD* = eta (M + BDP) / N of Sec. III-C, with M
+	// and N the aggregators and the jobs registered at the job's
+	// aggregating switch when the job starts: the boundary at which Sec.
+	// III-C's system "starts to be overloaded", about which AWD oscillates
+	// in the steady state the paper analyses, so a job starts at its share
+	// of the switch rather than far below it (AWD grows by one per round
+	// trip, so from a small value it would take thousands of round trips to
+	// reach a share of 40K aggregators).
 	InitAWD float64
-	// MaxWindow caps every window (and bounds the per-sequence rings of
-	// workers, switch and PS); default 16384 packets, 5 MB of 310 B
-	// packets, far beyond any BDP in the papers.
+	// MaxWindow caps every window, AWD included, and how far a worker's
+	// next new sequence may run past its last_AACK (it bounds the
+	// per-sequence rings of workers, switch and PS); default 65536 packets.
+	// It must exceed a switch's M = 40960 aggregators (10 MiB) for one job's
+	// asynchrony to be able to fill the memory, as the strawman's is in
+	// Sec. II-B3, and for AWD* = eta (M + BDP) / N to be reachable with one
+	// job per switch. (The earlier 16384 capped every protocol's asynchrony
+	// at 40 percent of the memory: StrawAsyn was never
+	// "asynchronization-unlimited", and two jobs at a switch could never
+	// reach the AECN threshold.)
 	MaxWindow int
 	// MaxCWD caps the congestion window of the asynchronous protocols, in
-	// packets (ATP's thread windows are capped by ATPThreadWindow). 0 (the default) caps it at twice the
-	// aggregating switch's BDP (AggregatorConfig.BDPPackets, scaled to this
-	// protocol's packet size). PA-ATP Sec. II-A notes that INA workers keep
-	// windows below the BDP; the cap leaves room for round trips longer
-	// than the configured one (ATP's result clock runs through the PS).
-	// Without an aggregator (BytePS) the default cap is MaxWindow.
+	// packets (ATP's thread windows are capped by ATPThreadWindow); 0 (the
+	// default) sets it from CWDCapBDP.
 	MaxCWD float64
+	// CWDCapBDP caps the congestion window of the asynchronous protocols at
+	// this many bandwidth-delay products of the aggregating switch
+	// (AggregatorConfig.BDPPackets, the fabric's base RTT at line rate,
+	// scaled to the protocol's packet size), unless MaxCWD is set. The
+	// PA-ATP paper states no cap for PA-ATP; of the INA protocols it
+	// builds on it says "each worker maintains a sliding congestion window
+	// with a size less than bandwidth-delay product (BDP)" (Sec. II-A2), so
+	// the default is 1. A GACK's round trip ends at the aggregating
+	// switch, short of the base RTT's far host, so one BDP fills a path.
+	// (The earlier model capped at 2, to leave room for round trips longer
+	// than the base one.) Without an aggregator (BytePS) the cap is
+	// MaxWindow.
+	CWDCapBDP float64
 	// CWDIncrease is the asynchronous window growth of StrawAsyn and
-	// PA-ATP (default PerRTT; see IncreaseMode). BytePS always uses PerRTT.
+	// PA-ATP (default PerAck; see IncreaseMode). BytePS always uses PerRTT.
 	CWDIncrease IncreaseMode
+	// AWDScope is who holds AWD (default AWDJob; see AWDScope and awdCtl).
+	AWDScope AWDScope
+	// PCMax is StrawAsyn+PC's p_max (default PMaxAWD; see PMaxMode).
+	PCMax PMaxMode
 	// NICQueuePackets bounds how many packets a worker keeps queued at its
 	// host's NIC (the send-queue depth of the kernel-bypass stacks ATP and
 	// PA-ATP use, or Linux's TCP small queues): a worker whose window
@@ -151,10 +279,10 @@ type Params struct {
 	// The client divides it among SwitchMLThreads worker threads, each
 	// with its own window, timers and UDP port
 	// (backends/dpdk/dpdk_worker_thread.cc:82). Here the threads share the
-	// worker's slots for their timers, but the worker keeps one window of
-	// the whole pool over its sequences: it keeps the client's total
-	// outstanding, and a lost packet holds up the worker where the client
-	// holds up one thread's share. 0 sizes the pool to the aggregator's
+	// worker's slots for their timers (slot i is thread i mod
+	// SwitchMLThreads's); every slot is its own stream, as in the client: a
+	// lost packet holds up its slot only (see SwitchMLInOrder). 0 sizes the
+	// pool to the aggregator's
 	// bandwidth-delay product instead (Sapio et al., NSDI 2021, size the
 	// pool to the BDP). The switch reserves two copies of every slot
 	// (SwitchML's shadow copies, dpdk_worker_thread.cc:87-94).
@@ -192,6 +320,17 @@ type Params struct {
 	// 14 ms without). 0 is the client's: the pool over the threads (64 of
 	// the default 256 over 4).
 	SwitchMLFirstTimeouts int
+	// SwitchMLInOrder sends a SwitchML worker's sequences in order through
+	// one window of the whole pool (s waits for the result of s - S and for
+	// every sequence before it), the earlier model. Default false: each
+	// slot is a stream of its own, as in the public client, which sends
+	// s + S into a slot as soon as the result of s returns, whatever the
+	// other slots do (p4lang/p4app-switchML dev_root/client_lib/src/
+	// backends/dpdk/dpdk_worker_thread.cc:346-368). In order, a result lost
+	// at one worker held up every slot of the job's other workers, each
+	// of whose timers then expired (up to a pool of timeouts per worker for
+	// one loss, which doubled the timeouts within a few losses).
+	SwitchMLInOrder bool
 }
 
 // DefaultParams returns the defaults documented on Params.
@@ -199,8 +338,11 @@ func DefaultParams() Params {
 	return Params{
 		InitCWD:                    100,
 		BytePSInitCWD:              10,
-		MaxWindow:                  1 << 14,
-		CWDIncrease:                PerRTT,
+		MaxWindow:                  1 << 16,
+		CWDCapBDP:                  1,
+		CWDIncrease:                PerAck,
+		AWDScope:                   AWDJob,
+		PCMax:                      PMaxAWD,
 		NICQueuePackets:            16,
 		ATPThreads:                 12,
 		ATPThreadWindow:            100,
@@ -242,8 +384,14 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: ATP threads must be in [1, %d], got %d", MaxATPThreads, p.ATPThreads)
 	case p.ATPThreadWindow < 1 || p.ATPThreadWindow > p.MaxWindow:
 		return fmt.Errorf("inagg: ATP thread window must be in [1, %d] (the maximum window), got %d", p.MaxWindow, p.ATPThreadWindow)
-	case p.CWDIncrease > PerAck:
+	case !(p.CWDCapBDP > 0):
+		return fmt.Errorf("inagg: CWD cap must be a positive number of BDPs, got %v", p.CWDCapBDP)
+	case p.CWDIncrease >= numIncreaseModes:
 		return fmt.Errorf("inagg: unknown CWD increase mode %d", p.CWDIncrease)
+	case p.AWDScope >= numAWDScopes:
+		return fmt.Errorf("inagg: unknown AWD scope %d", p.AWDScope)
+	case p.PCMax >= numPMaxModes:
+		return fmt.Errorf("inagg: unknown StrawAsyn+PC p_max mode %d", p.PCMax)
 	case !(p.F > 0 && p.F <= 1) || !(p.W > 0 && p.W <= 1) || !(p.BytePSG > 0 && p.BytePSG <= 1):
 		return fmt.Errorf("inagg: EWMA weights must be in (0, 1] (f=%v w=%v g=%v)", p.F, p.W, p.BytePSG)
 	case !(p.InitAlpha >= 0 && p.InitAlpha <= 1) || !(p.InitBeta >= 0 && p.InitBeta <= 1):

@@ -92,7 +92,7 @@ func (a *Aggregator) unregister(j *Job) {
 			ag := &a.mem.a[i]
 			if ag.state == aggHashed && ag.job == s.id {
 				a.Stats.Leaked++
-				a.mem.release(i)
+				a.release(s, i)
 			}
 		}
 		for i := range s.ring {

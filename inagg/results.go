@@ -16,7 +16,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 		*m = seqMark{tag: seq, done: true}
 		idx := a.indexOf(s, p)
 		if ag := &a.mem.a[idx]; ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
-			a.mem.release(idx)
+			a.release(s, idx)
 			a.Stats.StaleReleases++
 		}
 	}

@@ -209,7 +209,7 @@ func TestSwitchMLPoolLimit(t *testing.T) {
 					w := j.workers[i]
 					n := 0
 					for q := w.lastAACK + 1; q < w.sndNext; q++ {
-						if w.flag(q)&fResult == 0 {
+						if w.flag(q)&(fResult|fSent) == fSent {
 							n++
 						}
 					}

@@ -8,14 +8,30 @@ import (
 	"syncsim/netsim"
 )
 
+var (
+	_ controller = (*switchmlCtl)(nil)
+	_ streamer   = (*switchmlCtl)(nil)
+)
+
 // switchmlCtl is SwitchML's worker: the pool is the window, and every
 // outstanding packet has its own retransmission timer, run as the public
 // client runs it (switchml_timer.go). The client's worker threads each own
 // a share of the pool's slots with their own timeout, backoff and polls
 // (p4lang/p4app-switchML dev_root/client_lib/src/backends/dpdk/
 // dpdk_worker_thread.cc:82, :146-153, dpdk_worker_thread_utils.inc:229-230);
-// here slot i belongs to thread i mod SwitchMLThreads. The window itself
-// stays one window of the whole pool over the worker's sequences.
+// here slot i belongs to thread i mod SwitchMLThreads.
+//
+// Each slot is a stream of its own, as in the client: the worker sends the
+// first pool of an iteration's packets at once and, when the result of s
+// arrives, sends s + S into the same slot at once
+// (dpdk_worker_thread.cc:222-265 for the first batch, :346-368 for the
+// reuse, pkt_id + batch_num_pkts), whatever the other slots do. A lost
+// packet therefore holds up its own slot only. (Params.SwitchMLInOrder
+// restores the earlier model, one window of the whole pool sent in sequence
+// order, in which a result lost at one worker held up every slot of the
+// job's other workers behind it: each of their pool's timers then expired,
+// some 16 of 16 slots per worker on a hand-worked star, and the expiries
+// doubled the timeouts within a few losses.)
 type switchmlCtl struct {
 	pool     int64
 	slot     []int64       // sequence last sent into each slot, -1: none
@@ -23,6 +39,12 @@ type switchmlCtl struct {
 	threads  []smlThread
 	first    netsim.Time // first-window timeouts, as a multiple
 	expired  []int       // scratch: slots expired at a poll
+	inOrder  bool        // Params.SwitchMLInOrder
+	// ready are the iteration's sequences whose slot is free (the result
+	// of s - S is back, or s is in the iteration's first pool), in the
+	// order they became free, from head on.
+	ready []int64
+	head  int
 }
 
 // smlThread is one client worker thread's timer state.
@@ -46,6 +68,7 @@ func newSwitchMLCtl(w *worker, pool int) *switchmlCtl {
 		deadline: make([]netsim.Time, pool),
 		threads:  make([]smlThread, n),
 		first:    netsim.Time(first),
+		inOrder:  p.SwitchMLInOrder,
 	}
 	for i := range c.slot {
 		c.slot[i], c.deadline[i] = -1, -1
@@ -73,6 +96,34 @@ func (c *switchmlCtl) allow(w *worker, seq int64) bool {
 	return prev <= w.lastAACK || w.flag(prev)&fResult != 0
 }
 
+// startIteration makes the iteration's first pool of sequences ready.
+func (c *switchmlCtl) startIteration(w *worker) {
+	c.ready, c.head = c.ready[:0], 0
+	for s := w.iterBase; s < min(w.iterBase+c.pool, w.iterEnd); s++ {
+		c.ready = append(c.ready, s)
+	}
+}
+
+// nextSeq is the oldest ready sequence (Params.SwitchMLInOrder: the next
+// in sequence order, once its slot is free). Either waits while the
+// sequence would be more than MaxWindow past last_AACK, which keeps every
+// outstanding sequence inside the worker's ring.
+func (c *switchmlCtl) nextSeq(w *worker) (int64, bool) {
+	maxw := int64(w.j.params.MaxWindow)
+	if c.inOrder {
+		s := w.sndNext
+		return s, s < w.iterEnd && s-w.lastAACK <= maxw && c.allow(w, s)
+	}
+	if c.head == len(c.ready) {
+		return 0, false
+	}
+	s := c.ready[c.head]
+	return s, s-w.lastAACK <= maxw
+}
+
+// detectGap: SwitchML recovers by timers only.
+func (c *switchmlCtl) detectGap(*worker, int64) {}
+
 // sent arms the slot's timer for a new packet (a resend's timer is re-armed
 // by the poll that sent it). The first packet of an iteration starts the
 // threads' job slices, which resets their timeouts
@@ -81,6 +132,16 @@ func (c *switchmlCtl) allow(w *worker, seq int64) bool {
 func (c *switchmlCtl) sent(w *worker, seq int64, retx bool) {
 	if retx {
 		return
+	}
+	if !c.inOrder {
+		if c.head == len(c.ready) || c.ready[c.head] != seq {
+			panic(fmt.Sprintf("inagg: SwitchML worker %d sent sequence %d that is not the next ready one", w.idx, seq))
+		}
+		c.head++
+		if c.head > 1024 && 2*c.head > len(c.ready) {
+			c.ready = c.ready[:copy(c.ready, c.ready[c.head:])]
+			c.head = 0
+		}
 	}
 	p := &w.j.params
 	if seq == w.iterBase {
@@ -121,11 +182,15 @@ func (c *switchmlCtl) stop(i int) {
 
 func (c *switchmlCtl) onGACK(*worker, *netsim.Packet) {}
 
-// onResult stops the slot's timer (dpdk_worker_thread.cc:350-351).
+// onResult stops the slot's timer (dpdk_worker_thread.cc:350-351) and
+// frees the slot for seq + S (:347, :355-368).
 func (c *switchmlCtl) onResult(w *worker, seq int64, _ *netsim.Packet) {
 	i := int(seq % c.pool)
 	if c.slot[i] == seq {
 		c.stop(i)
+	}
+	if next := seq + c.pool; !c.inOrder && next < w.iterEnd {
+		c.ready = append(c.ready, next)
 	}
 }
 

@@ -83,6 +83,12 @@ type worker struct {
 
 	finish []netsim.Time // when this worker finished each iteration
 	stats  WorkerStats
+
+	// awdBound reports whether AWD (not CWD) holds the worker's next new
+	// sequence back, since awdSince; awdTime accumulates such time.
+	awdBound bool
+	awdSince netsim.Time
+	awdTime  netsim.Time
 }
 
 func (w *worker) flag(seq int64) uint8 { return w.flags[seq&w.mask] }
@@ -151,6 +157,24 @@ func (w *worker) pump() {
 	if w.j.cfg.Protocol != SwitchML && w.outstanding() && !w.rto.Armed() {
 		w.rto.SetAfter(w.rtoValue())
 	}
+	if c, ok := w.ctl.(*asyncCtl); ok && c.limit {
+		s := w.sndNext
+		w.setAWDBound(s < w.iterEnd && s > w.lastAACK+int64(c.awd.awd) && s <= w.lastGACK+int64(c.cwd))
+	}
+}
+
+// setAWDBound records whether AWD holds the worker back from now on: the
+// next new sequence is past the AWD edge (last_AACK + AWD) though within
+// the CWD edge (last_GACK + CWD), Sec. III-B1's Fig. 5 at T = 1.
+func (w *worker) setAWDBound(b bool) {
+	if b == w.awdBound {
+		return
+	}
+	now := w.j.net.Sim.Now()
+	if w.awdBound {
+		w.awdTime += now - w.awdSince
+	}
+	w.awdBound, w.awdSince = b, now
 }
 
 // nextNew is the next new sequence the protocol lets the worker send now.
@@ -283,8 +307,16 @@ func (w *worker) onGACK(p *netsim.Packet) {
 	w.stats.GACKs++
 	before := w.lastGACK
 	w.advanceGACK()
-	if w.lastGACK > before {
-		// Progress: the retransmission timer restarts.
+	if w.lastGACK > before && !w.awdBound {
+		// Progress: the retransmission timer restarts. Not while AWD holds
+		// the worker back: its sending is then pinned to last_AACK, and the
+		// GACKs of the few sequences each +1 of AWD lets out say nothing
+		// about the front result. Otherwise a front sequence whose
+		// aggregate, result or resend was lost would never time out: every
+		// round trip AWD grows by one, every worker sends one sequence,
+		// which completes, its AACK ends the round, and the GACKs keep the
+		// timer from expiring (seen with the job's shared AWD: a job crept
+		// one sequence per round trip for 5 ms).
 		w.backoff = 0
 		w.rto.SetAfter(w.rtoValue())
 	}
@@ -492,6 +524,7 @@ func (w *worker) recoverSome(n int64, skipGACKed bool) bool {
 func (w *worker) finishIteration() {
 	now := w.j.net.Sim.Now()
 	w.finish = append(w.finish, now)
+	w.setAWDBound(false)
 	w.rto.Stop()
 	w.backoff = 0
 	w.rtxNext = w.rtxEnd

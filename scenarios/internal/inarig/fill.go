@@ -38,7 +38,8 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	done := 0
 	var end netsim.Time
 	var reduced, atSwitch, atPS float64
-	var retx, tos, ovfSeqs uint64
+	var retx, tos, ovfSeqs, collSeqs, exhSeqs uint64
+	var bound float64
 	for _, j := range g.Jobs {
 		if j.Done() {
 			done++
@@ -53,7 +54,11 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 		reduced += float64(st.Results) * float64(j.PayloadBytes())
 		retx += st.Retransmits
 		tos += st.Timeouts
-		ovfSeqs += j.SwitchStats().OverflowSequences
+		sw := j.SwitchStats()
+		ovfSeqs += sw.OverflowSequences
+		collSeqs += sw.CollisionSequences
+		exhSeqs += sw.ExhaustionSequences
+		bound += j.AWDBoundFrac()
 		atSwitch += j.SwitchAggregatedBytes()
 		atPS += j.PSAggregatedBytes()
 	}
@@ -81,7 +86,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	m["retransmits"] = float64(retx)
 	m["worker_timeouts"] = float64(tos)
 	var over, aecn uint64
-	var peak, occ float64
+	var peak, occ, occMax float64
 	for _, a := range g.Aggs {
 		over += a.Stats.Collisions + a.Stats.RetxForwarded
 		aecn += a.Stats.AECNMarked
@@ -89,13 +94,20 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))
 		}
 		occ = math.Max(occ, a.MeanOccupancyFrac())
+		occMax = math.Max(occMax, a.PeakOccupancyFrac())
 	}
 	m["overflow_pkts"] = float64(over)
 	m["overflow_seqs"] = float64(ovfSeqs)
+	m["collision_seqs"] = float64(collSeqs)
+	m["exhaustion_seqs"] = float64(exhSeqs)
+	if len(g.Jobs) > 0 {
+		m["awd_bound_frac"] = bound / float64(len(g.Jobs))
+	}
 	m["aecn_marks"] = float64(aecn)
 	if len(g.Aggs) > 0 {
 		m["agg_mem_peak_frac"] = peak
 		m["agg_occ_mean_frac"] = occ
+		m["agg_occ_max_frac"] = occMax
 	}
 	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
 	m["drops"] = float64(d)

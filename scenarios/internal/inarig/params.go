@@ -64,6 +64,9 @@ func AggParams() []experiments.Param {
 			"contribution").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
 		experiments.EnumParam("agg_collision", "follow", []string{"follow", "atp"}, "a sequence's contributions after one overflowed to the PS: "+
 			"follow it there (default), or take a freed aggregator as ATP's switch does, the partial aggregate waiting for a resend").OnlyWhen("protocol", windowed...),
+		experiments.BoolParam("gack_on_complete", false, "the switch also answers the gradient that completes an aggregate with a GACK "+
+			"(Sec. III-B1's every gradient; false: none, as Sec. IV's switch program forwards that gradient to the PS as the aggregate, "+
+			"and the completing worker's window slides on the AACK)").OnlyWhen("protocol", asynchronous...),
 	}
 }
 
@@ -73,6 +76,20 @@ func AggParams() []experiments.Param {
 func ConstantParams() []experiments.Param {
 	d := inagg.DefaultParams()
 	return []experiments.Param{
+		experiments.EnumParam("cwd_increase", d.CWDIncrease.String(), inagg.IncreaseModeNames(), "congestion-window growth of StrawAsyn and PA-ATP "+
+			"on an unmarked GACK: per-gack = +1 packet (Sec. III-B2, \"once receiving a GACK packet, the worker will increase its window by one\"), "+
+			"per-rtt = slow start, then ATP's +1500 B per round trip").OnlyWhen("protocol", asynchronous...),
+		experiments.FloatParam("cwd_cap_bdp", d.CWDCapBDP, 0.01, 1000, "cap of the StrawAsyn and PA-ATP congestion windows, in bandwidth-delay "+
+			"products of the aggregating switch (1: Sec. II-A2's \"window with a size less than bandwidth-delay product\"; the paper states none for PA-ATP)").
+			OnlyWhen("protocol", asynchronous...),
+		experiments.EnumParam("awd_scope", d.AWDScope.String(), inagg.AWDScopeNames(), "who holds PA-ATP's AWD: job = one window per job, moved by "+
+			"the AACKs all its workers receive (Sec. III-B3, \"each job maintains the asynchronous degree window AWD\"); worker = each worker its own copy").
+			OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+		experiments.FloatParam("init_awd_pkts", d.InitAWD, 0, float64(d.MaxWindow), "initial AWD of PA-ATP and StrawAsyn+AL, and StrawAsyn+PC's fixed AWD, "+
+			"packets (the paper states none)").Means("0", "AWD* = eta (M + BDP) / N of Sec. III-C, N the jobs at the aggregating switch").
+			OnlyWhen("protocol", "strawasyn-pc", "strawasyn-al", "pa-atp"),
+		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
+			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", "strawasyn-pc"),
 		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of StrawAsyn and PA-ATP, packets "+
 			"(100: the public ATP client's window per thread; ATP's thread windows start at atp_thread_window)").OnlyWhen("protocol", asynchronous...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
@@ -103,6 +120,9 @@ func ConstantParams() []experiments.Param {
 			"the batch on the host, which the simulation does not model; 1: armed like the others)").
 			Means("0", "the pool over the threads, as the client (64 of 256 over 4 threads)").
 			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", "switchml"),
+		experiments.BoolParam("switchml_in_order", d.SwitchMLInOrder, "send each SwitchML worker's packets in sequence order through one "+
+			"window of the whole pool, the earlier model, where a lost result held up every slot of the job's other workers "+
+			"(false: every slot is a stream of its own, as the public client sends s + pool into a slot when the result of s returns)").OnlyWhen("protocol", "switchml"),
 	}
 }
 
@@ -117,6 +137,14 @@ var asynchronous = []string{"strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp
 // run's ConstantParams.
 func JobParams(ps experiments.Params) *inagg.Params {
 	p := inagg.DefaultParams()
+	if ps.Has("cwd_increase") {
+		// The enums admit only their Names.
+		p.CWDIncrease, _ = inagg.ParseIncreaseMode(ps.String("cwd_increase"))
+		p.CWDCapBDP = ps.Float("cwd_cap_bdp")
+		p.AWDScope, _ = inagg.ParseAWDScope(ps.String("awd_scope"))
+		p.InitAWD = ps.Float("init_awd_pkts")
+		p.PCMax, _ = inagg.ParsePMaxMode(ps.String("pc_pmax"))
+	}
 	if ps.Has("init_cwd_pkts") {
 		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
@@ -127,6 +155,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.SwitchMLThresholdIncrement = ps.Int("switchml_threshold_increment")
 		p.SwitchMLThreads = ps.Int("switchml_threads")
 		p.SwitchMLFirstTimeouts = ps.Int("switchml_first_timeouts")
+		p.SwitchMLInOrder = ps.Bool("switchml_in_order")
 	}
 	if ps.Has("atp_threads") {
 		p.ATPThreads = ps.Int("atp_threads")
@@ -164,10 +193,15 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 		{Name: "worker_timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
 		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
 		{Name: "overflow_seqs", Unit: "sequences", Help: "sequences with at least one contribution sent on to the PS, over all jobs"},
+		{Name: "collision_seqs", Unit: "sequences", Help: "of overflow_seqs, those whose first contribution to overflow found its aggregator held by another (job, sequence) while some aggregator was free (an index collision)"},
+		{Name: "exhaustion_seqs", Unit: "sequences", Help: "of overflow_seqs, those whose first contribution to overflow found every aggregator of its switch in use (memory exhausted)"},
 		{Name: "aecn_marks", Unit: "packets", Help: "results marked with PA-ATP's AECN bit at aggregating switches (0: the asynchrony limit never bound)"},
 		{Name: "agg_mem_peak_frac", Unit: "", Help: "largest fraction of an aggregating switch's aggregators in use at once"},
 		{Name: "agg_occ_mean_frac", Unit: "", Help: "time average of the AECN occupancy (aggregators in use + overflow, per aecn_count) over M + BDP, " +
 			"at the aggregating switch where it is largest (AECN marks while the occupancy exceeds eta)"},
+		{Name: "agg_occ_max_frac", Unit: "", Help: "largest AECN occupancy (aggregators in use + overflow) over M + BDP at any aggregating switch"},
+		{Name: "awd_bound_frac", Unit: "", Help: "PA-ATP and StrawAsyn+AL: mean over jobs of the fraction of their workers' time that AWD held them back " +
+			"(next sequence past last_AACK + AWD, within last_GACK + CWD); 0 for the other protocols"},
 		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
 		{Name: "events", Unit: "", Help: "simulator events processed"},
 		{Name: "iter_rtts", Unit: "", Help: "mean iteration time of the jobs that finished (as ajct_done_ms) over the base RTT: how many round trips an iteration lasts"},

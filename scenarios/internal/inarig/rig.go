@@ -63,6 +63,7 @@ func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 		c.Index, _ = inagg.ParseIndexMode(ps.String("agg_index"))
 		c.Occupancy, _ = inagg.ParseOccupancyMode(ps.String("aecn_count"))
 		c.ATPCollisions = ps.String("agg_collision") == "atp"
+		c.GACKOnComplete = ps.Bool("gack_on_complete")
 	}
 	return c
 }

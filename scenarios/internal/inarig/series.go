@@ -25,7 +25,7 @@ var JobsColumns = []string{
 	"t_ms", "job", "protocol", "progress", "results", "iteration",
 	"cwd_mean", "cwd_min", "cwd_max", "awd_mean",
 	"ecn_cuts", "awd_cuts", "aecn_marks", "overflow", "retransmits", "timeouts",
-	"ina_nic_share",
+	"ina_nic_share", "awd_bound", "agg_held", "collision_seqs", "exhaustion_seqs",
 }
 
 // JobsSeriesDoc describes the series for the experiments' Doc text.
@@ -40,11 +40,18 @@ func JobsSeriesDoc() string {
 		"and the job's cumulative ecn_cuts (window cuts on ECN over its workers), awd_cuts, aecn_marks (its results the switch marked), " +
 		"overflow (its gradients sent on to the PS), retransmits, timeouts; " +
 		"ina_nic_share is the bytes the NICs of the job's worker hosts sent from the INA transmit ring over all bytes they sent " +
-		"since the previous row (NaN when they sent nothing, or the NIC has no separate INA ring). " +
+		"since the previous row (NaN when they sent nothing, or the NIC has no separate INA ring); " +
+		"awd_bound is the fraction of the job's workers AWD holds back at the sample (next sequence past last_AACK + AWD, within last_GACK + CWD; " +
+		"NaN without the asynchrony limit), agg_held the aggregators the job holds at its switch, collision_seqs and exhaustion_seqs its cumulative " +
+		"overflowed sequences by the cause of their first overflow (aggregator held by another sequence while some were free, or every aggregator in use). " +
 		"\"job_summary\", one row per job: job, protocol, model (code: " + codes(ModelChoices()) + "), " +
 		"workers, ps_leaf (edge group of the PS), mean_iter_ms (NaN before an iteration ends), iterations_done, done (0/1), " +
 		"retransmits, timeouts, overflow, aecn_marks, ecn_cuts, awd_cuts, " +
-		"mean_cwd (mean over the job's rows while it ran of cwd_mean). The per-job counters add up to the run's metrics."
+		"mean_cwd (mean over the job's rows while it ran of cwd_mean), awd_bound_frac (the fraction of its workers' time AWD held them back, " +
+		"start to end), agg_held_mean and agg_held_max (aggregators it held at its switch, time average start to end and most at once), " +
+		"collision_seqs, exhaustion_seqs and resend_seqs (its overflowed sequences by the cause of their first overflow: index collision, " +
+		"memory exhausted, or a retransmission), self_collisions (its gradients whose aggregator another of its own sequences held). " +
+		"The per-job counters add up to the run's metrics."
 }
 
 // codes lists names with their indices: "0 a, 1 b".
@@ -179,15 +186,19 @@ func (s *jobSampler) sample(now netsim.Time) {
 		sw := j.SwitchStats()
 		var sum, awd float64
 		lo, hi := math.Inf(1), math.Inf(-1)
-		var cuts, awdCuts uint64
+		var cuts uint64
 		for w := 0; w < j.Workers(); w++ {
 			ws := j.Window(w)
 			sum += ws.CWD
 			lo, hi = math.Min(lo, ws.CWD), math.Max(hi, ws.CWD)
 			awd += ws.AWD
 			cuts += ws.CWDCuts
-			awdCuts += ws.AWDCuts
 		}
+		awdBound := math.NaN()
+		if j.Protocol().AsyncLimited() {
+			awdBound = j.AWDBoundNow()
+		}
+		_, _, held := j.AggregatorsHeld()
 		n := float64(j.Workers())
 		mean := sum / n
 		awdMean := math.NaN()
@@ -202,9 +213,9 @@ func (s *jobSampler) sample(now netsim.Time) {
 			now.Seconds() * 1e3, float64(j.ID()), float64(j.Protocol()),
 			float64(st.Results) / p.goal, float64(st.Results), float64(j.IterationsDone()),
 			mean, lo, hi, awdMean,
-			float64(cuts), float64(awdCuts), float64(sw.AECNMarked), float64(sw.Overflowed),
+			float64(cuts), float64(j.AWDCuts()), float64(sw.AECNMarked), float64(sw.Overflowed),
 			float64(st.Retransmits), float64(st.Timeouts),
-			p.nicShare(),
+			p.nicShare(), awdBound, float64(held), float64(sw.CollisionSequences), float64(sw.ExhaustionSequences),
 		})
 	}
 }

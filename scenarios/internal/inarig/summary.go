@@ -13,7 +13,8 @@ var SummaryColumns = []string{
 	"job", "protocol", "model", "workers", "ps_leaf",
 	"mean_iter_ms", "iterations_done", "done",
 	"retransmits", "timeouts", "overflow", "aecn_marks", "ecn_cuts", "awd_cuts",
-	"mean_cwd",
+	"mean_cwd", "awd_bound_frac", "agg_held_mean", "agg_held_max",
+	"collision_seqs", "exhaustion_seqs", "resend_seqs", "self_collisions",
 }
 
 // modelCode is the index of model in ModelChoices (NaN if unknown).
@@ -47,22 +48,22 @@ func (g *Rig) summary(s *jobSampler) experiments.Series {
 		if j.Done() {
 			done = 1
 		}
-		var cuts, awdCuts uint64
+		var cuts uint64
 		for w := 0; w < j.Workers(); w++ {
-			ws := j.Window(w)
-			cuts += ws.CWDCuts
-			awdCuts += ws.AWDCuts
+			cuts += j.Window(w).CWDCuts
 		}
 		cwd := math.NaN()
 		if p.cwdN > 0 {
 			cwd = p.cwdSum / float64(p.cwdN)
 		}
 		st, sw := j.TotalWorkerStats(), j.SwitchStats()
+		heldMean, heldMax, _ := j.AggregatorsHeld()
 		rows = append(rows, []float64{
 			float64(j.ID()), float64(j.Protocol()), modelCode(model), float64(j.Workers()), leaf,
 			iter, float64(j.IterationsDone()), done,
 			float64(st.Retransmits), float64(st.Timeouts), float64(sw.Overflowed), float64(sw.AECNMarked),
-			float64(cuts), float64(awdCuts), cwd,
+			float64(cuts), float64(j.AWDCuts()), cwd, j.AWDBoundFrac(), heldMean, float64(heldMax),
+			float64(sw.CollisionSequences), float64(sw.ExhaustionSequences), float64(sw.ResendSequences), float64(sw.SelfCollisions),
 		})
 	}
 	return experiments.Series{Name: "job_summary", Columns: SummaryColumns, Rows: rows}

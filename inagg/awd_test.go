@@ -1,0 +1,131 @@
+package inagg
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+)
+
+// aackAt delivers an AACK (marked AECN or not) to worker w's controller at
+// time at of w's simulation.
+func aackAt(w *worker, at netsim.Time, aecn bool) {
+	w.j.net.Sim.At(at, func() {
+		p := &netsim.Packet{Kind: KindResult}
+		if aecn {
+			p.Flags = netsim.FlagAECN
+		}
+		w.ctl.onResult(w, 0, p)
+	})
+}
+
+// TestAWDControllerHandWorked drives PA-ATP's asynchronous degree control
+// (Sec. III-B3) with beta != alpha: alpha 0.9 (the ECN level, which Eq. 2
+// must not use), beta 0.5, w = 0.125, AWD 100, an RTT of 10 us. AACKs:
+//
+//	t=0   quiet   the first round starts
+//	t=10  quiet   one round ends without AECN: beta = 0.875 x 0.5 = 0.4375,
+//	              AWD + 1 = 101
+//	t=15  AECN    Eq. 2: AWD = 101 x (1 - 0.4375/2) = 78.90625
+//	t=20  AECN    within an RTT of the cut: no second cut; the round ends
+//	              with 2 of 2 AACKs marked: beta = 0.875 x 0.4375 + 0.125
+//	              = 0.5078125, AWD unchanged
+//	t=30  quiet   a quiet round: beta = 0.875 x 0.5078125 = 0.4443359375,
+//	              AWD 79.90625
+//	t=55  quiet   2.5 RTTs since the last round: +2, AWD 81.90625;
+//	              one round of AACKs ended: beta x 0.875 = 0.388793945
+//	t=57  AECN    Eq. 2 with that beta: 81.90625 x (1 - 0.388793945/2)
+//
+// With alpha in Eq. 2 the cut at t=15 would leave 101 x 0.55 = 55.55.
+func TestAWDControllerHandWorked(t *testing.T) {
+	const us = netsim.Microsecond
+	w := fakeATPWorker()
+	p := DefaultParams()
+	p.InitBeta = 0.5
+	c := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, nil, 100)
+	c.alpha = 0.9
+	c.awd.srtt = 10 * us
+	w.ctl = c
+	type step struct {
+		at        netsim.Time
+		aecn      bool
+		awd, beta float64
+		cuts, inc uint64
+	}
+	b3 := 0.875 * 0.5078125
+	b4 := 0.875 * b3 // one round with AACKs ended (beta moves once), 2 RTTs passed (AWD + 2)
+	steps := []step{
+		{0, false, 100, 0.5, 0, 0},
+		{10 * us, false, 101, 0.4375, 0, 1},
+		{15 * us, true, 78.90625, 0.4375, 1, 1},
+		{20 * us, true, 78.90625, 0.5078125, 1, 1},
+		{30 * us, false, 79.90625, b3, 1, 2},
+		{55 * us, false, 81.90625, b4, 1, 4},
+		{57 * us, true, 81.90625 * (1 - b4/2), b4, 2, 4},
+	}
+	for _, s := range steps {
+		aackAt(w, s.at, s.aecn)
+	}
+	for i, s := range steps {
+		w.j.net.Sim.Run(s.at)
+		a := c.awd
+		if !near(a.awd, s.awd, 1e-12) || !near(a.beta, s.beta, 1e-12) || a.cuts != s.cuts || a.increments != s.inc {
+			t.Fatalf("after AACK %d at %v: AWD %v beta %v cuts %d increments %d; want %v %v %d %d",
+				i, s.at, a.awd, a.beta, a.cuts, a.increments, s.awd, s.beta, s.cuts, s.inc)
+		}
+	}
+	if c.alpha != 0.9 {
+		t.Fatalf("the AWD control moved alpha to %v", c.alpha)
+	}
+}
+
+// TestAWDScope: two workers of one job receive the same AACKs (the switch
+// multicasts each, with its AECN bit). With AWDJob they share the job's
+// AWD: worker 1's copy of an AECN-marked AACK arriving within the RTT of
+// worker 0's cut does not cut again, and both apply the same AWD. With
+// AWDWorker each cuts its own: 100 -> 50 at each (beta 1 before the first
+// round).
+func TestAWDScope(t *testing.T) {
+	const us = netsim.Microsecond
+	for _, tc := range []struct {
+		scope AWDScope
+		want  [2]float64
+		cuts  uint64
+	}{{AWDJob, [2]float64{50, 50}, 1}, {AWDWorker, [2]float64{50, 50}, 2}} {
+		t.Run(tc.scope.String(), func(t *testing.T) {
+			p := DefaultParams()
+			p.AWDScope = tc.scope
+			j := &Job{params: p, net: netsim.NewNetwork(netsim.New(1))}
+			if tc.scope == AWDJob {
+				j.awd = newAWDCtl(p, 100)
+			}
+			var ws [2]*worker
+			for i := range ws {
+				ws[i] = &worker{j: j, idx: i, lastAACK: -1}
+				c := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, j.awd, 100)
+				c.awd.srtt = 10 * us
+				ws[i].ctl = c
+				j.workers = append(j.workers, ws[i])
+			}
+			aackAt(ws[0], 1*us, true)
+			aackAt(ws[1], 2*us, true)
+			j.net.Sim.Run(5 * us)
+			var got [2]float64
+			for i := range ws {
+				got[i] = j.Window(i).AWD
+			}
+			if got != tc.want || j.AWDCuts() != tc.cuts {
+				t.Fatalf("AWD %v after the shared mark, %d cuts; want %v, %d", got, j.AWDCuts(), tc.want, tc.cuts)
+			}
+			// A second mark a round later (11 us after the first cut at
+			// t=1): with AWDJob worker 1's copy cuts the job's AWD with
+			// beta still 1 (50 -> 25) and worker 0's copy, 1 us later,
+			// does not; with AWDWorker both copies cut, each its own.
+			aackAt(ws[1], 12*us, true)
+			aackAt(ws[0], 13*us, true)
+			j.net.Sim.Run(20 * us)
+			if g := [2]float64{j.Window(0).AWD, j.Window(1).AWD}; g != [2]float64{25, 25} || j.AWDCuts() != 2*tc.cuts {
+				t.Fatalf("AWD %v after the second mark, %d cuts; want [25 25], %d", g, j.AWDCuts(), 2*tc.cuts)
+			}
+		})
+	}
+}
