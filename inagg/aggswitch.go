@@ -110,6 +110,7 @@ type AggregatorStats struct {
 	AECNMarked      uint64 // AACKs marked with AECN
 	Results         uint64 // results (AACKs) seen passing, or multicast by SwitchML slots
 	AggregatedBytes uint64 // gradient payload bytes added into aggregators
+	Level1Passed    uint64 // first-level (rack) switch: gradients passed on unsummed (aggregator held, or a resend)
 }
 
 // Aggregator is the aggregation program of one switch: a Memory of M
@@ -183,11 +184,18 @@ func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim
 		if s.proto == SwitchML {
 			return a.slotIngress(s, p)
 		}
+		if s.level1 {
+			return a.level1Ingress(s, p)
+		}
 		return a.hashedIngress(s, p)
+	case KindRackAggregate:
+		if s := a.lookup(p, p.Dst); s != nil && !s.level1 && s.proto.Hashed() {
+			return a.hashedIngress(s, p)
+		}
 	case KindResult:
 		if s := a.lookup(p, p.Src); s != nil && s.proto.Hashed() {
 			a.resultPassing(s, p)
-			if p.Ext[extWorker] < 0 {
+			if p.Ext[extWorker] < 0 && !s.level1 {
 				a.multicast(s, p)
 			}
 		}
@@ -255,8 +263,14 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		a.countOverflow(s, seq, a.busyCause())
 		return switchmodel.Forward
 	}
-	bit := uint64(1) << uint(w)
+	bit := uint64(p.Ext[extBitmap]) // one worker's, or a rack's (KindRackAggregate)
 	ce := p.Flags&netsim.FlagCE != 0
+	if overlapping(ag.bitmap, bit) {
+		a.Stats.Collisions++
+		s.job.sw.Overflowed++
+		a.countOverflow(s, seq, ovfCollision)
+		return switchmodel.Forward
+	}
 	if ag.bitmap&bit == 0 {
 		ag.bitmap |= bit
 		ag.value += p.Ext[extValue]

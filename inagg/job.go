@@ -38,6 +38,14 @@ type JobConfig struct {
 	// Params are the protocol constants; the zero value selects
 	// DefaultParams().
 	Params *Params
+	// FirstLevel, for ATP only, is the switch that aggregates each worker's
+	// gradients first (nil: none, the worker's gradients go straight to
+	// Switch): ATP's multi-rack aggregation, in which each rack switch sums
+	// the job's workers under it and sends the rack's aggregate on to the
+	// PS's switch, which sums the racks (Lao et al., NSDI 2021: the worker's
+	// and the PS's rack switches aggregate). Each must lie on its workers'
+	// paths to the PS and back; entries equal to Switch are ignored.
+	FirstLevel []*Aggregator
 	// Flows optionally sets the ECMP flow label of each worker's packets
 	// (to pin workers to paths); nil derives labels from (ID, worker).
 	Flows []uint64
@@ -78,7 +86,8 @@ type Job struct {
 
 	workers []*worker
 	ps      *paramServer
-	awd     *awdCtl // the job's AWD shared by its workers (AWDJob), else nil
+	awd     *awdCtl       // the job's AWD shared by its workers (AWDJob), else nil
+	first   []*Aggregator // first-level switches (FirstLevel), distinct, in worker order
 
 	finished []int         // workers that finished iteration k
 	iterEnd  []netsim.Time // when the last worker finished iteration k
@@ -120,6 +129,10 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		return nil, fmt.Errorf("inagg: job %d start time %v is negative", cfg.ID, cfg.Start)
 	case cfg.Flows != nil && len(cfg.Flows) != len(cfg.Workers):
 		return nil, fmt.Errorf("inagg: job %d has %d flow labels for %d workers", cfg.ID, len(cfg.Flows), len(cfg.Workers))
+	case cfg.FirstLevel != nil && cfg.Protocol != ATP:
+		return nil, fmt.Errorf("inagg: job %d: first-level aggregation is ATP's; %s aggregates at one switch", cfg.ID, cfg.Protocol)
+	case cfg.FirstLevel != nil && len(cfg.FirstLevel) != len(cfg.Workers):
+		return nil, fmt.Errorf("inagg: job %d has %d first-level switches for %d workers", cfg.ID, len(cfg.FirstLevel), len(cfg.Workers))
 	}
 	for i, h := range cfg.Workers {
 		if h == nil {
@@ -167,6 +180,11 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	}
 	if j.agg != nil {
 		if err := j.agg.register(j); err != nil {
+			j.unregisterEndpoints()
+			return nil, err
+		}
+		if err := j.registerFirstLevel(); err != nil {
+			j.agg.unregister(j)
 			j.unregisterEndpoints()
 			return nil, err
 		}
@@ -300,6 +318,9 @@ func (j *Job) finish(now netsim.Time) {
 	j.done, j.doneAt = true, now
 	if j.agg != nil {
 		j.agg.unregister(j)
+	}
+	for _, a := range j.first {
+		a.unregister(j)
 	}
 	if j.cfg.OnDone != nil {
 		j.cfg.OnDone(j)

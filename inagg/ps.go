@@ -97,7 +97,7 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 		} else if p != nil {
 			pool.Put(p)
 		}
-	case KindAggregate, KindPartial:
+	case KindAggregate, KindPartial, KindRackAggregate:
 		ps.stats.Aggregates++
 		switch {
 		case e.done || e.bitmap&bits == bits:

@@ -9,9 +9,10 @@ import (
 // seqMark is the switch's per-sequence record for hashed jobs: overflowed
 // gradients counted towards AECN, and whether the result has passed.
 type seqMark struct {
-	tag  int64
-	ovf  int32
-	done bool
+	tag    int64
+	ovf    int32
+	done   bool
+	passed bool // first-level switch: a contribution went on unsummed
 }
 
 // swJob is a job's state at its aggregating switch.
@@ -32,6 +33,9 @@ type swJob struct {
 	mask int64
 
 	aggOff int // IndexSequential: the job's offset into the aggregators
+	// level1: the switch is one of the job's first-level (rack) switches,
+	// summing the workers in full (JobConfig.FirstLevel).
+	level1 bool
 
 	poolBase, poolSize int // SwitchML
 }

@@ -27,6 +27,12 @@ const (
 	// protocols send pulls on a retransmission timeout, to recover results
 	// lost at the tail of a window without flushing partial aggregates.
 	KindPull
+	// KindRackAggregate is the aggregate of a job's workers under one rack
+	// switch, which ATP's first level of aggregation sends on towards the
+	// PS (JobConfig.FirstLevel): the PS's switch aggregates it like a
+	// gradient carrying several workers' contributions, and the PS books
+	// it as summed in the network.
+	KindRackAggregate
 )
 
 // INARing is the NIC transmit ring (netsim.Packet.Ring) of the INA

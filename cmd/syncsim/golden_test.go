@@ -34,7 +34,7 @@ var goldenSweeps = map[string][]string{
 	"ina-testbed": {"--vary", "protocol=byteps,switchml,atp,strawasyn,pa-atp", "--set", "model=custom",
 		"--set", "gradient_mb=0.3", "--set", "iterations=2", "--set", "load=0.4"},
 	"ina-leafspine": {"--vary", "protocol=byteps,switchml,atp,strawasyn,strawasyn-pc,strawasyn-al,pa-atp",
-		"--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2", "--set", "workers=3",
+		"--vary", "agg_placement=ps-leaf,two-level", "--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2", "--set", "workers=3",
 		"--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "--set", "switch_mem_mib=0.05"},
 	"ina-motivation": {"--vary", "example=sync-vs-async,progress,async-limit", "--vary", "protocol=atp,strawasyn,pa-atp"},
 	"ina-model":      {"--set", "jobs=2", "--set", "gradient_mb=1"},

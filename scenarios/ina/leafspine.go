@@ -15,6 +15,12 @@ import (
 // modelMix is the PA-ATP NS3 default: ResNet50 and VGG19 jobs 1:1 (Sec. VI-A).
 const modelMix = "mix"
 
+// agg_placement's choices.
+const (
+	placePSLeaf   = "ps-leaf"
+	placeTwoLevel = "two-level"
+)
+
 // leafSpinePresets are ina-leafspine's run lengths. The warm-up is the
 // time after which the background's leaf -> spine utilisation stays within
 // a few percent of its long-run mean (measured: see warmupMs). Steady
@@ -57,6 +63,10 @@ func LeafSpine() *experiments.Experiment {
 		experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
 			"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"),
 		experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
+		experiments.EnumParam("agg_placement", placePSLeaf, []string{placePSLeaf, placeTwoLevel}, "where ATP aggregates: ps-leaf = at the "+
+			"PS's leaf only, the one aggregating switch every gradient of the job crosses, as the PA-ATP paper describes INA; two-level = "+
+			"ATP's multi-rack aggregation (Lao et al.), each worker's leaf summing the job's workers under it and the PS's leaf summing the "+
+			"racks (the other protocols aggregate at the PS's leaf either way)").OnlyWhen("protocol", "atp"),
 	)
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:     "ina-leafspine",
@@ -180,6 +190,18 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 	for _, hs := range place {
 		perLeaf[fab.GroupOf(hs[0].ID())]++
 	}
+	aggOf := func(leaf int) (*inagg.Aggregator, error) {
+		if aggAt[leaf] == nil {
+			a, err := inagg.NewAggregator(fab.Edge[leaf], ac)
+			if err != nil {
+				return nil, err
+			}
+			aggAt[leaf] = a
+			g.Aggs = append(g.Aggs, a)
+		}
+		return aggAt[leaf], nil
+	}
+	twoLevel := ps.Has("agg_placement") && ps.String("agg_placement") == placeTwoLevel && proto == inagg.ATP
 	for j, hs := range place {
 		model := ps.String("model")
 		if model == modelMix {
@@ -195,13 +217,20 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 		}
 		psHost := hs[0]
 		leaf := fab.GroupOf(psHost.ID())
-		if aggAt[leaf] == nil {
-			if aggAt[leaf], err = inagg.NewAggregator(fab.Edge[leaf], ac); err != nil {
-				return nil, 0, err
-			}
-			g.Aggs = append(g.Aggs, aggAt[leaf])
+		sw, err := aggOf(leaf)
+		if err != nil {
+			return nil, 0, err
 		}
-		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: aggAt[leaf],
+		var first []*inagg.Aggregator
+		if twoLevel {
+			first = make([]*inagg.Aggregator, len(hs)-1)
+			for i, h := range hs[1:] {
+				if first[i], err = aggOf(fab.GroupOf(h.ID())); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
+		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: sw, FirstLevel: first,
 			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Start: start,
 			Params: g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, perLeaf[leaf]))}); err != nil {
 			return nil, 0, fmt.Errorf("job %d: %w", j, err)

@@ -119,7 +119,11 @@ func TestMixedFabricDeterminism(t *testing.T) {
 //     from 0 to 0.6 (INA jobs absent).
 //   - INA jobs' AJCT rises when ring jobs run beside them (no background).
 //     Placement takes INA hosts first from the same seeded shuffle, so the
-//     INA jobs sit on the same hosts in both runs.
+//     INA jobs sit on the same hosts in both runs. On separate queues the
+//     two runs would give the same AJCT; the margin asserted is 5% (observed
+//     7.6% under PA-ATP's +1 per GACK up to one BDP, 10% or more under the
+//     earlier per-RTT growth, whose windows grew more slowly after the ring
+//     job's marks).
 func TestMixedFabricInteraction(t *testing.T) {
 	fab := []string{"spines=1", "leaves=2", "hosts_per_leaf=4", "gradient_mb=0.5", "ring_mb=0.5", "iterations=2"}
 	with := func(extra ...string) []string { return append(append([]string(nil), fab...), extra...) }
@@ -133,8 +137,8 @@ func TestMixedFabricInteraction(t *testing.T) {
 
 	alone := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=0", "load=0")...).Metrics
 	shared := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=1", "ring_workers=4", "load=0")...).Metrics
-	if !(shared["ina_iter_ms"] > 1.1*alone["ina_iter_ms"]) {
-		t.Errorf("INA AJCT %.4f ms alone, %.4f ms beside a ring job: want at least 10%% slower", alone["ina_iter_ms"], shared["ina_iter_ms"])
+	if !(shared["ina_iter_ms"] > 1.05*alone["ina_iter_ms"]) {
+		t.Errorf("INA AJCT %.4f ms alone, %.4f ms beside a ring job: want at least 5%% slower", alone["ina_iter_ms"], shared["ina_iter_ms"])
 	}
 	t.Logf("ring %.4f -> %.4f ms; INA %.4f -> %.4f ms", quiet["ring_iter_ms"], busy["ring_iter_ms"], alone["ina_iter_ms"], shared["ina_iter_ms"])
 }
