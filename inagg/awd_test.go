@@ -129,3 +129,38 @@ func TestAWDScope(t *testing.T) {
 		})
 	}
 }
+
+// TestAWDBoundGACKsKeepTheTimer: a GACK that moves last_GACK restarts the
+// retransmission timer and clears the backoff, except while AWD holds the
+// worker back (its sending is then pinned to last_AACK). Worked by hand: a
+// timer armed at t = 0 for 200 us, a GACK for sequence 0 at 100 us: free,
+// the timer restarts to 300 us; AWD-bound, it stays at 200 us and the
+// backoff stays 2.
+func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
+	const us = netsim.Microsecond
+	for _, bound := range []bool{false, true} {
+		s := newStar(t, starCfg{workers: 2})
+		j := idleJob(t, s, 0, PAATP)
+		w := j.workers[0]
+		w.sndNext = 5
+		for q := range 5 {
+			w.flags[q] = fSent
+		}
+		w.awdBound, w.backoff = bound, 2
+		w.rto.SetAfter(200 * us)
+		s.net.Sim.At(100*us, func() {
+			p := s.net.Sim.Packets().Get()
+			p.Kind, p.Seq = KindGACK, 0
+			p.Ext[extJob] = 0
+			w.Receive(p)
+		})
+		s.net.Sim.Run(150 * us)
+		want, backoff := 300*us, uint(0)
+		if bound {
+			want, backoff = 200*us, 2
+		}
+		if w.lastGACK != 0 || w.rto.Deadline() != want || w.backoff != backoff {
+			t.Fatalf("AWD-bound %v: last_GACK %d, timer %v, backoff %d; want 0, %v, %d", bound, w.lastGACK, w.rto.Deadline(), w.backoff, want, backoff)
+		}
+	}
+}
