@@ -91,8 +91,8 @@ func ConstantParams() []experiments.Param {
 		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
 			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", "strawasyn-pc"),
 		experiments.IntParam("max_window_pkts", d.MaxWindow, 2, 1<<22, "cap of every window (AWD included) and of how far a worker's next "+
-			"sequence may run past its last_AACK, packets (65536: above the 40960 aggregators of 10 MiB, so one job's asynchrony can fill a "+
-			"switch; the earlier 16384 capped it at 40 percent)").OnlyWhen("protocol", windowed...),
+			"sequence may run past its last_AACK, packets (65536: above a switch's M = 40960 aggregators, so one job's asynchrony can fill "+
+			"it; the earlier 16384 capped it at 40 percent)").OnlyWhen("protocol", windowed...),
 		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of StrawAsyn and PA-ATP, packets "+
 			"(100: the public ATP client's window per thread; ATP's thread windows start at atp_thread_window)").OnlyWhen("protocol", asynchronous...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
