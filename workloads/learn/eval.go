@@ -108,4 +108,3 @@ func batchOf(d *Dataset, rows []int) (*mat.Dense, []int) {
 	}
 	return x, y
 }
-

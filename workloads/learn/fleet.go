@@ -75,6 +75,7 @@ type Fleet struct {
 	server  []float64 // the parameter server's model (asynchronous schemes)
 	init    []float64 // the common initial model
 	mail    map[mailKey]*message
+	held    map[int]*held // reduced results waiting for their members
 	sample  []*sampler
 
 	x    *mat.Dense // a batch's features
@@ -86,9 +87,9 @@ type Fleet struct {
 	track *tracker
 }
 
-// mailKey addresses a push-sum message in flight: to worker to, piece p,
-// from worker from.
-type mailKey struct{ from, to, p int }
+// mailKey addresses a push-sum message in flight: from worker from to
+// worker to, piece p of iteration t.
+type mailKey struct{ from, to, p, t int }
 
 // message is half of a sender's numerator and weight for one piece.
 type message struct {
@@ -129,7 +130,7 @@ func NewFleet(cfg Config, split *Split, streams Streams) (*Fleet, error) {
 		cfg.ASPLR = cfg.LR / float64(cfg.Workers)
 	}
 	n, np := cfg.Workers, m.NumParams()
-	f := &Fleet{cfg: cfg, model: m, split: split, n: n, np: np, mail: map[mailKey]*message{},
+	f := &Fleet{cfg: cfg, model: m, split: split, n: n, np: np, mail: map[mailKey]*message{}, held: map[int]*held{},
 		theta: make([][]float64, n), weight: make([][]float64, n), grad: make([][]float64, n),
 		version: make([]int, n), steps: make([]int, n), rounds: make([]int, n), sample: make([]*sampler, n),
 		x: mat.NewDense(cfg.Batch, split.Dim(), nil), y: make([]int, cfg.Batch), tmp: make([]float64, np)}

@@ -36,9 +36,17 @@ const (
 	// OpRound: worker W completed a round (an iteration: compute and
 	// synchronisation).
 	OpRound
+	// OpReduce: the Weights-weighted average of the members of Group is
+	// computed and held as result number Iter; the members' models are
+	// left as they are (CREW's reduce, delivered member by member).
+	OpReduce
+	// OpAdopt: worker W replaces its model by result Iter.
+	OpAdopt
+	// OpRelease: worker W leaves result Iter without adopting it.
+	OpRelease
 )
 
-var opNames = [...]string{"step", "grad", "average", "send", "recv", "push", "pull", "round"}
+var opNames = [...]string{"step", "grad", "average", "send", "recv", "push", "pull", "round", "reduce", "adopt", "release"}
 
 func (k OpKind) String() string {
 	if int(k) < len(opNames) {
@@ -47,12 +55,15 @@ func (k OpKind) String() string {
 	return fmt.Sprintf("op(%d)", k)
 }
 
-// Op is one operation of a schedule, at simulated time T (seconds).
+// Op is one operation of a schedule, at simulated time T (seconds). Iter
+// is the iteration of a push-sum message (OpSend, OpRecv) or the number
+// of a held result (OpReduce, OpAdopt, OpRelease).
 type Op struct {
 	Kind    OpKind
 	T       float64
 	W, Peer int
 	Piece   int
+	Iter    int
 	Group   []int
 	Weights []float64
 }
@@ -95,16 +106,16 @@ func (f *Fleet) Do(op Op) {
 		x := f.theta[op.W][r[0]:r[1]]
 		floats.Scale(0.5, x)
 		f.weight[op.W][op.Piece] *= 0.5
-		k := mailKey{op.W, op.Peer, op.Piece}
+		k := mailKey{op.W, op.Peer, op.Piece, op.Iter}
 		if f.mail[k] != nil {
-			panic(fmt.Sprintf("learn: worker %d sends piece %d to %d again before it was received", op.W, op.Piece, op.Peer))
+			panic(fmt.Sprintf("learn: worker %d sends piece %d of iteration %d to %d twice", op.W, op.Piece, op.Iter, op.Peer))
 		}
 		f.mail[k] = &message{x: append([]float64(nil), x...), w: f.weight[op.W][op.Piece]}
 	case OpRecv:
-		k := mailKey{op.Peer, op.W, op.Piece}
+		k := mailKey{op.Peer, op.W, op.Piece, op.Iter}
 		m := f.mail[k]
 		if m == nil {
-			panic(fmt.Sprintf("learn: worker %d receives piece %d from %d, which sent none", op.W, op.Piece, op.Peer))
+			panic(fmt.Sprintf("learn: worker %d receives piece %d of iteration %d from %d, which sent none", op.W, op.Piece, op.Iter, op.Peer))
 		}
 		delete(f.mail, k)
 		r := f.pieces[op.Piece]
@@ -122,6 +133,22 @@ func (f *Fleet) Do(op Op) {
 		}
 		r := f.pieces[op.Piece]
 		copy(f.theta[op.W][r[0]:r[1]], f.server[r[0]:r[1]])
+	case OpReduce:
+		f.reduce(op)
+	case OpAdopt, OpRelease:
+		h := f.held[op.Iter]
+		if h == nil || !h.members[op.W] {
+			panic(fmt.Sprintf("learn: worker %d %vs result %d, which it is not waiting for", op.W, op.Kind, op.Iter))
+		}
+		if op.Kind == OpAdopt {
+			copy(f.theta[op.W], h.x)
+			clear1(f.weight[op.W])
+			f.version[op.W] = h.version
+		}
+		delete(h.members, op.W)
+		if len(h.members) == 0 {
+			delete(f.held, op.Iter)
+		}
 	case OpRound:
 		f.rounds[op.W]++
 		if f.swa != nil {
@@ -171,6 +198,38 @@ func (f *Fleet) average(op Op) {
 	}
 }
 
+// held is a reduced model waiting for its members to adopt it.
+type held struct {
+	x       []float64
+	version int
+	members map[int]bool
+}
+
+// reduce applies OpReduce.
+func (f *Fleet) reduce(op Op) {
+	if f.held[op.Iter] != nil {
+		panic(fmt.Sprintf("learn: result %d reduced twice", op.Iter))
+	}
+	h := &held{x: make([]float64, f.np), members: map[int]bool{}}
+	for i, m := range op.Group {
+		a := 1 / float64(len(op.Group))
+		if op.Weights != nil {
+			a = op.Weights[i]
+		}
+		floats.AddScaled(h.x, a, f.theta[m])
+		h.version = max(h.version, f.version[m])
+		h.members[m] = true
+	}
+	f.held[op.Iter] = h
+}
+
+// clear1 sets every element of x to 1.
+func clear1(x []float64) {
+	for i := range x {
+		x[i] = 1
+	}
+}
+
 // check panics on an op that names a worker, peer, piece or weight that
 // does not exist.
 func (f *Fleet) check(op Op) {
@@ -178,7 +237,7 @@ func (f *Fleet) check(op Op) {
 		panic(fmt.Sprintf("learn: %v op names %s %d (have %d workers, %d pieces)", op.Kind, what, v, f.n, len(f.pieces)))
 	}
 	switch op.Kind {
-	case OpAverage:
+	case OpAverage, OpReduce:
 		if op.Weights != nil && len(op.Weights) != len(op.Group) {
 			panic(fmt.Sprintf("learn: average of %d workers with %d weights", len(op.Group), len(op.Weights)))
 		}
