@@ -48,7 +48,9 @@ func (d *dssyncRec) Computed(w, _ int) {
 	d.f.Step(d.t(), w)
 }
 
-func (d *dssyncRec) GroupAveraged(_, l int, members []int) { d.f.Average(d.t(), members, nil, l) }
+func (d *dssyncRec) GroupAveraged(t, l int, members []int) {
+	d.f.Do(learn.Op{Kind: learn.OpAverage, T: d.t(), Group: members, Piece: l, Iter: t})
+}
 
 func (d *dssyncRec) GossipSent(w, dst, t, l int) {
 	d.f.Do(learn.Op{Kind: learn.OpSend, T: d.t(), W: w, Peer: dst, Piece: l, Iter: t})
