@@ -40,6 +40,8 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis (positive values)"},
 			&cli.StringFlag{Name: "title", Usage: "figure title (default: the experiment and the --where filters)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "figure `FILE`, .svg or .png", Required: true},
+			&cli.StringFlag{Name: "from-series", Usage: "read the time series `NAME` (e.g. learning) of every run in the directory given instead of a CSV (written by sweep --series-dir); --x and --y name its columns"},
+			&cli.Float64Flag{Name: "bin", Usage: "with --from-series: round the x column down to multiples of `W`, so that runs whose rows fall at different x share a cell"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -53,7 +55,7 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			if _, err := plotting.FormatOf(out); err != nil {
 				return err
 			}
-			t, err := plotting.ReadFile(c.Args().First())
+			t, err := readPlotTable(c, spec)
 			if err != nil {
 				return err
 			}
@@ -69,6 +71,27 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// readPlotTable reads the sweep CSV, or with --from-series the named
+// series of every run in a series directory (its x, series, facet and
+// filter columns as parameters).
+func readPlotTable(c *cli.Context, spec plotting.Spec) (*plotting.Table, error) {
+	name := c.String("from-series")
+	if name == "" {
+		if c.IsSet("bin") {
+			return nil, errors.New("--bin needs --from-series")
+		}
+		return plotting.ReadFile(c.Args().First())
+	}
+	if c.Float64("bin") < 0 {
+		return nil, fmt.Errorf("--bin %g: want a positive width", c.Float64("bin"))
+	}
+	keys := []string{spec.X, spec.Series, spec.Facet}
+	for _, w := range spec.Where {
+		keys = append(keys, w.Param)
+	}
+	return plotting.ReadSeriesDir(c.Args().First(), plotting.SeriesOptions{Name: name, Keys: keys, X: spec.X, Bin: c.Float64("bin")})
 }
 
 // plotSpec reads the figure flags of the plot command.
