@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Time to accuracy under every scheme, 5 seeds per point, as docs/tta.md
+# reports it. Usage: scripts/tta/reproduce.sh [OUTDIR] [PART...]
+# PART is dssync, sr, crew or ina (default: all four). SYNCSIM=path/to/syncsim
+# uses a built binary. CPU: about 15 min (dssync), 10 (sr), 25 (crew), 30 (ina)
+# on a 2-core machine.
+set -euo pipefail
+out=${1:-tta-repro}
+shift || true
+parts=${*:-dssync sr crew ina}
+S=${SYNCSIM:-syncsim}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+cd "$out"
+run() { "$S" sweep "$@" --trials 5 --parallel 2 --timing --force --quiet; }
+sum() { python3 "$here/summarise.py" "$@"; }
+for p in $parts; do
+  case $p in
+  dssync)
+    # DS-Sync Sec. V: MLP on MNIST to 0.95 under each contention scenario.
+    run dssync --vary scenario=static,inter-rack,both --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip \
+      --set learn_model=mlp --set lr=0.5 --set iterations=500 --csv dssync.csv --series-dir dssync-series
+    sum dssync.csv --ref dssync --metrics final_acc,swa_acc,iters_to_target,tta_s,iter_time_ms > dssync.md
+    for sc in static inter-rack both; do
+      "$S" plot dssync-series --from-series learning --x t_s --bin 10 --y test_acc --series scheme \
+        --where scenario=$sc --where scheme=dssync,allreduce,hier-allreduce,asp,gossip -o dssync_$sc.png
+    done
+    ;;
+  sr)
+    # Selective reduce Sec. II-C, Eq. 1: softmax on MNIST to 0.90, n = 40, as p varies.
+    common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --vary partition=iid,dirichlet)
+    run sr-cluster --set scheme=allreduce "${common[@]}" --csv sr-ar.csv
+    run sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.1,0.2,0.3,0.5 "${common[@]}" --csv sr-pr.csv
+    run sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${common[@]}" --csv sr-sr.csv
+    sum sr-ar.csv sr-pr.csv sr-sr.csv --ref allreduce --metrics final_acc,iters_to_target,tta_s,avg_sync_time_s,avg_sync_scale > sr.md
+    ;;
+  crew)
+    # CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and non-IID.
+    run crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=10000 --set learn_model=mlp --set lr=0.5 \
+      --set eval_every=5 --vary partition=iid,dirichlet --vary scheme=crew,opr,a2a --csv crew.csv
+    sum crew.csv --ref crew --metrics final_acc,iters_to_target,tta_s,pr_time_s,rounds_per_worker > crew.md
+    ;;
+  ina)
+    # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).
+    run ina-testbed --set run_length=quick --set iterations=150 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
+      --set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --csv ina.csv
+    sum ina.csv --by protocol --ref pa-atp --metrics final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms > ina.md
+    ;;
+  *) echo "unknown part $p (dssync, sr, crew, ina)" >&2; exit 2 ;;
+  esac
+done
