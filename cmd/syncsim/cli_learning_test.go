@@ -53,8 +53,12 @@ func TestLearningDeterministicAtAnyParallel(t *testing.T) {
 	}
 	png := filepath.Join(dir, "acc.png")
 	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "learning", "--x", "t_s", "--bin", "0.5", "--y", "test_acc",
-		"--series", "scheme", "-o", png); code != 0 {
+		"--series", "scheme", "--y-range", "0.2:1", "-o", png); code != 0 {
 		t.Fatalf("plot: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "learning", "--x", "t_s", "--y", "test_acc", "--y-range", "1:0",
+		"--series", "scheme", "-o", png); code == 0 || !strings.Contains(stderr, "want LO:HI with LO < HI") {
+		t.Errorf("plot with an empty y range: exit %d: %s", code, stderr)
 	}
 	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "nothing", "--x", "t_s", "--y", "test_acc", "-o", png); code == 0 ||
 		!strings.Contains(stderr, "holds no series \"nothing\"") {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -40,6 +42,7 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis (positive values)"},
 			&cli.StringFlag{Name: "title", Usage: "figure title (default: the experiment and the --where filters)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "figure `FILE`, .svg or .png", Required: true},
+			&cli.StringFlag{Name: "y-range", Usage: "fix the y axis to `LO:HI` (lines and bands clipped to it) instead of fitting the data"},
 			&cli.StringFlag{Name: "from-series", Usage: "read the time series `NAME` (e.g. learning) of every run in the directory given instead of a CSV (written by sweep --series-dir); --x and --y name its columns"},
 			&cli.Float64Flag{Name: "bin", Usage: "with --from-series: round the x column down to multiples of `W`, so that runs whose rows fall at different x share a cell"},
 		},
@@ -103,6 +106,15 @@ func plotSpec(c *cli.Context) (plotting.Spec, error) {
 	s := plotting.Spec{
 		X: c.String("x"), Y: c.String("y"), Series: c.String("series"), Facet: c.String("facet"),
 		Kind: kind, LogX: c.Bool("log-x"), LogY: c.Bool("log-y"), Title: c.String("title"),
+	}
+	if r := c.String("y-range"); r != "" {
+		lo, hi, ok := strings.Cut(r, ":")
+		a, err1 := strconv.ParseFloat(lo, 64)
+		b, err2 := strconv.ParseFloat(hi, 64)
+		if !ok || err1 != nil || err2 != nil || !(a < b) || math.IsInf(a, 0) || math.IsInf(b, 0) || (s.LogY && a <= 0) {
+			return plotting.Spec{}, fmt.Errorf("--y-range %q: want LO:HI with LO < HI (both positive on a log axis)", r)
+		}
+		s.YMin, s.YMax, s.YRange = a, b, true
 	}
 	for _, w := range c.StringSlice("where") {
 		f, err := plotting.ParseFilter(w)

@@ -23,7 +23,7 @@ for p in $parts; do
     sum dssync.csv --ref dssync --metrics final_acc,swa_acc,iters_to_target,tta_s,iter_time_ms > dssync.md
     for sc in static inter-rack both; do
       "$S" plot dssync-series --from-series learning --x t_s --bin 10 --y test_acc --series scheme \
-        --where scenario=$sc --where scheme=dssync,allreduce,hier-allreduce,asp,gossip -o dssync_$sc.png
+        --where scenario=$sc --where scheme=dssync,allreduce,hier-allreduce,asp,gossip --y-range 0.88:0.97 -o dssync_$sc.png
     done
     ;;
   sr)
