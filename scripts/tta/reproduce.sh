@@ -18,6 +18,7 @@ for p in $parts; do
   case $p in
   dssync)
     # DS-Sync Sec. V: MLP on MNIST to 0.95 under each contention scenario.
+    run dssync --set scenario=both --set scheme=asp --set asp_lr=same --set learn_model=mlp --set lr=0.5 --set iterations=500 --csv asp-same.csv
     run dssync --vary scenario=static,inter-rack,both --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip \
       --set learn_model=mlp --set lr=0.5 --set iterations=500 --csv dssync.csv --series-dir dssync-series
     sum dssync.csv --ref dssync --metrics final_acc,swa_acc,iters_to_target,tta_s,iter_time_ms > dssync.md
@@ -32,7 +33,8 @@ for p in $parts; do
     run sr-cluster --set scheme=allreduce "${common[@]}" --csv sr-ar.csv
     run sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.1,0.2,0.3,0.5 "${common[@]}" --csv sr-pr.csv
     run sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${common[@]}" --csv sr-sr.csv
-    sum sr-ar.csv sr-pr.csv sr-sr.csv --ref allreduce --metrics final_acc,iters_to_target,tta_s,avg_sync_time_s,avg_sync_scale > sr.md
+    sum sr-ar.csv sr-pr.csv sr-sr.csv --by scheme,p_frac --ref allreduce/0.3 --metrics final_acc,iters_to_target,tta_s,avg_sync_time_s > sr.md
+    sum sr-ar.csv sr-pr.csv sr-sr.csv --by scheme,p_frac --ref allreduce/0.3 --metrics iters_to_target --ratio iters_to_target > sr-iters.md
     ;;
   crew)
     # CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and non-IID.
@@ -42,7 +44,7 @@ for p in $parts; do
     ;;
   ina)
     # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).
-    run ina-testbed --set run_length=quick --set iterations=150 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
+    run ina-testbed --set run_length=quick --set iterations=120 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
       --set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --csv ina.csv
     sum ina.csv --by protocol --ref pa-atp --metrics final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms > ina.md
     ;;

@@ -9,6 +9,9 @@ target never reached), then the paired ratio of the reference's metric to
 each other's (--ratio, default tta_s), seed by seed, as median [min-max]
 over the seeds where both are defined.
 
+--by may name several columns (scheme,p_frac): their values joined by
+"/" are the compared values, and the reference is one such value.
+
 usage: summarise.py FILE.csv [--by scheme] [--ref dssync]
                      [--metrics final_acc,iters_to_target,tta_s] [--ratio tta_s]
 """
@@ -56,10 +59,13 @@ def main():
             rows += list(csv.DictReader(fh))
     if not rows:
         sys.exit("no rows")
-    by, metrics, ratio = opts["--by"], opts["--metrics"].split(","), opts["--ratio"]
+    bys, metrics, ratio = opts["--by"].split(","), opts["--metrics"].split(","), opts["--ratio"]
+    by = "/".join(bys)
+    for r in rows:
+        r[by] = "/".join(r[b] for b in bys)
     header = list(rows[0])
     params = header[1:header.index("trial")]
-    varying = [k for k in params if k != by and len({r[k] for r in rows}) > 1]
+    varying = [k for k in params if k not in bys and len({r[k] for r in rows}) > 1]
     values = []
     for r in rows:
         if r[by] not in values:
