@@ -39,7 +39,7 @@ for p in $parts; do
   crew)
     # CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and non-IID.
     run crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=10000 --set learn_model=mlp --set lr=0.5 \
-      --set eval_every=5 --vary partition=iid,dirichlet --vary scheme=crew,a2a --csv crew.csv
+      --set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a --csv crew.csv
     sum crew.csv --ref crew --metrics final_acc,iters_to_target,tta_s,pr_time_s,rounds_per_worker > crew.md
     ;;
   ina)
