@@ -90,7 +90,7 @@ func Metrics() []experiments.Metric {
 const SeriesDoc = "With learn_model set, the run trains a real model under the schedule the network produces " +
 	"(docs/tta.md), and --series-dir adds \"learning\", one row per evaluation: job, t_s (simulated seconds " +
 	"since training began), iteration (mean completed rounds per worker), test_acc and test_loss of the learnt " +
-	"model on eval_samples test rows, consensus_dist. `syncsim plot --series learning` draws it."
+	"model on eval_samples test rows, consensus_dist. `syncsim plot DIR --from-series learning --x t_s --bin 10 --y test_acc --series scheme -o acc.png` draws it."
 
 // SeriesColumns are the learning series' columns.
 var SeriesColumns = append([]string{"job"}, learn.SeriesColumns...)
