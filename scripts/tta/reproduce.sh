@@ -2,8 +2,9 @@
 # Time to accuracy under every scheme, 5 seeds per point, as docs/tta.md
 # reports it. Usage: scripts/tta/reproduce.sh [OUTDIR] [PART...]
 # PART is dssync, sr, crew or ina (default: all four). SYNCSIM=path/to/syncsim
-# uses a built binary. CPU: about 15 min (dssync), 10 (sr), 25 (crew), 30 (ina)
-# on a 2-core machine.
+# uses a built binary. Wall time on a 2-core machine shared with other work:
+# about 1 h (dssync), 40 min (sr), 50 min (crew), 1.5 h (ina); a learning run
+# of dssync or sr-cluster alone costs 8-9 s of CPU (docs/performance.md).
 set -euo pipefail
 out=${1:-tta-repro}
 shift || true
