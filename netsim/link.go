@@ -9,22 +9,24 @@ type LinkID int32
 // as htsim's pipes do, so the scheduler's heap stays as small as the number
 // of busy links.
 type Link struct {
-	ID    LinkID
-	From  NodeID // sending node
-	To    NodeID // receiving node
-	Rate  Rate   // serialisation rate at the sending port
-	Delay Time   // propagation delay
-
-	net     *Network
-	to      Node
+	// What every packet reads or writes comes first, in one cache line
+	// (see Port).
 	fifo    []inflight // ring buffer
-	head    int
-	count   int
+	head    int32
+	count   int32
+	Delay   Time // propagation delay
+	Rate    Rate // serialisation rate at the sending port
+	net     *Network
 	pending bool
 
+	to Node
 	// Delivered counts packets and bytes that reached the far end.
 	Delivered      uint64
 	DeliveredBytes uint64
+
+	ID   LinkID // position in Network.Links
+	From NodeID // sending node
+	To   NodeID // receiving node
 }
 
 // inflight is a packet on the wire with its arrival time and size (kept
@@ -36,7 +38,7 @@ type inflight struct {
 }
 
 // InFlight is the number of packets propagating on the link.
-func (l *Link) InFlight() int { return l.count }
+func (l *Link) InFlight() int { return int(l.count) }
 
 // Peer is the node at the far end.
 func (l *Link) Peer() Node { return l.to }
@@ -45,11 +47,11 @@ func (l *Link) Peer() Node { return l.to }
 // later), after which it propagates for Delay. Departures on a link are
 // non-decreasing, so the FIFO stays ordered by arrival.
 func (l *Link) carry(p *Packet, size Bytes, depart Time) {
-	if l.count == len(l.fifo) {
+	if int(l.count) == len(l.fifo) {
 		l.grow()
 	}
 	at := depart + l.Delay
-	l.fifo[(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
+	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
 	l.count++
 	if !l.pending {
 		l.pending = true
@@ -63,8 +65,8 @@ func (l *Link) grow() {
 		n = 16
 	}
 	f := make([]inflight, n)
-	for i := 0; i < l.count; i++ {
-		f[i] = l.fifo[(l.head+i)&(len(l.fifo)-1)]
+	for i := 0; i < int(l.count); i++ {
+		f[i] = l.fifo[(int(l.head)+i)&(len(l.fifo)-1)]
 	}
 	l.fifo, l.head = f, 0
 }
@@ -78,7 +80,7 @@ func (l *Link) HandleEvent(ev Event) {
 			break
 		}
 		l.fifo[l.head] = inflight{}
-		l.head = (l.head + 1) & (len(l.fifo) - 1)
+		l.head = (l.head + 1) & int32(len(l.fifo)-1)
 		l.count--
 		l.Delivered++
 		l.DeliveredBytes += uint64(e.size)
