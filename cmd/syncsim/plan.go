@@ -424,7 +424,7 @@ func (o *output) close() error {
 func (p *plan) runner(out *output) *experiments.Runner {
 	r := &experiments.Runner{
 		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
-		Check: p.check, Series: p.seriesDir != "", Label: experiments.AxisNames(p.grid.Axes()),
+		Check: p.check, Series: p.seriesDir != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
 		Shard: p.shard, Shards: p.shards, Stall: p.stall,
 	}
 	if out.resume != nil {
