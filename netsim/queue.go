@@ -118,28 +118,37 @@ func (q *heap2) pop() key {
 // and a push.
 func (q *heap2) replaceTop(k key) { q.siftDown(k, len(q.h)) }
 
-// siftDown places k at the root of h[:n] and moves it down to its place,
-// choosing the smaller child without a branch.
+// siftDown places k at the root of h[:n] and moves it to its place.
+// In the engine's hold pattern the new key is usually later than most
+// pending ones and ends near the bottom, so the hole left by the root is
+// first walked down to a leaf along the smaller children (one branch-free
+// comparison per level, none against k), and k is then moved up from
+// there, rarely more than a level or two (Floyd's bottom-up heap
+// construction, as in bottom-up heapsort).
 func (q *heap2) siftDown(k key, n int) {
 	h := q.h[:n]
 	i := 0
 	for {
 		c := 2*i + 1
-		if c+2 <= n {
-			cs := (*[2]key)(h[c : c+2])
-			m := lt(&cs[1], &cs[0])
-			if lt(&cs[m&1], &k) == 0 {
-				break
+		if c+2 > n {
+			if c < n {
+				h[i] = h[c]
+				i = c
 			}
-			h[i] = cs[m&1]
-			i = c + int(m)
-			continue
+			break
 		}
-		if c < n && h[c].before(&k) {
-			h[i] = h[c]
-			i = c
+		cs := (*[2]key)(h[c : c+2])
+		m := lt(&cs[1], &cs[0])
+		h[i] = cs[m&1]
+		i = c + int(m)
+	}
+	for i > 0 {
+		p := (i - 1) >> 1
+		if !k.before(&h[p]) {
+			break
 		}
-		break
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = k
 }

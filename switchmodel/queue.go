@@ -285,7 +285,7 @@ func (q *PortQueue) Next(now netsim.Time) (*netsim.Packet, netsim.Bytes) {
 	var p *netsim.Packet
 	var size netsim.Bytes
 	switch {
-	case q.ctrl.n > 0:
+	case q.cfg.ControlFirst && q.ctrl.n > 0: // the configuration's line, not the cold control band's, for switch ports
 		p, size = q.ctrl.pop()
 	case q.rs != nil:
 		if p, size = q.rs.next(); p == nil {

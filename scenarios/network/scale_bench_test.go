@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/topologies"
+	"syncsim/transport"
 )
 
 // scalePoints are the permutation scale curve of docs/performance.md: a
@@ -54,5 +57,33 @@ func BenchmarkPermutationScale(b *testing.B) {
 			b.ReportMetric(cpu*1e9/pkts, "cpu-ns/pkt")
 			b.ReportMetric(events/pkts, "events/pkt")
 		})
+	}
+}
+
+// BenchmarkPermutationSteady is the 512-host permutation in steady state:
+// after 1 ms of warm-up (windows, queues, rings and the packet pool at
+// their working size), one op is one data packet delivered to its
+// receiver. allocs/op must be 0: the per-packet path allocates nothing
+// at scale either.
+func BenchmarkPermutationSteady(b *testing.B) {
+	sim := netsim.New(1)
+	net := netsim.NewNetwork(sim)
+	lc := topologies.DefaultLeafSpine()
+	lc.Leaves, lc.Queue.ECNPackets = 32, 65
+	fab, err := topologies.LeafSpine(net, lc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := transport.NewStack(net, transport.DefaultConfig())
+	dst := derangement(sim.Rand("permutation/pairs"), len(fab.Hosts))
+	for i, h := range fab.Hosts {
+		st.Start(h.ID(), fab.Hosts[dst[i]].ID(), transport.FlowOpts{}, nil)
+	}
+	sim.Run(netsim.Millisecond)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := st.Segments
+	for st.Segments-start < uint64(b.N) {
+		sim.Run(sim.Now() + netsim.Microsecond)
 	}
 }
