@@ -118,37 +118,31 @@ func (q *heap2) pop() key {
 // and a push.
 func (q *heap2) replaceTop(k key) { q.siftDown(k, len(q.h)) }
 
-// siftDown places k at the root of h[:n] and moves it to its place.
-// In the engine's hold pattern the new key is usually later than most
-// pending ones and ends near the bottom, so the hole left by the root is
-// first walked down to a leaf along the smaller children (one branch-free
-// comparison per level, none against k), and k is then moved up from
-// there, rarely more than a level or two (Floyd's bottom-up heap
-// construction, as in bottom-up heapsort).
+// siftDown places k at the root of h[:n] and moves it down to its place,
+// choosing the smaller child without a branch. (Walking the hole to a
+// leaf first and moving k up from there, Floyd's bottom-up variant, saved
+// 3 % of the instructions at 512 hosts but cost 3 % more at 16 and 40 %
+// more mispredicted branches: not kept.)
 func (q *heap2) siftDown(k key, n int) {
 	h := q.h[:n]
 	i := 0
 	for {
 		c := 2*i + 1
-		if c+2 > n {
-			if c < n {
-				h[i] = h[c]
-				i = c
+		if c+2 <= n {
+			cs := (*[2]key)(h[c : c+2])
+			m := lt(&cs[1], &cs[0])
+			if lt(&cs[m&1], &k) == 0 {
+				break
 			}
-			break
+			h[i] = cs[m&1]
+			i = c + int(m)
+			continue
 		}
-		cs := (*[2]key)(h[c : c+2])
-		m := lt(&cs[1], &cs[0])
-		h[i] = cs[m&1]
-		i = c + int(m)
-	}
-	for i > 0 {
-		p := (i - 1) >> 1
-		if !k.before(&h[p]) {
-			break
+		if c < n && h[c].before(&k) {
+			h[i] = h[c]
+			i = c
 		}
-		h[i] = h[p]
-		i = p
+		break
 	}
 	h[i] = k
 }
