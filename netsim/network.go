@@ -26,6 +26,8 @@ type Network struct {
 	routes    *Routes
 	ecmpSalt  uint64
 	dropHooks []func(p *Packet)
+	// delivering is the link whose HandleEvent is running, if any.
+	delivering *Link
 }
 
 // NewNetwork returns an empty network on sim.
@@ -87,6 +89,7 @@ func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Po
 	b := net.nodes[from].Base()
 	pt := &pl.port
 	*pt = Port{Node: from, Index: len(b.Ports), Link: l, Queue: q, net: net}
+	l.port = pt
 	b.Ports = append(b.Ports, pt)
 	return pt
 }

@@ -190,7 +190,7 @@ func (pt *Port) startNext(now Time) {
 	pt.freeAt = now + d
 	pt.TxPackets++
 	pt.TxBytes += uint64(size)
-	pt.Link.carry(p, size, pt.freeAt)
+	pt.Link.carry(p, size, pt.freeAt, pt.net)
 	if pt.Queue.Len() > 0 {
 		pt.pending = true
 		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
