@@ -1,7 +1,5 @@
 package netsim
 
-import "unsafe"
-
 // NodeID identifies a node (host or switch) in a Network.
 type NodeID int32
 
@@ -60,13 +58,9 @@ type Packet struct {
 // PacketPool is a free list of packets with conservation counters.
 //
 // New packets are cut from arrays (chunks) that double in length up to
-// maxChunk packets, not allocated one by one: a packet's hot fields then
-// start on a 32-byte boundary (see Packet), the packets of a large run
-// sit on few memory pages, and where the operating system offers huge
-// pages the largest chunks ask for them (adviseHuge), so the thousands of
-// packets queued across a large fabric cost the address translation
-// little. Freed packets are reused last-in first-out, the most recently
-// touched first.
+// maxChunk packets, not allocated one by one, so a packet's hot fields
+// start on a 32-byte boundary (see Packet). Freed packets are reused
+// last-in first-out, the most recently touched first.
 type PacketPool struct {
 	free    *Packet
 	nextID  uint64
@@ -79,7 +73,7 @@ type PacketPool struct {
 
 // Chunk lengths of a PacketPool, in packets: the first chunk holds
 // minChunk (a small run allocates little), each next one twice the last,
-// up to maxChunk (5 MB, enough to hold an aligned 2 MB huge page).
+// up to maxChunk.
 const (
 	minChunk = 64
 	maxChunk = 1 << 15
@@ -92,7 +86,6 @@ func (pp *PacketPool) newPacket() *Packet {
 		n := min(max(2*pp.chunkN, minChunk), maxChunk)
 		pp.chunkN = n
 		pp.chunk = make([]Packet, n)
-		adviseHuge(unsafe.Pointer(&pp.chunk[0]), uintptr(n)*unsafe.Sizeof(Packet{}))
 	}
 	p := &pp.chunk[0]
 	pp.chunk = pp.chunk[1:]
