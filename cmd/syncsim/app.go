@@ -25,7 +25,7 @@ var version = "0.1.0-dev"
 var commit = ""
 
 // commandNames lists the commands for messages.
-const commandNames = "list, describe, run, sweep, plot, merge, completion, help"
+const commandNames = "list, describe, run, sweep, plot, summarise, merge, completion, help"
 
 // newApp builds the command-line application over the experiments of reg,
 // writing to stdout and stderr. It never exits the process, so tests can
@@ -60,6 +60,7 @@ func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 			sweepCommand(reg),
 			plotCommand(reg),
 			mergeCommand(reg),
+			summariseCommand(reg),
 			completionCommand(reg),
 			completeCommand(reg),
 		},
