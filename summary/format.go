@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,7 @@ func (t *Table) Header() []string {
 
 // label names the column of metric m at pivot value v.
 func (t *Table) label(v, m string) string {
-	if t.Pivot == "" {
+	if len(t.Pivot) == 0 {
 		return m
 	}
 	return t.suffix(v, m)
@@ -75,9 +76,9 @@ func (t *Table) suffix(name, m string) string {
 // pair returns the two values a change of value o compares, a over b.
 func (t *Table) pair(o string) (a, b string) {
 	if t.Compare.Of {
-		return t.Compare.Value, o
+		return t.Base, o
 	}
-	return o, t.Compare.Value
+	return o, t.Base
 }
 
 // Markdown writes the table as Markdown with a caption saying what the
@@ -243,29 +244,49 @@ func (st Style) change(s Stat, how Change) string {
 }
 
 // spread is "median [min-max]", or the one value when all are equal;
-// a range with a negative end is written [min, max].
+// a range with a negative end is written [min, max]. When the three
+// are whole numbers (counts) they are written in full, else every one
+// with the style's significant digits, so a cell reads alike (1.75
+// [1.73-2.00], not 1.75 [1.73-2]).
 func (st Style) spread(s Stat) string {
-	med := Number(s.Median, st.digits())
+	whole := isWhole(s.Median) && isWhole(s.Min) && isWhole(s.Max)
+	num := func(v float64) string {
+		if whole {
+			return Number(v, st.digits())
+		}
+		return Significant(v, st.digits())
+	}
 	if s.Min == s.Max {
-		return med
+		return num(s.Median)
 	}
 	sep := "-"
 	if s.Min < 0 {
 		sep = ", "
 	}
-	return med + " [" + Number(s.Min, st.digits()) + sep + Number(s.Max, st.digits()) + "]"
+	return num(s.Median) + " [" + num(s.Min) + sep + num(s.Max) + "]"
 }
 
-// Number writes v with digits significant digits: integers in full,
-// other values in fixed point (8112.4 as 8112, 0.5512 as 0.551), very
-// small or large ones in exponent form.
+func isWhole(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1e15 }
+
+// Number writes v with digits significant digits, integers in full
+// (8112, 12): Significant for the rest.
 func Number(v float64, digits int) string {
+	if isWhole(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return Significant(v, digits)
+}
+
+// Significant writes v with digits significant digits in fixed point
+// (0.5512 as 0.551, 2 as 2.00; 8112.4 as 8112, the integer part kept
+// whole), very small or large values in exponent form.
+func Significant(v float64, digits int) string {
 	a := math.Abs(v)
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return experiments.FormatFloat(v)
-	case v == math.Trunc(v) && a < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v == 0:
+		return strconv.FormatFloat(0, 'f', digits-1, 64)
 	case a < 1e-4 || a >= 1e15:
 		return strconv.FormatFloat(v, 'g', digits, 64)
 	}
@@ -281,9 +302,7 @@ func Number(v float64, digits int) string {
 func (t *Table) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := append([]string(nil), t.Keys...)
-	if t.Pivot != "" {
-		head = append(head, t.Pivot)
-	}
+	head = append(head, t.Pivot...)
 	head = append(head, "metric", "statistic", "against", "n", "of", "median", "min", "max")
 	if err := cw.Write(head); err != nil {
 		return err
@@ -294,8 +313,8 @@ func (t *Table) CSV(w io.Writer) error {
 	}
 	write := func(key []string, pivot, metric, stat, against string, s Stat) error {
 		rec := append([]string(nil), key...)
-		if t.Pivot != "" {
-			rec = append(rec, pivot)
+		if len(t.Pivot) > 0 {
+			rec = append(rec, t.Tuples[slices.Index(t.Values, pivot)]...)
 		}
 		rec = append(rec, metric, stat, against, strconv.Itoa(s.N), strconv.Itoa(s.Of),
 			experiments.FormatFloat(s.Median), experiments.FormatFloat(s.Min), experiments.FormatFloat(s.Max))

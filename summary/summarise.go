@@ -53,22 +53,45 @@ func ParseFilter(s string) (Filter, error) {
 	return f, nil
 }
 
-// Compare names the baseline of the paired changes: a parameter and one
-// of its values. By default (--vs) every other value X is compared with
-// the baseline V (X / V); with Of (--of) the baseline is compared with
-// every other value (V / X), as "PA-ATP vs ATP" does.
+// Compare names the baseline of the paired changes: one value of one
+// parameter (--vs scheme=allreduce), or of several together (--vs
+// split=e-d --vs scheduling=fs), whose values then make the columns. By
+// default (--vs) every other value X is compared with the baseline V
+// (X / V); with Of (--of) the baseline is compared with every other value
+// (V / X), as "PA-ATP vs ATP" does.
 type Compare struct {
-	Param, Value string
-	Of           bool
+	Params, Values []string
+	Of             bool
 }
 
-// ParseCompare reads "param=value".
-func ParseCompare(flag, s string) (*Compare, error) {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" || v == "" || strings.Contains(v, ",") {
-		return nil, fmt.Errorf("--%s %q: want param=value, one value (for example --%s scheme=allreduce)", flag, s, flag)
+// ParseCompare reads the "param=value" settings of --vs (or --of, which
+// flag names) into a baseline.
+func ParseCompare(flag string, settings []string) (*Compare, error) {
+	c := &Compare{Of: flag == "of"}
+	for _, s := range settings {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" || v == "" || strings.Contains(v, ",") {
+			return nil, fmt.Errorf("--%s %q: want param=value, one value (for example --%s scheme=allreduce)", flag, s, flag)
+		}
+		if slices.Contains(c.Params, k) {
+			return nil, fmt.Errorf("--%s names %s twice", flag, k)
+		}
+		c.Params = append(c.Params, k)
+		c.Values = append(c.Values, v)
 	}
-	return &Compare{Param: k, Value: v, Of: flag == "of"}, nil
+	if len(c.Params) == 0 {
+		return nil, fmt.Errorf("--%s needs param=value", flag)
+	}
+	return c, nil
+}
+
+// String is the baseline as the flags give it.
+func (c *Compare) String() string {
+	parts := make([]string, len(c.Params))
+	for i := range c.Params {
+		parts[i] = "--" + flagOf(c) + " " + c.Params[i] + "=" + c.Values[i]
+	}
+	return strings.Join(parts, " ")
 }
 
 // Spec says what to summarise.
@@ -77,11 +100,11 @@ type Spec struct {
 	Metrics []string
 	// Where keeps only the rows that pass every filter.
 	Where []Filter
-	// Columns, if set, is a parameter whose values become columns (one
-	// per value and metric) instead of rows.
-	Columns string
-	// Compare, if set, adds paired changes against a baseline value of a
-	// parameter, whose values then become columns.
+	// Columns, if set, are parameters whose values (or combinations of
+	// values) become columns, one per value and metric, instead of rows.
+	Columns []string
+	// Compare, if set, adds paired changes against a baseline value of
+	// its parameters, whose values then become columns.
 	Compare *Compare
 	// Change is how changes are expressed.
 	Change Change
@@ -106,9 +129,11 @@ type Row struct {
 // Table is a summary ready to print.
 type Table struct {
 	Experiment string
-	Keys       []string // the row parameters: those that vary, less Pivot
-	Pivot      string   // the parameter whose values are columns ("" for none)
-	Values     []string // its values in order of appearance ([""] without one)
+	Keys       []string   // the row parameters: those that vary, less the pivot
+	Pivot      []string   // the parameters whose values are columns (none: one column per metric)
+	Values     []string   // the pivot's values in order of appearance, space-separated ([""] without a pivot)
+	Tuples     [][]string // the same values one by one
+	Base       string     // the baseline's value among Values, with Compare
 	Metrics    []string
 	Compare    *Compare
 	Change     Change
@@ -129,44 +154,72 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 	}
 	pivot := spec.Columns
 	if c := spec.Compare; c != nil {
-		if pivot != "" && pivot != c.Param {
-			return nil, fmt.Errorf("--columns %s and --%s %s=%s: the compared parameter is the one in columns; give one", pivot, flagOf(c), c.Param, c.Value)
+		if len(pivot) > 0 && !slices.Equal(pivot, c.Params) {
+			return nil, fmt.Errorf("--columns %s and %s: the compared parameters are the ones in columns; give one", strings.Join(pivot, ","), c)
 		}
-		pivot = c.Param
+		pivot = c.Params
 	}
-	pi := -1
-	if pivot != "" {
-		if pi = d.param(pivot); pi < 0 {
-			return nil, fmt.Errorf("%s is not a parameter of these rows (parameters: %s)", pivot, strings.Join(d.Params, ", "))
+	var pis []int
+	for _, p := range pivot {
+		i := d.param(p)
+		if i < 0 {
+			return nil, fmt.Errorf("%s is not a parameter of these rows (parameters: %s)", p, strings.Join(d.Params, ", "))
 		}
+		if slices.Contains(pis, i) {
+			return nil, fmt.Errorf("%s is named twice", p)
+		}
+		pis = append(pis, i)
 	}
-	t := &Table{Experiment: d.Experiment, Pivot: pivot, Values: []string{""}, Compare: spec.Compare, Change: spec.Change}
+	t := &Table{Experiment: d.Experiment, Pivot: pivot, Compare: spec.Compare, Change: spec.Change}
 	for _, m := range metrics {
 		t.Metrics = append(t.Metrics, d.Metrics[m])
 	}
-	if pi >= 0 {
-		t.Values = distinct(rows, pi)
+	valueOf := func(r row) string {
+		parts := make([]string, len(pis))
+		for i, p := range pis {
+			parts[i] = r.params[p]
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, r := range rows {
+		if v := valueOf(r); !slices.Contains(t.Values, v) {
+			t.Values = append(t.Values, v)
+			tuple := make([]string, len(pis))
+			for i, p := range pis {
+				tuple[i] = r.params[p]
+			}
+			t.Tuples = append(t.Tuples, tuple)
+		}
 	}
 	base := -1
 	if c := spec.Compare; c != nil {
-		for i, v := range t.Values {
-			if sameValue(v, c.Value) {
+		for i, tuple := range t.Tuples {
+			match := true
+			for j := range tuple {
+				match = match && sameValue(tuple[j], c.Values[j])
+			}
+			if match {
 				base = i
 			}
 		}
 		switch {
 		case base < 0:
-			return nil, fmt.Errorf("--%s %s=%s: no row has %s=%s (values: %s)", flagOf(c), c.Param, c.Value, c.Param, c.Value, strings.Join(t.Values, ", "))
+			var have []string
+			for j, p := range pis {
+				have = append(have, c.Params[j]+" in "+strings.Join(distinct(rows, p), ", "))
+			}
+			return nil, fmt.Errorf("%s: no row has it (%s)", c, strings.Join(have, "; "))
 		case len(t.Values) == 1:
-			return nil, fmt.Errorf("--%s %s=%s: %s takes no other value in these rows; nothing to compare", flagOf(c), c.Param, c.Value, c.Param)
+			return nil, fmt.Errorf("%s: no row has another value; nothing to compare", c)
 		}
+		t.Base = t.Values[base]
 		for i, v := range t.Values {
 			if i != base {
 				t.Others = append(t.Others, v)
 			}
 		}
 	}
-	keys := d.rowParams(rows, pi)
+	keys := d.rowParams(rows, pis)
 	for _, k := range keys {
 		t.Keys = append(t.Keys, d.Params[k])
 	}
@@ -189,10 +242,7 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 			index[id] = g
 			groups = append(groups, g)
 		}
-		v := 0
-		if pi >= 0 {
-			v = slices.Index(t.Values, r.params[pi])
-		}
+		v := slices.Index(t.Values, valueOf(r))
 		g.rows[v] = append(g.rows[v], r)
 	}
 	seeds := map[uint64]bool{}
@@ -301,15 +351,15 @@ func (d *Data) filter(where []Filter) ([]row, error) {
 }
 
 // rowParams returns the parameters that make a row of the summary: those
-// that take more than one value in rows, other than the pivot (pi), less
+// that take more than one value in rows, other than the pivot's (pis), less
 // those whose value follows from the others (an automatic value resolved
 // per point, such as warm-up as a share of the duration), which would
 // only repeat them. Candidates are dropped from the last column on, so
 // of two parameters that determine each other the first stays.
-func (d *Data) rowParams(rows []row, pi int) []int {
+func (d *Data) rowParams(rows []row, pis []int) []int {
 	var varying []int
 	for i := range d.Params {
-		if i != pi && len(distinct(rows, i)) > 1 {
+		if !slices.Contains(pis, i) && len(distinct(rows, i)) > 1 {
 			varying = append(varying, i)
 		}
 	}
@@ -317,10 +367,7 @@ func (d *Data) rowParams(rows []row, pi int) []int {
 	for j := len(varying) - 1; j >= 0; j-- {
 		p := varying[j]
 		rest := slices.DeleteFunc(slices.Clone(kept), func(i int) bool { return i == p })
-		by := rest
-		if pi >= 0 {
-			by = append(slices.Clone(rest), pi)
-		}
+		by := append(slices.Clone(rest), pis...)
 		if len(by) > 0 && determined(rows, p, by) {
 			kept = rest
 		}

@@ -63,7 +63,7 @@ func markdown(t *testing.T, d *Data, spec Spec, st Style) string {
 // Model b: allreduce 200, 210, 190; dssync 150, 105, 133; ratios 0.75,
 // 0.5, 0.7: median 0.7.
 func TestRatioAgainstBaseline(t *testing.T) {
-	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Param: "scheme", Value: "allreduce"}}, Style{})
+	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}}, Style{})
 	want := `| model | allreduce | dssync | dssync / allreduce |
 |---|---|---|---|
 | a | 110 [100-120] | 58 [50-66], NaN in 1/3 | 0.525 [0.500-0.550] (2 of 3 seeds) |
@@ -81,7 +81,7 @@ x, comm_ms: median [min-max] over 3 trials per cell (seeds 1-3); "NaN in k/n": u
 // Model a: -50 and -45 (median -47.5, written -48 as Python's and C's
 // round-half-even %.0f writes it); model b: -25, -50, -30.
 func TestPercentOfSubject(t *testing.T) {
-	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Param: "scheme", Value: "dssync", Of: true}, Change: Percent},
+	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"dssync"}, Of: true}, Change: Percent},
 		Style{Undefined: "unfinished"})
 	want := `| model | allreduce | dssync | dssync vs allreduce |
 |---|---|---|---|
@@ -116,7 +116,7 @@ func TestEveryMetricPerPoint(t *testing.T) {
 // TestColumnsAndSeveralMetrics: --columns puts a parameter's values in
 // columns; with two metrics each column names its metric.
 func TestColumnsAndSeveralMetrics(t *testing.T) {
-	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"iters", "comm_ms"}, Columns: "model", Where: []Filter{{Param: "scheme", Values: []string{"dssync"}}}}, Style{})
+	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"iters", "comm_ms"}, Columns: []string{"model"}, Where: []Filter{{Param: "scheme", Values: []string{"dssync"}}}}, Style{})
 	want := `| a iters | b iters | a comm_ms | b comm_ms |
 |---|---|---|---|
 | 19 [18-20] | 7 [6-8] | 58 [50-66], NaN in 1/3 | 133 [105-150] |
@@ -134,7 +134,7 @@ func TestUnevenTrialsAndMergedFiles(t *testing.T) {
 	head := lines[0] + "\n"
 	first := head + strings.Join(lines[1:7], "\n") + "\n"
 	second := head + strings.Join(lines[7:12], "\n") + "\n" // the last trial of dssync/b is missing
-	got := markdown(t, data(t, first, second), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Param: "scheme", Value: "allreduce"}}, Style{})
+	got := markdown(t, data(t, first, second), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}}, Style{})
 	want := `| model | allreduce | dssync | dssync / allreduce |
 |---|---|---|---|
 | a | 110 [100-120] | 58 [50-66], NaN in 1/3 | 0.525 [0.500-0.550] (2 of 3 seeds) |
@@ -145,10 +145,25 @@ func TestUnevenTrialsAndMergedFiles(t *testing.T) {
 	}
 }
 
+// TestJointBaseline: --vs scheme=allreduce --vs model=a compares every
+// (scheme, model) with (allreduce, a): allreduce/b over allreduce/a is
+// 200/100, 210/120, 190/110 = 2, 1.75, 1.727 (median 1.75); dssync/b
+// 150/100, 105/120, 133/110 = 1.5, 0.875, 1.209.
+func TestJointBaseline(t *testing.T) {
+	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme", "model"}, Values: []string{"allreduce", "a"}}}, Style{})
+	want := `| allreduce a | dssync a | allreduce b | dssync b | dssync a / allreduce a | allreduce b / allreduce a | dssync b / allreduce a |
+|---|---|---|---|---|---|---|
+| 110 [100-120] | 58 [50-66], NaN in 1/3 | 200 [190-210] | 133 [105-150] | 0.525 [0.500-0.550] (2 of 3 seeds) | 1.75 [1.73-2.00] | 1.21 [0.875-1.50] |
+`
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestCSVIsTidy: the CSV form has one row per cell and change, at full
 // precision.
 func TestCSVIsTidy(t *testing.T) {
-	tb, err := data(t, sweep).Summarise(Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Param: "scheme", Value: "allreduce"}})
+	tb, err := data(t, sweep).Summarise(Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +192,14 @@ func TestNumber(t *testing.T) {
 		want string
 	}{
 		{8112, 3, "8112"}, {8112.4, 3, "8112"}, {0.5512, 3, "0.551"}, {0.5, 3, "0.500"}, {1.2345, 2, "1.2"},
-		{0.00024414, 3, "0.000244"}, {2.4414e-5, 3, "2.44e-05"}, {-47.25, 3, "-47.2"}, {1747.7, 3, "1748"},
+		{0.00024414, 3, "0.000244"}, {2.4414e-5, 3, "2.44e-05"}, {-47.25, 3, "-47.2"}, {1747.7, 3, "1748"}, {2, 3, "2"},
 	} {
 		if got := Number(tc.v, tc.d); got != tc.want {
 			t.Errorf("Number(%v, %d) = %s, want %s", tc.v, tc.d, got, tc.want)
 		}
+	}
+	if got := Significant(2, 3); got != "2.00" {
+		t.Errorf("Significant(2, 3) = %s, want 2.00", got)
 	}
 }
 
@@ -195,11 +213,11 @@ func TestErrors(t *testing.T) {
 	}{
 		{Spec{Metrics: []string{"ajct_ms"}}, "--metric ajct_ms: not a metric of x (metrics: comm_ms, iters)"},
 		{Spec{Metrics: []string{"model"}}, "not a metric (it is a parameter)"},
-		{Spec{Compare: &Compare{Param: "scheme", Value: "ring"}}, "--vs scheme=ring: no row has scheme=ring (values: allreduce, dssync)"},
-		{Spec{Compare: &Compare{Param: "scheme", Value: "dssync"}, Where: []Filter{{"scheme", []string{"dssync"}}}}, "takes no other value"},
-		{Spec{Compare: &Compare{Param: "protocol", Value: "atp"}}, "protocol is not a parameter"},
+		{Spec{Compare: &Compare{Params: []string{"scheme"}, Values: []string{"ring"}}}, "--vs scheme=ring: no row has it (scheme in allreduce, dssync)"},
+		{Spec{Compare: &Compare{Params: []string{"scheme"}, Values: []string{"dssync"}}, Where: []Filter{{"scheme", []string{"dssync"}}}}, "no row has another value"},
+		{Spec{Compare: &Compare{Params: []string{"protocol"}, Values: []string{"atp"}}}, "protocol is not a parameter"},
 		{Spec{Where: []Filter{{"model", []string{"c"}}}}, "--where model=c: no row has it (values: a, b)"},
-		{Spec{Columns: "model", Compare: &Compare{Param: "scheme", Value: "dssync"}}, "give one"},
+		{Spec{Columns: []string{"model"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"dssync"}}}, "give one"},
 	} {
 		if _, err := d.Summarise(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want %q", tc.spec, err, tc.want)

@@ -84,7 +84,7 @@ func expandPatterns(args []string) ([]string, error) {
 			return nil, fmt.Errorf("pattern %q: %w", a, err)
 		}
 		if len(m) == 0 {
-			return nil, fmt.Errorf("no shard file matches %s", a)
+			return nil, fmt.Errorf("no file matches %s", a)
 		}
 		out = append(out, m...)
 	}

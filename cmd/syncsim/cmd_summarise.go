@@ -25,6 +25,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			"--vs k=v every other value X of parameter k is compared with v seed by seed\n" +
 			"(X / v; trial t of a point runs with the same seed at every value of k, so the\n" +
 			"comparison is paired), with --of k=v the value v with every other one (v / X);\n" +
+			"several --vs (or --of) make a joint baseline of several parameters;\n" +
 			"--change percent writes 100 (a / b - 1). k's values become columns, as\n" +
 			"--columns k does without comparing. A NaN (a run that did not finish or a\n" +
 			"metric without a value) is left out and counted (--undefined names it).\n" +
@@ -34,13 +35,14 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			"   syncsim summarise t3.csv --metric comm_time_ms --vs scheme=allreduce\n" +
 			"   syncsim summarise fig12.csv fig13.csv --metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinished\n" +
 			"   syncsim summarise fig56.csv --metric avg_sync_time_s --columns scheme --where trace=cnn\n" +
+			"   syncsim summarise fig5.csv --metric rounds_per_worker --where scheme=crew --of split=n-a --of scheduling=fl\n" +
 			"   syncsim summarise ls.csv --format csv > ls-summary.csv",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "metric", Usage: "metric `m` to report (repeatable or m1,m2,...; default: every metric)"},
 			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...); repeatable, all must hold"},
-			&cli.StringFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v)"},
-			&cli.StringFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X)"},
-			&cli.StringFlag{Name: "columns", Usage: "put the values of `PARAM` in columns"},
+			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
+			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
+			&cli.StringSliceFlag{Name: "columns", Usage: "put the values of `PARAM` in columns (repeatable or p1,p2: their combinations)"},
 			&cli.StringFlag{Name: "change", Value: "ratio", Usage: "paired changes as ratio (a / b) or percent (100 (a / b - 1))"},
 			&cli.StringFlag{Name: "undefined", Value: "NaN", Usage: "what to call an undefined (NaN) value in cells, such as unfinished"},
 			&cli.IntFlag{Name: "digits", Value: 3, Usage: "significant digits of non-integer values in Markdown, 1 to 17"},
@@ -117,14 +119,21 @@ func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
 	}
 	for _, flag := range []string{"vs", "of"} {
 		if c.IsSet(flag) {
-			cmp, err := summary.ParseCompare(flag, c.String(flag))
+			cmp, err := summary.ParseCompare(flag, c.StringSlice(flag))
 			if err != nil {
 				return spec, style, err
 			}
 			spec.Compare = cmp
 		}
 	}
-	spec.Columns = c.String("columns")
+	for _, cols := range c.StringSlice("columns") {
+		for _, p := range strings.Split(cols, ",") {
+			if p == "" {
+				return spec, style, fmt.Errorf("--columns %q: empty name in the list", cols)
+			}
+			spec.Columns = append(spec.Columns, p)
+		}
+	}
 	var err error
 	if spec.Change, err = summary.ParseChange(c.String("change")); err != nil {
 		return spec, style, err
