@@ -20,6 +20,9 @@ type Style struct {
 	// Undefined names a metric's undefined (NaN) value in cells ("NaN"
 	// when empty; "unfinished" where NaN means a run did not finish).
 	Undefined string
+	// ChangesOnly leaves out the value columns other than the baseline's
+	// when there are changes, for a narrower table.
+	ChangesOnly bool
 }
 
 func (s Style) digits() int {
@@ -37,11 +40,13 @@ func (s Style) undefined() string {
 }
 
 // Header returns the column names of the Markdown table.
-func (t *Table) Header() []string {
+func (t *Table) Header(st Style) []string {
 	h := append([]string(nil), t.Keys...)
 	for _, m := range t.Metrics {
 		for _, v := range t.Values {
-			h = append(h, t.label(v, m))
+			if t.shown(st, v) {
+				h = append(h, t.label(v, m))
+			}
 		}
 	}
 	for _, m := range t.Metrics {
@@ -55,6 +60,11 @@ func (t *Table) Header() []string {
 		}
 	}
 	return h
+}
+
+// shown reports whether the values at pivot value v are printed.
+func (t *Table) shown(st Style, v string) bool {
+	return !st.ChangesOnly || t.Compare == nil || v == t.Base
 }
 
 // label names the column of metric m at pivot value v.
@@ -84,7 +94,7 @@ func (t *Table) pair(o string) (a, b string) {
 // Markdown writes the table as Markdown with a caption saying what the
 // cells hold.
 func (t *Table) Markdown(w io.Writer, st Style) error {
-	h := t.Header()
+	h := t.Header(st)
 	var b strings.Builder
 	writeLine := func(cells []string) {
 		b.WriteString("|")
@@ -99,8 +109,10 @@ func (t *Table) Markdown(w io.Writer, st Style) error {
 	for _, r := range t.Rows {
 		cells := append([]string(nil), r.Key...)
 		for _, ms := range r.Cells {
-			for _, s := range ms {
-				cells = append(cells, st.value(s, common))
+			for v, s := range ms {
+				if t.shown(st, t.Values[v]) {
+					cells = append(cells, st.value(s, common))
+				}
 			}
 		}
 		for _, ms := range r.Changes {

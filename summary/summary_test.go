@@ -76,6 +76,18 @@ x, comm_ms: median [min-max] over 3 trials per cell (seeds 1-3); "NaN in k/n": u
 	}
 }
 
+// TestChangesOnly: the baseline's values and the changes, nothing else.
+func TestChangesOnly(t *testing.T) {
+	got := markdown(t, data(t, sweep), Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}}, Style{ChangesOnly: true})
+	want := `| model | allreduce | dssync / allreduce |
+|---|---|---|
+| a | 110 [100-120] | 0.525 [0.500-0.550] (2 of 3 seeds) |
+`
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestPercentOfSubject: --of scheme=dssync --change percent is the
 // subject against every other value: (dssync / allreduce - 1) x 100.
 // Model a: -50 and -45 (median -47.5, written -48 as Python's and C's

@@ -73,7 +73,7 @@ func TestInterruptStopsRunsInProgress(t *testing.T) {
 			-1, []string{"syncsim: interrupted by SIGTERM after 0 of 2 trials; nothing was written"}},
 		{"ina run SIGINT", syscall.SIGINT, 130,
 			[]string{"run", "ina-leafspine", "--set", "protocol=atp", "--set", "gradient_scale=0.05", "--quiet", "--csv", filepath.Join(dir, "b.csv")},
-			0, []string{"interrupted by SIGINT after 0 of 1 trials", "b.csv keeps 0 complete rows"}},
+			-1, []string{"interrupted by SIGINT after 0 of 1 trials", "no run had finished, so ", "b.csv was not kept; run it again with: syncsim run ina-leafspine"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stderr, took := interruptAfter(t, tc.args, 700*time.Millisecond, tc.sig, false, 10*time.Second)
@@ -90,6 +90,14 @@ func TestInterruptStopsRunsInProgress(t *testing.T) {
 			}
 			if strings.Count(stderr, "\n") != 1 {
 				t.Errorf("stderr is not one line: %q", stderr)
+			}
+			if csvPath := tc.args[len(tc.args)-1]; tc.rows < 0 && strings.HasSuffix(csvPath, ".csv") {
+				// Nothing finished: the command leaves no file behind.
+				for _, p := range []string{csvPath, csvPath + ".json"} {
+					if _, err := os.Stat(p); err == nil {
+						t.Errorf("%s was left behind", p)
+					}
+				}
 			}
 			if tc.rows >= 0 {
 				csvPath := tc.args[len(tc.args)-1]

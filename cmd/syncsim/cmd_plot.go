@@ -40,6 +40,7 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis (positive values)"},
 			&cli.StringFlag{Name: "title", Usage: "figure title (default: the experiment and the --where filters)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "figure `FILE`, .svg or .png", Required: true},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing figure instead of refusing"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -51,6 +52,9 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			}
 			out := c.String("output")
 			if _, err := plotting.FormatOf(out); err != nil {
+				return err
+			}
+			if err := checkFigure(out, c.Bool("force")); err != nil {
 				return err
 			}
 			t, err := plotting.ReadFile(c.Args().First())
@@ -112,6 +116,21 @@ func unitsOf(e *experiments.Experiment) map[string]string {
 	return units
 }
 
+// checkFigure applies the CSV's --force rule to a figure: an existing
+// file is replaced only with force.
+func checkFigure(path string, force bool) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil
+	case st.IsDir():
+		return fmt.Errorf("-o %s is a directory; -o names the figure file", path)
+	case !force:
+		return fmt.Errorf("%s exists; replace it with --force", path)
+	}
+	return nil
+}
+
 // reportFigure prints what was drawn, with the note on skipped values.
 func reportFigure(w io.Writer, path string, f *plotting.Figure) {
 	fmt.Fprintf(w, "wrote %s: %s of %s over %s, %d rows", path, f.Kind, f.Spec.Y, f.Spec.X, f.Rows)
@@ -127,7 +146,10 @@ func plotDirFlag() cli.Flag {
 }
 
 // checkSweepPlot checks, before a sweep runs, that its --plot figures can
-// be drawn: one to three parameters vary, and DIR exists or is created.
+// be drawn: one to three parameters vary, DIR is a directory or can be
+// made one, and no figure it would write exists unless --force (or
+// --resume, which completes the CSV the figures are drawn from) says to
+// replace it. DIR itself is made when the sweep has ended.
 func checkSweepPlot(c *cli.Context, p *plan) error {
 	if !c.IsSet("plot") {
 		return nil
@@ -144,11 +166,35 @@ func checkSweepPlot(c *cli.Context, p *plan) error {
 		return fmt.Errorf("--plot: %d parameters vary (%s); a figure shows at most three (x, series, facet): "+
 			"sweep without --plot and draw with 'syncsim plot --where'", len(varied), strings.Join(varied, ", "))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--plot: %w", err)
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("--plot %s is not a directory", dir)
+	case err != nil:
+		parent, perr := os.Stat(filepath.Dir(dir))
+		if perr != nil || !parent.IsDir() {
+			return fmt.Errorf("--plot %s: its parent directory %s does not exist", dir, filepath.Dir(dir))
+		}
+		return nil
+	}
+	if p.force || p.resume {
+		return nil
+	}
+	var there []string
+	for _, m := range p.exp.Metrics {
+		if _, err := os.Stat(sweepFigure(dir, p.exp.Name, m.Name)); err == nil {
+			there = append(there, filepath.Base(sweepFigure(dir, p.exp.Name, m.Name)))
+		}
+	}
+	if len(there) > 0 {
+		return fmt.Errorf("--plot %s already holds %d figures of %s (%s); replace them with --force, or use another directory",
+			dir, len(there), p.exp.Name, there[0])
 	}
 	return nil
 }
+
+// sweepFigure is the figure of metric m that --plot writes.
+func sweepFigure(dir, exp, m string) string { return filepath.Join(dir, exp+"_"+m+".png") }
 
 // variedAxes returns the parameters that --vary gives two or more values,
 // in --vary order.
@@ -175,6 +221,9 @@ func plotSweep(c *cli.Context, p *plan) error {
 	if err != nil {
 		return fmt.Errorf("--plot: %w", err)
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--plot: %w", err)
+	}
 	varied := variedAxes(p)
 	spec := plotting.Spec{X: varied[0], Units: unitsOf(p.exp)}
 	if len(varied) > 1 {
@@ -194,7 +243,7 @@ func plotSweep(c *cli.Context, p *plan) error {
 			}
 			return fmt.Errorf("--plot: %s: %w", m, err)
 		}
-		path := filepath.Join(dir, p.exp.Name+"_"+m+".png")
+		path := sweepFigure(dir, p.exp.Name, m)
 		if err := f.Save(path); err != nil {
 			return fmt.Errorf("--plot: %w", err)
 		}

@@ -39,7 +39,7 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer out.close()
+			defer out.release()
 			outs, err := keptOutcomes(p, out)
 			if err != nil {
 				return err
@@ -103,7 +103,7 @@ func printSummary(w io.Writer, p *plan, outs []*experiments.Outcome) error {
 	if len(outs) > 0 {
 		first = outs[len(outs)-1]
 	}
-	fmt.Fprintf(w, "%s  %s\n", p.exp.Name, describePoint(p.exp, p.grid.Point(0), first))
+	fmt.Fprintf(w, "%s\n", wrap(p.exp.Name+": "+describePoint(p.exp, p.grid.Point(0), first), textWidth(w)))
 	if p.trials == 1 {
 		fmt.Fprintf(w, "seed %d, 1 trial\n", p.seed)
 	} else {

@@ -43,6 +43,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
 			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
 			&cli.StringSliceFlag{Name: "columns", Usage: "put the values of `PARAM` in columns (repeatable or p1,p2: their combinations)"},
+			&cli.BoolFlag{Name: "changes-only", Usage: "with --vs or --of, print the baseline's values and the changes, not the other values"},
 			&cli.StringFlag{Name: "change", Value: "ratio", Usage: "paired changes as ratio (a / b) or percent (100 (a / b - 1))"},
 			&cli.StringFlag{Name: "undefined", Value: "NaN", Usage: "what to call an undefined (NaN) value in cells, such as unfinished"},
 			&cli.IntFlag{Name: "digits", Value: 3, Usage: "significant digits of non-integer values in Markdown, 1 to 17"},
@@ -92,7 +93,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 // summarySpec reads the summarise flags.
 func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
 	var spec summary.Spec
-	style := summary.Style{Digits: c.Int("digits"), Undefined: c.String("undefined")}
+	style := summary.Style{Digits: c.Int("digits"), Undefined: c.String("undefined"), ChangesOnly: c.Bool("changes-only")}
 	if d := c.Int("digits"); d < 1 || d > 17 {
 		return spec, style, fmt.Errorf("--digits must be in [1, 17], got %d", d)
 	}
@@ -138,8 +139,8 @@ func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
 	if spec.Change, err = summary.ParseChange(c.String("change")); err != nil {
 		return spec, style, err
 	}
-	if c.IsSet("change") && spec.Compare == nil {
-		return spec, style, errors.New("--change says how to write paired changes; give the baseline with --vs k=v or --of k=v")
+	if (c.IsSet("change") || style.ChangesOnly) && spec.Compare == nil {
+		return spec, style, errors.New("--change and --changes-only are about paired changes; give the baseline with --vs k=v or --of k=v")
 	}
 	return spec, style, nil
 }

@@ -55,7 +55,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer out.close()
+			defer out.release()
 			if out.resume != nil && out.resume.Rerun != "" {
 				fmt.Fprintf(c.App.ErrWriter, "syncsim: resuming %s: %s\n", p.csvPath, out.resume.Rerun)
 			}
