@@ -115,7 +115,7 @@ type monitor struct {
 	ticks     uint64
 	lastLive  time.Time
 	period    time.Duration // how often to refresh the live snapshot
-	err       error // why the run was halted
+	err       error         // why the run was halted
 
 	mu   sync.Mutex
 	live Live
