@@ -126,8 +126,8 @@ func TestPlotErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no csv", []string{"plot", "--x", "senders", "--y", "drops", "-o", out}, "plot takes one CSV file, got 0 arguments"},
-		{"two csvs", []string{"plot", csvPath, csvPath, "--x", "senders", "--y", "drops", "-o", out}, "got 2 arguments"},
+		{"no csv", []string{"plot", "--x", "senders", "--y", "drops", "-o", out}, "plot needs a CSV: syncsim plot FILE.csv..."},
+		{"two csvs", []string{"plot", csvPath, csvPath, "--x", "senders", "--y", "drops", "-o", out}, "is given twice"},
 		{"missing csv", []string{"plot", filepath.Join(dir, "none.csv"), "--x", "senders", "--y", "drops", "-o", out}, "none.csv: no such file or directory"},
 		{"no output", []string{"plot", csvPath, "--x", "senders", "--y", "drops"}, `Required flag "output" not set`},
 		{"unknown metric", []string{"plot", csvPath, "--x", "senders", "--y", "goodput", "--series", "transport", "-o", out}, "no column goodput"},

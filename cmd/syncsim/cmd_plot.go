@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,7 +19,7 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:      "plot",
 		Usage:     "draw a figure (SVG or PNG) from a sweep CSV",
-		ArgsUsage: "CSV",
+		ArgsUsage: "FILE.csv...",
 		Description: "Draws one metric (--y) over one parameter (--x) of a CSV that 'sweep' wrote,\n" +
 			"summarised over trials: line (median, shaded min-max band; the default when every\n" +
 			"x is a number), bar (median with min-max whiskers, grouped by series; the default\n" +
@@ -27,7 +28,9 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			"parameter must take one value in the selected rows: fix one that varies with\n" +
 			"--where k=v (or k=v1,v2 to keep several). Axis labels carry the unit in the\n" +
 			"column name (ajct_ms: \"ajct (ms)\"). NaN values are skipped and counted in a note\n" +
-			"under the figure. The format follows the extension of -o: .svg or .png.\n\n" +
+			"under the figure. The format follows the extension of -o: .svg or .png.\n" +
+			"Several CSVs of one experiment (two sweeps, a sweep and its extension) are\n" +
+			"drawn as one.\n\n" +
 			"  syncsim plot incast.csv --x senders --y goodput_gbps --series transport -o goodput.svg",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "x", Usage: "parameter on the x axis", Required: true},
@@ -43,8 +46,8 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing figure instead of refusing"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return fmt.Errorf("plot takes one CSV file, got %d arguments (see 'syncsim plot --help')", c.NArg())
+			if c.NArg() < 1 {
+				return errors.New("plot needs a CSV: syncsim plot FILE.csv... --x PARAM --y METRIC -o FIG.png (see 'syncsim plot --help')")
 			}
 			spec, err := plotSpec(c)
 			if err != nil {
@@ -57,7 +60,11 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			if err := checkFigure(out, c.Bool("force")); err != nil {
 				return err
 			}
-			t, err := plotting.ReadFile(c.Args().First())
+			paths, err := expandPatterns(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			t, err := readTables(paths)
 			if err != nil {
 				return err
 			}
@@ -116,6 +123,33 @@ func unitsOf(e *experiments.Experiment) map[string]string {
 	return units
 }
 
+// readTables reads the CSVs of one experiment as one table.
+func readTables(paths []string) (*plotting.Table, error) {
+	var t *plotting.Table
+	for i, p := range paths {
+		if slices.Contains(paths[:i], p) {
+			return nil, fmt.Errorf("%s is given twice", p)
+		}
+		u, err := plotting.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case t == nil:
+			t = u
+			continue
+		case !slices.Equal(t.Header, u.Header):
+			return nil, fmt.Errorf("%s and %s have different columns; draw files of one experiment and one set of metrics", paths[0], p)
+		case len(u.Rows) > 0 && len(t.Rows) > 0 && u.Experiment() != t.Experiment():
+			return nil, fmt.Errorf("%s holds %s, %s holds %s", paths[0], t.Experiment(), p, u.Experiment())
+		}
+		t.Rows = append(t.Rows, u.Rows...)
+		t.Line = append(t.Line, u.Line...)
+		t.Source += ", " + p
+	}
+	return t, nil
+}
+
 // checkFigure applies the CSV's --force rule to a figure: an existing
 // file is replaced only with force.
 func checkFigure(path string, force bool) error {
@@ -171,9 +205,10 @@ func checkSweepPlot(c *cli.Context, p *plan) error {
 	case err == nil && !st.IsDir():
 		return fmt.Errorf("--plot %s is not a directory", dir)
 	case err != nil:
-		parent, perr := os.Stat(filepath.Dir(dir))
+		up := filepath.Dir(filepath.Clean(dir))
+		parent, perr := os.Stat(up)
 		if perr != nil || !parent.IsDir() {
-			return fmt.Errorf("--plot %s: its parent directory %s does not exist", dir, filepath.Dir(dir))
+			return fmt.Errorf("--plot %s: its parent directory %s does not exist", dir, up)
 		}
 		return nil
 	}

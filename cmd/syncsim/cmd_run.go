@@ -35,6 +35,10 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 			if p.grid.Len() != 1 {
 				return fmt.Errorf("run takes one parameter point but the scenario varies %d; use sweep", len(p.grid.Axes()))
 			}
+			if c.Bool("dry-run") {
+				p.dryRun(c.App.ErrWriter, c)
+				return nil
+			}
 			out, err := p.open()
 			if err != nil {
 				return err

@@ -51,6 +51,10 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 			if err := checkSweepPlot(c, p); err != nil {
 				return err
 			}
+			if c.Bool("dry-run") {
+				p.dryRun(c.App.ErrWriter, c)
+				return nil
+			}
 			out, err := p.open()
 			if err != nil {
 				return err

@@ -28,5 +28,6 @@ func gridFlags(sweep bool) []cli.Flag {
 		&cli.Float64Flag{Name: "stall-ms", Value: 1000, Usage: "end a run that makes no progress for this much simulated time, `ms` (0: never)"},
 		&cli.DurationFlag{Name: "progress-every", Value: 10 * time.Second, Usage: "off a terminal, report runs in progress on stderr this often (0: only finished runs)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "check every point, parameter and output, say what would run, and stop without running or writing anything"},
 	}
 }

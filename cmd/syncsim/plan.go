@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,7 +134,38 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	if err := p.checkOutputs(); err != nil {
 		return nil, err
 	}
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	c.App.Metadata["plan"] = p // for tools and tests that drive the app
 	return p, nil
+}
+
+// dryRun says what the plan would run and write (--dry-run).
+func (p *plan) dryRun(w io.Writer, c *cli.Context) {
+	runs := fmt.Sprintf("%d points x %d trials = %d runs", p.grid.Len(), p.trials, p.grid.Len()*p.trials)
+	if p.grid.Len() == 1 {
+		runs = fmt.Sprintf("%d trials", p.trials)
+	}
+	if p.shards > 0 {
+		r := p.runner(&output{})
+		runs += fmt.Sprintf(", of which shard %d/%d runs %d", p.shard+1, p.shards, r.Total())
+	}
+	var writes []string
+	if p.csvPath != "" {
+		writes = append(writes, p.csvPath, experiments.SidecarPath(p.csvPath))
+	}
+	if p.seriesDir != "" {
+		writes = append(writes, "series in "+p.seriesDir)
+	}
+	if c.IsSet("plot") {
+		writes = append(writes, "figures in "+c.String("plot"))
+	}
+	what := "would print the summary table"
+	if len(writes) > 0 {
+		what = "would write " + strings.Join(writes, ", ")
+	}
+	fmt.Fprintf(w, "dry run: %s %s, %s; %s; nothing was run or written\n", p.cmd, p.exp.Name, runs, what)
 }
 
 // commandLine returns the command line the application was run with

@@ -79,8 +79,7 @@ fig10() {
 	sweep fig10-dt100 sr-cluster "${both[@]}" --vary n=40,200 --vary theta=1,2,5,10,20 --set scheme=selective-reduce --set dt_ms=100 --trials 20
 	table fig10 "Fig. 10: theta at dt 10 and 100 ms" \
 		fig10.csv fig10-dt100.csv --metric avg_sync_time_s,avg_sync_scale,total_sync,total_iteration,bpawr_waits --columns dt_ms
-	{ cat fig10.csv; tail -n +2 fig10-dt100.csv; } >fig10-both.csv
-	plot fig10-both.csv --x theta --y total_iteration --series dt_ms --facet trace --where n=200 -o fig10_total_iteration.png
+	plot fig10.csv fig10-dt100.csv --x theta --y total_iteration --series dt_ms --facet trace --where n=200 -o fig10_total_iteration.png
 }
 
 # Fig. 11: cold start.
