@@ -168,8 +168,8 @@ func TestDocCheckerCatchesDefects(t *testing.T) {
 		"fixture.md:5: syncsim plot fig9.csv --x eta", // no column eta: it is bag_eta
 		"fixture.md:7: syncsim summarise fig9.csv --metric sync_time_s",
 		"fixture.md:11: syncsim sweep sr-cluster --set n=40 --set fidelity=flow --set topology=racks --set bg_hosts=1", // renamed bg_hosts_per_rack
-		"fixture.md:13: syncsim run dssync --set compute_ms=0",                                                          // refused; -1 is the estimate
-		"fixture.md:14: syncsim run sr-cluster --set topology=leafspine",                                                // renamed leaf-spine
+		"fixture.md:13: syncsim run dssync --set compute_ms=0",                                                         // refused; -1 is the estimate
+		"fixture.md:14: syncsim run sr-cluster --set topology=leafspine",                                               // renamed leaf-spine
 	}
 	if len(c.failures) != len(want) {
 		t.Errorf("%d failures, want %d:\n%s", len(c.failures), len(want), strings.Join(c.failures, "\n"))
