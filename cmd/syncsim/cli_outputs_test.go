@@ -255,3 +255,38 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		t.Errorf("a wide terminal still wraps the choices:\n%s", out)
 	}
 }
+
+// TestDryRun: --dry-run checks everything a command checks before it
+// runs (including that --resume can continue the CSV), says what would
+// run and be written, and writes nothing.
+func TestDryRun(t *testing.T) {
+	dir := t.TempDir()
+	csv, series, figs := filepath.Join(dir, "d.csv"), filepath.Join(dir, "series"), filepath.Join(dir, "figs")
+	_, stderr, code := runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2,3", "--trials", "2", "--csv", csv, "--series-dir", series, "--plot", figs, "--dry-run")
+	want := "dry run: sweep toy-cli, 3 points x 2 trials = 6 runs; would write " + csv + ", " + csv + ".json, series in " + series + ", figures in " + figs + "; nothing was run or written\n"
+	if code != 0 || stderr != want {
+		t.Errorf("exit %d\n%q\nwant\n%q", code, stderr, want)
+	}
+	for _, p := range []string{csv, csv + ".json", series, figs} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("--dry-run wrote %s", p)
+		}
+	}
+	if _, stderr, code := runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2", "--csv", csv); code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	before := readFile(t, csv)
+	_, stderr, code = runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2,3", "--csv", csv, "--resume", "--dry-run")
+	if code != 1 || !strings.Contains(stderr, "cannot resume "+csv+": it was written with") {
+		t.Errorf("--resume of another sweep: exit %d %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2", "--csv", csv, "--resume", "--dry-run"); code != 0 {
+		t.Errorf("--resume of the same sweep: exit %d %s", code, stderr)
+	}
+	if readFile(t, csv) != before {
+		t.Error("--dry-run changed the CSV")
+	}
+	if _, stderr, code := runCLI(t, "run", "toy-cli", "--set", "n=+1", "--dry-run"); code != 1 || !strings.Contains(stderr, "without a + sign") {
+		t.Errorf("a bad value under --dry-run: exit %d %s", code, stderr)
+	}
+}

@@ -36,8 +36,7 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 				return fmt.Errorf("run takes one parameter point but the scenario varies %d; use sweep", len(p.grid.Axes()))
 			}
 			if c.Bool("dry-run") {
-				p.dryRun(c.App.ErrWriter, c)
-				return nil
+				return p.dryRun(c.App.ErrWriter, c)
 			}
 			out, err := p.open()
 			if err != nil {

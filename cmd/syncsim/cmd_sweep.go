@@ -52,8 +52,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 				return err
 			}
 			if c.Bool("dry-run") {
-				p.dryRun(c.App.ErrWriter, c)
-				return nil
+				return p.dryRun(c.App.ErrWriter, c)
 			}
 			out, err := p.open()
 			if err != nil {

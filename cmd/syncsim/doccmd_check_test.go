@@ -70,13 +70,14 @@ func (c *docChecker) run(cmd docCommand, toml string) error {
 	if len(args) < 2 {
 		return fmt.Errorf("no command")
 	}
+	dry := hasFlag(args, "--dry-run") // the page's own dry run writes nothing
 	sub := args[1]
 	if err := c.prepare(args, toml); err != nil {
 		return err
 	}
 	switch sub {
 	case "run", "sweep":
-		if !hasFlag(args, "--help", "-h") {
+		if !hasFlag(args, "--help", "-h", "--dry-run") {
 			args = append(args, "--dry-run")
 		}
 	case "plot", "merge":
@@ -90,12 +91,12 @@ func (c *docChecker) run(cmd docCommand, toml string) error {
 	if err != nil {
 		return fmt.Errorf("%s", oneLine(err.Error()))
 	}
-	if cmd.stdout != "" {
+	if cmd.stdout != "" && !strings.Contains(cmd.stdout, "$") {
 		if err := os.WriteFile(cmd.stdout, out.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
-	if p, ok := app.Metadata["plan"].(*plan); ok && p.csvPath != "" && !hasFlag(args, "--help", "-h") {
+	if p, ok := app.Metadata["plan"].(*plan); ok && p.csvPath != "" && !dry && !hasFlag(args, "--help", "-h") {
 		return c.standIn(p, flagValue(args, "--csv"))
 	}
 	return nil
@@ -114,8 +115,12 @@ func (c *docChecker) prepare(args []string, toml string) error {
 	}
 	if args[1] == "run" || args[1] == "sweep" {
 		if v := flagValue(args, "--csv"); v != "" && !hasFlag(args, "--resume", "--force") {
-			os.Remove(v)
-			os.Remove(experiments.SidecarPath(v))
+			pattern := strings.NewReplacer("{shard}", "*", "{shards}", "*").Replace(v)
+			matches, _ := filepath.Glob(pattern)
+			for _, m := range append(matches, v) {
+				os.Remove(m)
+				os.Remove(experiments.SidecarPath(m))
+			}
 		}
 		if v := flagValue(args, "--plot"); v != "" && !hasFlag(args, "--force") {
 			os.RemoveAll(v)

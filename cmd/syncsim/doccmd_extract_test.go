@@ -27,10 +27,40 @@ func markdownCommands(name, text string) (cmds []docCommand, tomls []string) {
 	lines := strings.Split(text, "\n")
 	fence, lang, lastTOML := "", "", ""
 	var block []string
+	// Inline code spans may wrap over the lines of a paragraph: they are
+	// looked for in each paragraph joined into one line.
+	var para []string
+	paraStart := 0
+	flushPara := func() {
+		lines, text := para, strings.Join(para, " ")
+		para = nil
+		lineAt := func(off int) int { // the line of the paragraph holding byte off
+			n := 0
+			for k, l := range lines {
+				if n += len(l) + 1; off < n {
+					return paraStart + k
+				}
+			}
+			return paraStart + len(lines) - 1
+		}
+		for _, loc := range inlineCode.FindAllStringSubmatchIndex(text, -1) {
+			span := []string{text[loc[0]:loc[1]], text[loc[2]:loc[3]]}
+			s := strings.TrimSpace(span[1])
+			if !strings.HasPrefix(s, "syncsim ") || len(strings.Fields(s)) < 3 && s != "syncsim list" {
+				continue // a mention of a command, not a command line
+			}
+			if cmd, ok := shellCommand(s); ok {
+				cmd.where = fmt.Sprintf("%s:%d", name, lineAt(loc[0])+1)
+				cmds = append(cmds, cmd)
+				tomls = append(tomls, lastTOML)
+			}
+		}
+	}
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "```") {
+			flushPara()
 			if fence == "" {
 				fence, lang = "```", strings.TrimSpace(strings.TrimPrefix(trimmed, "```"))
 				block = nil
@@ -60,18 +90,16 @@ func markdownCommands(name, text string) (cmds []docCommand, tomls []string) {
 			}
 			continue
 		}
-		for _, span := range inlineCode.FindAllStringSubmatch(line, -1) {
-			s := strings.TrimSpace(span[1])
-			if !strings.HasPrefix(s, "syncsim ") || len(strings.Fields(s)) < 3 && s != "syncsim list" {
-				continue // a mention of a command, not a command line
-			}
-			if cmd, ok := shellCommand(s); ok {
-				cmd.where = fmt.Sprintf("%s:%d", name, i+1)
-				cmds = append(cmds, cmd)
-				tomls = append(tomls, lastTOML)
-			}
+		if trimmed == "" {
+			flushPara()
+			continue
 		}
+		if len(para) == 0 {
+			paraStart = i
+		}
+		para = append(para, trimmed)
 	}
+	flushPara()
 	return cmds, tomls
 }
 

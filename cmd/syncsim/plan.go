@@ -141,11 +141,18 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	return p, nil
 }
 
-// dryRun says what the plan would run and write (--dry-run).
-func (p *plan) dryRun(w io.Writer, c *cli.Context) {
-	runs := fmt.Sprintf("%d points x %d trials = %d runs", p.grid.Len(), p.trials, p.grid.Len()*p.trials)
+// dryRun says what the plan would run and write (--dry-run), after the
+// one check that open would otherwise do: that --resume can continue the
+// CSV.
+func (p *plan) dryRun(w io.Writer, c *cli.Context) error {
+	if p.resume {
+		if err := experiments.CheckResume(p.csvPath, p.sweepOf(), p.provenance()); err != nil {
+			return err
+		}
+	}
+	runs := fmt.Sprintf("%d points x %s = %d runs", p.grid.Len(), plural(p.trials, "trial"), p.grid.Len()*p.trials)
 	if p.grid.Len() == 1 {
-		runs = fmt.Sprintf("%d trials", p.trials)
+		runs = plural(p.trials, "trial")
 	}
 	if p.shards > 0 {
 		r := p.runner(&output{})
@@ -166,6 +173,7 @@ func (p *plan) dryRun(w io.Writer, c *cli.Context) {
 		what = "would write " + strings.Join(writes, ", ")
 	}
 	fmt.Fprintf(w, "dry run: %s %s, %s; %s; nothing was run or written\n", p.cmd, p.exp.Name, runs, what)
+	return nil
 }
 
 // commandLine returns the command line the application was run with

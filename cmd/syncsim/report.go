@@ -98,3 +98,11 @@ func seriesNote(w io.Writer, p *plan, out *output) {
 			p.exp.Name, p.seriesDir)
 	}
 }
+
+// plural is "1 trial", "2 trials".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
