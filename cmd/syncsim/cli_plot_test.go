@@ -143,7 +143,7 @@ func TestPlotErrors(t *testing.T) {
 		{"sweep plot with four varied", []string{"sweep", "incast", "--csv", filepath.Join(dir, "b.csv"), "--plot", dir,
 			"--vary", "senders=2,4", "--vary", "transport=dctcp,newreno", "--vary", "link_gbps=10,40", "--vary", "delay_us=1,10"},
 			"--plot: 4 parameters vary (senders, transport, link_gbps, delay_us)"},
-		{"sweep plot into a file", []string{"sweep", "incast", "--csv", filepath.Join(dir, "c.csv"), "--plot", notDir, "--vary", "senders=2,4"}, "--plot: mkdir"},
+		{"sweep plot into a file", []string{"sweep", "incast", "--csv", filepath.Join(dir, "c.csv"), "--plot", notDir, "--vary", "senders=2,4"}, "is not a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

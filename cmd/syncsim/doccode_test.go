@@ -56,3 +56,25 @@ func TestExtendingGuideQuotesTheCode(t *testing.T) {
 		t.Errorf("docs/extending.md shows %d of the 6 worked-example regions", regions)
 	}
 }
+
+// TestExperimentPagesAreLinked: every registered experiment's describe
+// page (scenarios/<family>/<name>.md) exists and docs/manual.md links it,
+// so a new experiment's page is reachable from the docs.
+func TestExperimentPagesAreLinked(t *testing.T) {
+	repo := filepath.Join("..", "..")
+	manual, err := os.ReadFile(filepath.Join(repo, "docs", "manual.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range newRegistry().Names() {
+		pages, _ := filepath.Glob(filepath.Join(repo, "scenarios", "*", name+".md"))
+		if len(pages) != 1 {
+			t.Errorf("experiment %s: %d describe pages scenarios/*/%s.md, want one", name, len(pages), name)
+			continue
+		}
+		rel, _ := filepath.Rel(repo, pages[0])
+		if link := "(../" + filepath.ToSlash(rel) + ")"; !strings.Contains(string(manual), link) {
+			t.Errorf("docs/manual.md does not link %s's page %s", name, link)
+		}
+	}
+}
