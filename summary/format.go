@@ -307,15 +307,21 @@ func Significant(v float64, digits int) string {
 }
 
 // CSV writes the table in tidy form, one row per cell: the row
-// parameters, the pivot's value, the metric, the statistic ("value",
+// parameters, the pivot's values, the metric, the statistic ("value",
 // "ratio" or "percent"), the value compared against (for changes), the
-// count of values or pairs (n) out of the trials or seeds (of), then
-// median, min and max at full precision.
+// count of values or pairs used out of the trials or seeds (count,
+// out_of), then median, min and max at full precision. A statistics
+// column whose name a parameter has takes a trailing underscore.
 func (t *Table) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := append([]string(nil), t.Keys...)
 	head = append(head, t.Pivot...)
-	head = append(head, "metric", "statistic", "against", "n", "of", "median", "min", "max")
+	for _, c := range []string{"metric", "statistic", "against", "count", "out_of", "median", "min", "max"} {
+		for slices.Contains(head, c) { // a parameter of that name keeps it
+			c += "_"
+		}
+		head = append(head, c)
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}

@@ -183,7 +183,7 @@ func TestCSVIsTidy(t *testing.T) {
 	if err := tb.CSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `model,scheme,metric,statistic,against,n,of,median,min,max
+	want := `model,scheme,metric,statistic,against,count,out_of,median,min,max
 a,allreduce,comm_ms,value,,3,3,110,100,120
 a,dssync,comm_ms,value,,2,3,58,50,66
 a,dssync,comm_ms,ratio,allreduce,2,3,0.525,0.5,0.55
