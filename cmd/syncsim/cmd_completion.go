@@ -155,7 +155,7 @@ func candidates(app *cli.App, reg *experiments.Registry, line string) []string {
 	switch cmd.Name {
 	case "describe", "run", "sweep":
 		return reg.Names()
-	case "merge":
+	case "merge", "plot", "summarise":
 		return []string{"__files__"}
 	case "completion":
 		return []string{"bash", "zsh"}
