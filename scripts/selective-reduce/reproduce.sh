@@ -7,8 +7,8 @@
 #   scripts/selective-reduce/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
 # The figures take about 5 CPU-minutes, the readings as much again, and
-# the fabrics with background traffic about 40 (fabric-bg: a minute per
-# run); costs.md has each sweep's. EXTRA="--set bw_model=walk" with
+# the fabrics with background traffic about 10 (fabric-bg: a minute or
+# more per run); costs.md has each sweep's. EXTRA="--set bw_model=walk" with
 # another OUTDIR runs every figure under the walk reading.
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
