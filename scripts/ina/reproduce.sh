@@ -67,7 +67,7 @@ byteps() {
 fig1() {
 	sweep fig1 ina-motivation --set example=sync-vs-async --vary protocol=atp,strawasyn,pa-atp
 	table fig1 "Fig. 1: AJCT in the paper's units, packet run and fluid" fig1.csv \
-		--metric ajct_units,ideal_ajct_units,wire_ajct_units,retransmits,worker_timeouts
+		--metric ajct_units,ideal_ajct_units,wire_ajct_units,retransmits,worker_timeouts --digits 4
 }
 
 main "$@"
