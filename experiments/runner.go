@@ -82,6 +82,10 @@ type Runner struct {
 	// 0 never ends a run for stalling.
 	Stall       float64
 	StallEvents uint64
+	// LivePeriod is how often (wall clock) a run in progress refreshes
+	// what Live reports, looked at every 16 ticks; 0 means
+	// DefaultLivePeriod.
+	LivePeriod time.Duration
 
 	mu     sync.Mutex
 	active map[int]*monitor // by seq, runs in progress
@@ -334,10 +338,13 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		}}
 	}
 	start := time.Now()
-	m := &monitor{done: ctx.Done(), stall: r.Stall, stallEvents: r.StallEvents, lastLive: start,
+	m := &monitor{done: ctx.Done(), stall: r.Stall, stallEvents: r.StallEvents, lastLive: start, period: r.LivePeriod,
 		live: Live{Point: j.point, Trial: j.trial, Seed: seed, Started: start, Fraction: math.NaN()}}
 	if m.stallEvents == 0 {
 		m.stallEvents = DefaultStallEvents
+	}
+	if m.period <= 0 {
+		m.period = DefaultLivePeriod
 	}
 	r.mu.Lock()
 	if r.active == nil {
