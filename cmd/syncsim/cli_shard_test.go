@@ -20,8 +20,9 @@ func shardSweep(t *testing.T, dir string, i, n int, args ...string) string {
 
 // TestShardsMergeToTheUnshardedSweep: the shards of a sweep merged give
 // the unsharded sweep's CSV byte for byte, for 1, 2, 3 and 4 shards of a
-// grid of 5 points x 2 trials (which 3 and 4 do not divide), and for more
-// shards than jobs.
+// grid of 5 points x 2 trials (which 3 and 4 do not divide) and for one
+// shard per job; more shards than jobs are refused, since some would have
+// nothing to run.
 func TestShardsMergeToTheUnshardedSweep(t *testing.T) {
 	args := []string{"toy-cli", "--vary", "n=1,2,3,4,5", "--set", "mode=slow", "--trials", "2", "--seed", "4"}
 	dir := t.TempDir()
@@ -30,7 +31,11 @@ func TestShardsMergeToTheUnshardedSweep(t *testing.T) {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	want := readFile(t, whole)
-	for _, n := range []int{1, 2, 3, 4, 12} {
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "1/11", "--csv", filepath.Join(dir, "x.csv")}, args...)...); code != 1 ||
+		!strings.Contains(stderr, "11 shards: the sweep has only 10 runs (5 points x 2 trials)") {
+		t.Errorf("11 shards of 10 runs: exit %d %s", code, stderr)
+	}
+	for _, n := range []int{1, 2, 3, 4, 10} {
 		sub := filepath.Join(dir, fmt.Sprint(n))
 		os.Mkdir(sub, 0o755)
 		var shards []string
