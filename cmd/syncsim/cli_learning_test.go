@@ -57,10 +57,10 @@ func TestLearningDeterministicAtAnyParallel(t *testing.T) {
 		t.Fatalf("plot: exit %d: %s", code, stderr)
 	}
 	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "learning", "--x", "t_s", "--y", "test_acc", "--y-range", "1:0",
-		"--series", "scheme", "-o", png); code == 0 || !strings.Contains(stderr, "want LO:HI with LO < HI") {
+		"--series", "scheme", "-o", png, "--force"); code == 0 || !strings.Contains(stderr, "want LO:HI with LO < HI") {
 		t.Errorf("plot with an empty y range: exit %d: %s", code, stderr)
 	}
-	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "nothing", "--x", "t_s", "--y", "test_acc", "-o", png); code == 0 ||
+	if _, stderr, code := runCLI(t, "plot", s1, "--from-series", "nothing", "--x", "t_s", "--y", "test_acc", "-o", png, "--force"); code == 0 ||
 		!strings.Contains(stderr, "holds no series \"nothing\"") {
 		t.Errorf("plot of a missing series: exit %d: %s", code, stderr)
 	}
