@@ -1,26 +1,51 @@
 #!/usr/bin/env bash
-# Issue 22, item 3 at small scale: on the paper's fabric (ina-leafspine's
-# defaults: 8x8x16, 8 jobs x 12 workers, Hadoop at 0.5), AJCT and the
-# per-job diagnostics at gradient_scale 0.005 (every INA protocol, 5
-# seeds), 0.02 (StrawAsyn, StrawAsyn+AL and PA-ATP, 2 seeds) and 0.05 (the same, 1 seed:
-# what the machine afforded); 3 iterations, the first left out.
-# Usage: scripts/ina/regime.sh [OUTDIR] (SYNCSIM=path/to/syncsim to use a
-# built binary). The 0.2 and 1.0 scales are not run here (hours of CPU per
-# point at the engine's present speed).
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-ina-regime}
-S=${SYNCSIM:-syncsim}
-A=strawasyn,strawasyn-al,pa-atp
-mkdir -p "$out"
-cd "$out"
-run() { /usr/bin/time -v "$S" sweep ina-leafspine "$@" --timing --force --quiet; }
-run --vary gradient_scale=0.005 --vary protocol=switchml,atp,strawasyn,strawasyn-pc,$A --trials 5 --parallel 2 --csv regime_0.005.csv 2> regime_0.005.time
-run --vary gradient_scale=0.02 --vary protocol=$A --trials 2 --parallel 1 --csv regime_0.02.csv 2> regime_0.02.time
-run --vary gradient_scale=0.05 --vary protocol=$A --trials 1 --parallel 1 --csv regime_0.05.csv 2> regime_0.05.time
-for f in regime_0.005 regime_0.02 regime_0.05; do
-  python3 "$here/summarise.py" $f.csv > $f.md
-  for m in awd_bound_frac aecn_marks agg_occ_mean_frac agg_occ_max_frac collision_seqs exhaustion_seqs drops; do
-    python3 "$here/summarise.py" $f.csv --metric $m >> $f.md
-  done
-done
+# Issue 22, item 3: the regime. AJCT per protocol and the per-run diagnostics
+# (the fraction of time AWD bounds sending, AECN marks, aggregator occupancy
+# mean and max, overflow by cause) as the gradient grows, 5 seeds per point.
+#
+#   scripts/ina/regime.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
+#
+# small0005, small002, small005: the 4 x 4 x 8 leaf-spine of issue 22 and of
+# sensitivity.sh (2:1 oversubscribed, 32 hosts), 4 jobs x 6 workers, Hadoop at
+# fabric load 0.5, 10 MiB per switch, 2 iterations with the first left out, at
+# gradient_scale 0.005 (every INA protocol), 0.02 and 0.05 (StrawAsyn, its two
+# ablations and PA-ATP). About 40 CPU-minutes, most of it at 0.05.
+# paper0005: the paper's fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x
+# 12 workers) at 0.005 for the asynchronous family, about 15 CPU-minutes.
+# tables: the tables over every scale run so far (run it after the others).
+# Larger scales (0.2, 1.0) are not here: one run at 1.0 on the paper's fabric
+# takes hours of CPU at the engine's present speed.
+# See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
+source "$(dirname "$0")/../lib/reproduce.sh"
+default_out=ina-regime
+figures=(small0005 small002 small005 paper0005 tables)
+
+small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
+async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
+diag=awd_bound_frac,aecn_marks,agg_occ_mean_frac,agg_occ_max_frac,overflow_seqs,collision_seqs,exhaustion_seqs
+ajct=(--metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinished)
+
+small0005() { sweep small0005 ina-leafspine "${small[@]}" --set gradient_scale=0.005 --vary protocol=switchml,atp,$async --trials 5 --timing; }
+small002() { sweep small002 ina-leafspine "${small[@]}" --set gradient_scale=0.02 --vary protocol=$async --trials 5 --timing; }
+small005() { sweep small005 ina-leafspine "${small[@]}" --set gradient_scale=0.05 --vary protocol=$async --trials 5 --timing; }
+paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
+
+# tables: one AJCT table (PA-ATP's paired change against each protocol) and
+# one diagnostics table per fabric, over the scales whose CSVs exist.
+tables() {
+	local small_csvs=() f
+	for f in small0005 small002 small005; do
+		[[ -e $f.csv ]] && small_csvs+=("$f.csv")
+	done
+	if [[ ${#small_csvs[@]} -gt 0 ]]; then
+		table small "The regime on the 4 x 4 x 8 fabric: AJCT (ms), PA-ATP's change against the others" "${small_csvs[@]}" "${ajct[@]}"
+		table small-diag "The regime on the 4 x 4 x 8 fabric: diagnostics" "${small_csvs[@]}" --metric "$diag"
+		table small-vs-straw "The regime on the 4 x 4 x 8 fabric: AJCT against StrawAsyn" "${small_csvs[@]}" --metric ajct_ms --vs protocol=strawasyn --change percent --undefined unfinished
+	fi
+	if [[ -e paper0005.csv ]]; then
+		table paper "The regime on the paper's fabric: AJCT (ms), PA-ATP's change against the others" paper0005.csv "${ajct[@]}"
+		table paper-diag "The regime on the paper's fabric: diagnostics" paper0005.csv --metric "$diag"
+	fi
+}
+
+main "$@"
