@@ -60,9 +60,9 @@ func ExampleNewJob() {
 			proto, job.Done(), job.AJCT(), job.Stats().PSContributions, st.Retransmits)
 	}
 	// Output:
-	// strawasyn    done true, mean iteration 491.13664us, 42724 contributions summed at the PS, 0 retransmits
-	// strawasyn-al done true, mean iteration 494.85648us, 40172 contributions summed at the PS, 0 retransmits
-	// pa-atp       done true, mean iteration 494.224906us, 40088 contributions summed at the PS, 0 retransmits
+	// strawasyn    done true, mean iteration 505.89168us, 45072 contributions summed at the PS, 0 retransmits
+	// strawasyn-al done true, mean iteration 478.30032us, 40352 contributions summed at the PS, 0 retransmits
+	// pa-atp       done true, mean iteration 477.877066us, 40096 contributions summed at the PS, 0 retransmits
 }
 
 // guide:end
