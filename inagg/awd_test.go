@@ -164,3 +164,33 @@ func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutRecoversGACKedFront: a worker whose front sequence was
+// GACKed but whose result never came asks for that result at every
+// expiry, even while later sequences are still unGACKed (as they nearly
+// always are while AWD lets one more out per round trip). Worked by hand:
+// sequences 0-4 sent, 0 GACKed without a result, 1-4 in flight. The first
+// expiry resends 1-4 (unGACKed) and pulls 0; the second (backoff 1)
+// resends 1-4 and resends 0. Without the front's recovery both expiries
+// resend only 1-4 and sequence 0 is never asked for again.
+func TestTimeoutRecoversGACKedFront(t *testing.T) {
+	s := newStar(t, starCfg{workers: 2})
+	j := idleJob(t, s, 0, PAATP)
+	w := j.workers[0]
+	w.sndNext, w.lastAACK, w.lastGACK = 5, -1, 0
+	w.flags[0] = fSent | fGACK
+	for q := 1; q < 5; q++ {
+		w.flags[q] = fSent
+	}
+	if j.recoveryBatch < 4 {
+		t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
+	}
+	w.timeout()
+	if st := w.stats; st.Pulls != 1 || st.Retransmits != 4 {
+		t.Fatalf("first expiry: %d pulls, %d resends; want 1 (sequence 0), 4 (1-4)", st.Pulls, st.Retransmits)
+	}
+	w.timeout()
+	if st := w.stats; st.Pulls != 1 || st.Retransmits != 9 {
+		t.Fatalf("second expiry: %d pulls, %d resends; want 1, 9 (1-4 again and 0)", st.Pulls, st.Retransmits)
+	}
+}
