@@ -90,13 +90,31 @@ func (sw *Switch) Program() Program { return sw.prog }
 
 // Receive implements netsim.Node: it counts the hop, runs the program and
 // routes the packet unless the program consumed it.
-func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) {
+func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(netsim.DescOf(p), in) }
+
+// ReceiveDesc implements netsim.Forwarder: Receive for a packet given as
+// its descriptor. Without a program the switch routes and queues the
+// descriptor and never reads the packet's body; a program sees the body
+// with the descriptor written back.
+func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
-	p.Hops++
-	if sw.prog != nil && sw.prog.Ingress(sw, p, in) == Consumed {
+	d.Hops++
+	if sw.prog != nil {
+		p := d.Packet()
+		if sw.prog.Ingress(sw, p, in) == Consumed {
+			return
+		}
+		sw.Forward(p)
 		return
 	}
-	sw.Forward(p)
+	pt := sw.outPort(d.Dst, d.Flow)
+	if pt == nil {
+		sw.NoRoute++
+		sw.Net().Drop(d.Packet())
+		return
+	}
+	sw.Forwarded++
+	pt.SendDesc(d)
 }
 
 // Forward routes a packet that is already counted in flight (one that
@@ -163,13 +181,16 @@ func (sw *Switch) Drop(p *netsim.Packet) { sw.Net().Drop(p) }
 // OutPort is the port the switch would use for p: the flow-hash ECMP choice
 // (Network.OutPort), or a uniformly random next hop when Spray is set. It
 // returns nil when p.Dst is unreachable or is the switch itself.
-func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port {
+func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port { return sw.outPort(p.Dst, p.Flow) }
+
+// outPort is OutPort for a packet to dst of the given flow.
+func (sw *Switch) outPort(dst netsim.NodeID, flow uint64) *netsim.Port {
 	net := sw.Net()
-	if p.Dst == sw.ID() || int(p.Dst) < 0 || int(p.Dst) >= net.NumNodes() {
+	if dst == sw.ID() || int(dst) < 0 || int(dst) >= net.NumNodes() {
 		return nil
 	}
 	if !sw.Spray {
-		switch i := net.Routes().Hop(sw.ID(), p.Dst, p.Flow); i {
+		switch i := net.Routes().Hop(sw.ID(), dst, flow); i {
 		case -1:
 			return nil
 		case -2:
@@ -181,7 +202,7 @@ func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port {
 			return sw.Ports[i]
 		}
 	}
-	hops := net.Routes().NextHops(sw.ID(), p.Dst)
+	hops := net.Routes().NextHops(sw.ID(), dst)
 	switch len(hops) {
 	case 0:
 		if len(sw.Ports) == 1 {
@@ -203,7 +224,7 @@ func (sw *Switch) PortQueue(i int) *PortQueue {
 	if i < 0 || i >= len(sw.Ports) {
 		return nil
 	}
-	q, _ := sw.Ports[i].Queue.(*PortQueue)
+	q, _ := sw.Ports[i].Queue().(*PortQueue)
 	return q
 }
 
