@@ -93,9 +93,9 @@ func (q *FIFO) Bytes() Bytes { return q.bytes }
 type bodyQueue struct{ q Queue }
 
 func (b bodyQueue) Enqueue(p *Packet, now Time) bool { return b.q.Enqueue(p, now) }
-func (b bodyQueue) Dequeue(now Time) *Packet        { return b.q.Dequeue(now) }
-func (b bodyQueue) Len() int                        { return b.q.Len() }
-func (b bodyQueue) Bytes() Bytes                    { return b.q.Bytes() }
+func (b bodyQueue) Dequeue(now Time) *Packet         { return b.q.Dequeue(now) }
+func (b bodyQueue) Len() int                         { return b.q.Len() }
+func (b bodyQueue) Bytes() Bytes                     { return b.q.Bytes() }
 func (b bodyQueue) EnqueueDesc(d Desc, now Time) bool {
 	return b.q.Enqueue(d.Packet(), now)
 }
