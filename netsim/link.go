@@ -43,7 +43,8 @@ func (l *Link) setPeer(n Node) {
 	if f, ok := n.(Forwarder); ok {
 		l.recv = f.ReceiveDesc
 	} else {
-		l.recv = func(d Desc, in *Link) { n.Receive(d.Packet(), in) }
+		pool := &l.net.Sim.pool
+		l.recv = func(d Desc, in *Link) { n.Receive(pool.Body(&d), in) }
 	}
 }
 

@@ -90,21 +90,24 @@ func (q *FIFO) Bytes() Bytes { return q.bytes }
 // bodyQueue adapts a Queue that is not a DescQueue: descriptors are
 // written back into their packets on the way in and read from them on
 // the way out.
-type bodyQueue struct{ q Queue }
+type bodyQueue struct {
+	q    Queue
+	pool *PacketPool
+}
 
 func (b bodyQueue) Enqueue(p *Packet, now Time) bool { return b.q.Enqueue(p, now) }
 func (b bodyQueue) Dequeue(now Time) *Packet         { return b.q.Dequeue(now) }
 func (b bodyQueue) Len() int                         { return b.q.Len() }
 func (b bodyQueue) Bytes() Bytes                     { return b.q.Bytes() }
 func (b bodyQueue) EnqueueDesc(d Desc, now Time) bool {
-	return b.q.Enqueue(d.Packet(), now)
+	return b.q.Enqueue(b.pool.Body(&d), now)
 }
-func (b bodyQueue) NextDesc(now Time) (Desc, int) {
+func (b bodyQueue) NextDesc(now Time) (Desc, int, bool) {
 	p := b.q.Dequeue(now)
 	if p == nil {
-		return Desc{}, 0
+		return Desc{}, 0, false
 	}
-	return DescOf(p), b.q.Len()
+	return p.Desc(), b.q.Len(), true
 }
 
 // Port is a node's output port: a queue feeding a serialiser that puts one
@@ -166,7 +169,7 @@ func (pt *Port) SetQueue(q Queue) {
 	if dq, ok := q.(DescQueue); ok {
 		pt.dq = dq
 	} else {
-		pt.dq = bodyQueue{q}
+		pt.dq = bodyQueue{q, &pt.net.Sim.pool}
 	}
 }
 
@@ -187,7 +190,7 @@ func (pt *Port) txTime(size Bytes) Time {
 
 // Send offers p to the port's queue and starts serialising if the port is
 // idle. It reports false if the queue dropped p (p is then freed).
-func (pt *Port) Send(p *Packet) bool { return pt.SendDesc(DescOf(p)) }
+func (pt *Port) Send(p *Packet) bool { return pt.SendDesc(p.Desc()) }
 
 // SendDesc is Send for a packet given as its descriptor: what a switch
 // forwarding a packet it has not read uses.
@@ -196,7 +199,7 @@ func (pt *Port) SendDesc(d Desc) bool {
 	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
 		pt.DropBytes += uint64(d.Size)
-		pt.net.drop(d.Packet())
+		pt.net.drop(pt.net.Sim.pool.Body(&d))
 		return false
 	}
 	if !pt.pending {
@@ -213,11 +216,11 @@ func (pt *Port) SendDesc(d Desc) bool {
 // startNext serialises the head of the queue from now and, if more packets
 // wait, schedules the start of the next at the end of this one.
 func (pt *Port) startNext(now Time) {
-	d, rest := pt.dq.NextDesc(now)
-	if d.P == nil {
+	d, rest, ok := pt.dq.NextDesc(now)
+	if !ok {
 		return
 	}
-	dt := pt.txTime(d.Size)
+	dt := pt.txTime(d.Bytes())
 	pt.busyTime += dt
 	pt.freeAt = now + dt
 	pt.TxPackets++

@@ -232,7 +232,7 @@ func (q *PortQueue) ControlLen() int { return int(q.ctrl.n) }
 // Enqueue implements netsim.Queue: it admits p (and possibly marks it CE) or
 // refuses it; the Port then counts the drop and frees p.
 func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
-	d := netsim.DescOf(p)
+	d := p.Desc()
 	ok := q.enqueue(&d, now)
 	p.Flags = d.Flags
 	return ok
@@ -247,8 +247,8 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 	if q.mode == 0 {
 		// A plain queue: drop-tail and step marking, the general path
 		// below without its feature tests.
-		if q.buffer > 0 && q.data.bytes+d.Size > q.buffer {
-			return q.refuse(d.Size)
+		if q.buffer > 0 && q.data.bytes+d.Bytes() > q.buffer {
+			return q.refuse(d.Bytes())
 		}
 		if d.Flags&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
 			d.Flags&netsim.FlagCE == 0 {
@@ -256,11 +256,11 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 			q.Marked++
 		}
 		q.data.push(*d)
-		q.accepted(d.Size, now)
+		q.accepted(d.Bytes(), now)
 		return true
 	}
 	c := &q.cfg
-	if c.ControlFirst && d.P.Payload == 0 {
+	if c.ControlFirst && q.sim.Packets().Peek(d).Payload == 0 {
 		return q.enqueueControl(d, now)
 	}
 	if q.rs != nil {
@@ -269,11 +269,11 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 	if c.RED != nil {
 		q.redAverage(now)
 	}
-	if c.Buffer > 0 && q.data.bytes+d.Size > c.Buffer {
-		return q.refuse(d.Size)
+	if c.Buffer > 0 && q.data.bytes+d.Bytes() > c.Buffer {
+		return q.refuse(d.Bytes())
 	}
-	if c.Shared != nil && !c.Shared.admit(q.data.bytes, d.Size) {
-		return q.refuse(d.Size)
+	if c.Shared != nil && !c.Shared.admit(q.data.bytes, d.Bytes()) {
+		return q.refuse(d.Bytes())
 	}
 	ect := d.Flags&netsim.FlagECT != 0
 	mark := false
@@ -283,10 +283,10 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 			if ect {
 				mark = true
 			} else {
-				return q.refuse(d.Size)
+				return q.refuse(d.Bytes())
 			}
 		case redDrop:
-			return q.refuse(d.Size)
+			return q.refuse(d.Bytes())
 		}
 	}
 	if ect && ((c.ECNPackets > 0 && int(q.data.n) >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
@@ -297,23 +297,23 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 		q.Marked++
 	}
 	if c.Shared != nil {
-		c.Shared.used += d.Size
+		c.Shared.used += d.Bytes()
 	}
 	q.data.push(*d)
-	q.accepted(d.Size, now)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 
 // enqueueControl admits a packet without payload to the control band,
 // bounded by ControlBuffer alone.
 func (q *PortQueue) enqueueControl(d *netsim.Desc, now netsim.Time) bool {
-	if b := q.cfg.ControlBuffer; b > 0 && q.ctrl.bytes+d.Size > b {
+	if b := q.cfg.ControlBuffer; b > 0 && q.ctrl.bytes+d.Bytes() > b {
 		q.ControlDropped++
-		return q.refuse(d.Size)
+		return q.refuse(d.Bytes())
 	}
 	q.ctrl.push(*d)
 	q.ControlEnqueued++
-	q.accepted(d.Size, now)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 
@@ -344,46 +344,47 @@ func (q *PortQueue) refuse(size netsim.Bytes) bool {
 
 // Dequeue implements netsim.Queue: the control band first, then data.
 func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
-	d, _ := q.NextDesc(now)
-	if d.P == nil {
+	d, _, ok := q.NextDesc(now)
+	if !ok {
 		return nil
 	}
-	return d.Packet()
+	return q.sim.Packets().Body(&d)
 }
 
 // NextDesc implements netsim.DescQueue: Dequeue, as a descriptor, and the
 // number of packets still waiting.
-func (q *PortQueue) NextDesc(now netsim.Time) (netsim.Desc, int) {
+func (q *PortQueue) NextDesc(now netsim.Time) (netsim.Desc, int, bool) {
 	var d netsim.Desc
 	switch {
 	case q.mode == 0: // a plain queue: the data band alone
 		if q.data.n == 0 {
-			return d, 0
+			return d, 0, false
 		}
 		d = q.data.pop()
 	case q.mode&queueControl != 0 && q.ctrl.n > 0:
 		d = q.ctrl.pop()
 	case q.rs != nil:
-		if d = q.rs.next(); d.P == nil {
-			return d, 0
+		var ok bool
+		if d, ok = q.rs.next(); !ok {
+			return d, 0, false
 		}
 	case q.data.n == 0:
 		if q.cfg.RED != nil {
 			q.red.idleSince(now)
 		}
-		return d, 0
+		return d, 0, false
 	default:
 		d = q.data.pop()
 		if q.cfg.Shared != nil {
-			q.cfg.Shared.used -= d.Size
+			q.cfg.Shared.used -= d.Bytes()
 		}
 	}
 	q.Dequeued++
 	q.n--
-	q.bytes -= d.Size
-	q.avg.depart(now, d.Size)
+	q.bytes -= d.Bytes()
+	q.avg.depart(now, d.Bytes())
 	if q.series != nil {
 		q.series.observe(now, q.bytes, q.n)
 	}
-	return d, q.n
+	return d, q.n, true
 }

@@ -30,11 +30,11 @@ func (r *pktRing) push(d netsim.Desc) {
 	}
 	r.ring[int(r.head+r.n)&(len(r.ring)-1)] = d
 	r.n++
-	r.bytes += d.Size
+	r.bytes += netsim.Bytes(d.Size)
 }
 
 // headSize is the size of the oldest packet; the ring must not be empty.
-func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].Size }
+func (r *pktRing) headSize() netsim.Bytes { return netsim.Bytes(r.ring[r.head].Size) }
 
 // pop removes and returns the oldest packet; the ring must not be empty.
 func (r *pktRing) pop() netsim.Desc {
@@ -43,7 +43,7 @@ func (r *pktRing) pop() netsim.Desc {
 	*s = netsim.Desc{}
 	r.head = (r.head + 1) & int32(len(r.ring)-1)
 	r.n--
-	r.bytes -= d.Size
+	r.bytes -= netsim.Bytes(d.Size)
 	r.sent += uint64(d.Size)
 	return d
 }

@@ -40,12 +40,12 @@ func (s *ringSet) push(i int, d netsim.Desc) {
 	}
 	r.push(d)
 	s.n++
-	s.bytes += d.Size
+	s.bytes += netsim.Bytes(d.Size)
 }
 
 // next removes and returns the next packet in DRR order and its size, or
 // nil.
-func (s *ringSet) next() netsim.Desc {
+func (s *ringSet) next() (netsim.Desc, bool) {
 	for s.nactive > 0 {
 		i := int(s.active[s.head])
 		r := &s.rings[i]
@@ -64,24 +64,24 @@ func (s *ringSet) next() netsim.Desc {
 				s.nactive--
 				s.granted = false
 			}
-			return d
+			return d, true
 		}
 		// The head does not fit the credit: the turn passes on.
 		s.active[(s.head+s.nactive)%MaxRings] = uint8(i)
 		s.head = (s.head + 1) % MaxRings
 		s.granted = false
 	}
-	return netsim.Desc{}
+	return netsim.Desc{}, false
 }
 
 // enqueueRing admits data packet d to its transmit ring, bounded by Buffer
 // and marked against the ring's own occupancy.
 func (q *PortQueue) enqueueRing(d *netsim.Desc, now netsim.Time) bool {
 	c := &q.cfg
-	i := q.rs.index(d.P.Ring)
+	i := q.rs.index(q.sim.Packets().Peek(d).Ring)
 	r := &q.rs.rings[i]
-	if c.Buffer > 0 && r.bytes+d.Size > c.Buffer {
-		return q.refuse(d.Size)
+	if c.Buffer > 0 && r.bytes+d.Bytes() > c.Buffer {
+		return q.refuse(d.Bytes())
 	}
 	if d.Flags&netsim.FlagECT != 0 && d.Flags&netsim.FlagCE == 0 &&
 		((c.ECNPackets > 0 && int(r.n) >= c.ECNPackets) || (c.ECNBytes > 0 && r.bytes >= c.ECNBytes)) {
@@ -89,7 +89,7 @@ func (q *PortQueue) enqueueRing(d *netsim.Desc, now netsim.Time) bool {
 		q.Marked++
 	}
 	q.rs.push(i, *d)
-	q.accepted(d.Size, now)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 

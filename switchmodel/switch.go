@@ -90,7 +90,7 @@ func (sw *Switch) Program() Program { return sw.prog }
 
 // Receive implements netsim.Node: it counts the hop, runs the program and
 // routes the packet unless the program consumed it.
-func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(netsim.DescOf(p), in) }
+func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(p.Desc(), in) }
 
 // ReceiveDesc implements netsim.Forwarder: Receive for a packet given as
 // its descriptor. Without a program the switch routes and queues the
@@ -100,7 +100,7 @@ func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
 	d.Hops++
 	if sw.prog != nil {
-		p := d.Packet()
+		p := sw.Net().Sim.Packets().Body(&d)
 		if sw.prog.Ingress(sw, p, in) == Consumed {
 			return
 		}
@@ -110,7 +110,7 @@ func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	pt := sw.outPort(d.Dst, d.Flow)
 	if pt == nil {
 		sw.NoRoute++
-		sw.Net().Drop(d.Packet())
+		sw.Net().Drop(sw.Net().Sim.Packets().Body(&d))
 		return
 	}
 	sw.Forwarded++
