@@ -3,9 +3,9 @@ package netsim
 import "fmt"
 
 // Desc is a packet's descriptor: the few header fields the fabric reads or
-// writes at every hop (size, destination, flow key, flags, hop count) and a
-// 32-bit reference to the packet's body in its pool. Queues and links keep
-// descriptors in their ring slots and switches route and mark them, so a
+// writes at every hop (size, destination, flow key, flags, hop count), its
+// kind, and a 32-bit reference to the packet's body in its pool. Queues
+// and links keep descriptors in their ring slots and switches route and mark them, so a
 // packet's body is read where it was written and where it is consumed (the
 // hosts, a switch program) and never in between. With tens of thousands
 // of packets in flight the bodies do not fit any cache, while ring slots
@@ -24,7 +24,7 @@ type Desc struct {
 	Dst   NodeID // the body's Dst
 	Flags Flags  // the body's Flags, as marked along the way
 	Hops  uint8  // the body's Hops, as counted along the way
-	_     uint8
+	Kind  uint8  // the body's Kind, so a switch program can pass by packets it does not handle
 }
 
 // Desc is p's descriptor. p must come from a PacketPool.
@@ -32,7 +32,7 @@ func (p *Packet) Desc() Desc {
 	if p.ref == 0 || p.Size < 0 || p.Size > 1<<31-1 {
 		p.badDesc()
 	}
-	return Desc{Flow: p.Flow, ref: p.ref, Size: int32(p.Size), Dst: p.Dst, Flags: p.Flags, Hops: p.Hops}
+	return Desc{Flow: p.Flow, ref: p.ref, Size: int32(p.Size), Dst: p.Dst, Flags: p.Flags, Hops: p.Hops, Kind: p.Kind}
 }
 
 func (p *Packet) badDesc() {

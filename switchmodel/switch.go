@@ -52,6 +52,23 @@ type Program interface {
 	Ingress(sw *Switch, p *netsim.Packet, in *netsim.Link) Verdict
 }
 
+// KindFilter is a Program that handles packets of a few kinds
+// (netsim.Packet.Kind) only and returns Forward, changing nothing, for
+// every other packet. The switch then shows the program only packets of
+// the kinds IngressKinds lists and routes the others by their descriptor,
+// without reading their bodies, exactly as it would after the program's
+// Forward. IngressKinds is read once, when the program is installed.
+type KindFilter interface {
+	Program
+	IngressKinds() []uint8
+}
+
+// kindSet is a set of packet kinds, one bit per kind.
+type kindSet [4]uint64
+
+func (k *kindSet) add(kind uint8)      { k[kind>>6] |= 1 << (kind & 63) }
+func (k *kindSet) has(kind uint8) bool { return k[kind>>6]&(1<<(kind&63)) != 0 }
+
 // Switch is an output-queued switch: a packet that has fully arrived is
 // shown to the Program (if any), then queued at the output port chosen by
 // ECMP towards p.Dst. Ports are created by Network.Connect with queues made
@@ -65,6 +82,7 @@ type Switch struct {
 	Spray bool
 
 	prog  Program
+	kinds kindSet // the kinds prog is shown (every kind unless it is a KindFilter)
 	spray *rand.Rand
 
 	// Counters.
@@ -83,7 +101,17 @@ func Add(net *netsim.Network, name string) *Switch {
 }
 
 // SetProgram installs pr as the ingress pipeline (nil removes it).
-func (sw *Switch) SetProgram(pr Program) { sw.prog = pr }
+func (sw *Switch) SetProgram(pr Program) {
+	sw.prog = pr
+	sw.kinds = kindSet{}
+	if kf, ok := pr.(KindFilter); ok {
+		for _, k := range kf.IngressKinds() {
+			sw.kinds.add(k)
+		}
+	} else if pr != nil {
+		sw.kinds = kindSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	}
+}
 
 // Program returns the installed ingress pipeline, or nil.
 func (sw *Switch) Program() Program { return sw.prog }
@@ -95,11 +123,12 @@ func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(p.
 // ReceiveDesc implements netsim.Forwarder: Receive for a packet given as
 // its descriptor. Without a program the switch routes and queues the
 // descriptor and never reads the packet's body; a program sees the body
-// with the descriptor written back.
+// with the descriptor written back (only packets of its kinds, if it is a
+// KindFilter).
 func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
 	d.Hops++
-	if sw.prog != nil {
+	if sw.kinds.has(d.Kind) {
 		p := sw.Net().Sim.Packets().Body(&d)
 		if sw.prog.Ingress(sw, p, in) == Consumed {
 			return
