@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -43,6 +45,9 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis (positive values)"},
 			&cli.StringFlag{Name: "title", Usage: "figure title (default: the experiment and the --where filters)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "figure `FILE`, .svg or .png", Required: true},
+			&cli.StringFlag{Name: "y-range", Usage: "fix the y axis to `LO:HI` (lines and bands clipped to it) instead of fitting the data"},
+			&cli.StringFlag{Name: "from-series", Usage: "read the time series `NAME` (e.g. learning) of every run in the directory given instead of a CSV (written by sweep --series-dir); --x and --y name its columns"},
+			&cli.Float64Flag{Name: "bin", Usage: "with --from-series: round the x column down to multiples of `W`, so that runs whose rows fall at different x share a cell"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing figure instead of refusing"},
 		},
 		Action: func(c *cli.Context) error {
@@ -60,11 +65,7 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 			if err := checkFigure(out, c.Bool("force")); err != nil {
 				return err
 			}
-			paths, err := expandPatterns(c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			t, err := readTables(paths)
+			t, err := readPlotTable(c, spec)
 			if err != nil {
 				return err
 			}
@@ -82,6 +83,34 @@ func plotCommand(reg *experiments.Registry) *cli.Command {
 	}
 }
 
+// readPlotTable reads the sweep CSV, or with --from-series the named
+// series of every run in a series directory (its x, series, facet and
+// filter columns as parameters).
+func readPlotTable(c *cli.Context, spec plotting.Spec) (*plotting.Table, error) {
+	name := c.String("from-series")
+	if name == "" {
+		if c.IsSet("bin") {
+			return nil, errors.New("--bin needs --from-series")
+		}
+		paths, err := expandPatterns(c.Args().Slice())
+		if err != nil {
+			return nil, err
+		}
+		return readTables(paths)
+	}
+	if c.NArg() != 1 {
+		return nil, fmt.Errorf("--from-series reads one series directory, got %d arguments", c.NArg())
+	}
+	if c.Float64("bin") < 0 {
+		return nil, fmt.Errorf("--bin %g: want a positive width", c.Float64("bin"))
+	}
+	keys := []string{spec.X, spec.Series, spec.Facet}
+	for _, w := range spec.Where {
+		keys = append(keys, w.Param)
+	}
+	return plotting.ReadSeriesDir(c.Args().First(), plotting.SeriesOptions{Name: name, Keys: keys, X: spec.X, Bin: c.Float64("bin")})
+}
+
 // plotSpec reads the figure flags of the plot command.
 func plotSpec(c *cli.Context) (plotting.Spec, error) {
 	kind, err := plotting.ParseKind(c.String("kind"))
@@ -91,6 +120,15 @@ func plotSpec(c *cli.Context) (plotting.Spec, error) {
 	s := plotting.Spec{
 		X: c.String("x"), Y: c.String("y"), Series: c.String("series"), Facet: c.String("facet"),
 		Kind: kind, LogX: c.Bool("log-x"), LogY: c.Bool("log-y"), Title: c.String("title"),
+	}
+	if r := c.String("y-range"); r != "" {
+		lo, hi, ok := strings.Cut(r, ":")
+		a, err1 := strconv.ParseFloat(lo, 64)
+		b, err2 := strconv.ParseFloat(hi, 64)
+		if !ok || err1 != nil || err2 != nil || !(a < b) || math.IsInf(a, 0) || math.IsInf(b, 0) || (s.LogY && a <= 0) {
+			return plotting.Spec{}, fmt.Errorf("--y-range %q: want LO:HI with LO < HI (both positive on a log axis)", r)
+		}
+		s.YMin, s.YMax, s.YRange = a, b, true
 	}
 	for _, w := range c.StringSlice("where") {
 		f, err := plotting.ParseFilter(w)

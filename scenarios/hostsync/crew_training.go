@@ -6,6 +6,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/workloads/crew"
 )
 
@@ -34,7 +35,7 @@ func CrewTraining() *experiments.Experiment {
 		experiments.EnumParam("eq3", "candidate", []string{"candidate", "literal"},
 			"Eq. 3's load term: the candidate's own load (our reading) or l_i of each initiator, as printed"),
 	}, crewNetParams()...)
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "crew-training",
 		Summary: "cross-cloud training with CREW vs OPR vs A2A partial reduce: rounds per worker (CREW Figs. 5-11)",
 		Doc:     doc("crew-training"),
@@ -54,7 +55,7 @@ func CrewTraining() *experiments.Experiment {
 		},
 		Run:      runCrewTraining,
 		Validate: validateCrewTraining,
-	}
+	}, learnrig.Options{Target: 0.95, Weights: "uniform"})
 }
 
 func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
@@ -99,9 +100,13 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 		}
 		faults = append(faults, rnd...)
 	}
+	learning, err := learnrig.New(r, s.sim, learnrig.Job{Workers: n})
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	cl, err := crew.NewCluster(s.net, crew.Config{
 		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"),
-		Duration: dur, Faults: faults,
+		Duration: dur, Faults: faults, Recorder: learning.Crew(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -128,6 +133,7 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	out.Metrics["failovers"] = float64(m.Failovers)
 	out.Metrics["standalone_iterations"] = float64(m.Standalone)
 	out.Metrics["queue_wait_s"] = m.QueueWait.Seconds()
+	learning.Fill(r, out)
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
@@ -15,7 +16,7 @@ import (
 
 // DSSync is the dssync experiment.
 func DSSync() *experiments.Experiment {
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
 		Doc:     doc("dssync"),
@@ -69,7 +70,7 @@ func DSSync() *experiments.Experiment {
 			{Name: "detected_workers", Unit: "workers", Help: "DS-Sync: workers with end-host contention in force at the end (NaN for the baselines)"},
 		},
 		Run: runDSSync,
-	}
+	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
 }
 
 // dssyncConfig maps the experiment's parameters to a dssync.Config.
@@ -162,7 +163,12 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
-	out, err := dssync.Run(setup.NewSim(r), cfg)
+	sim := setup.NewSim(r)
+	learning, err := dssyncLearning(r, sim, &cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
+	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
@@ -186,5 +192,6 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 		}
 		res.Series = append(res.Series, s)
 	}
+	learning.Fill(r, res)
 	return res, nil
 }

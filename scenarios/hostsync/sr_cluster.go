@@ -7,6 +7,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/transport"
 	"syncsim/workloads/background"
@@ -29,7 +30,7 @@ import (
 //
 // SRCluster is the sr-cluster experiment.
 func SRCluster() *experiments.Experiment {
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc:     doc("sr-cluster"),
@@ -93,7 +94,7 @@ func SRCluster() *experiments.Experiment {
 		},
 		Run:      runSRCluster,
 		Validate: validateSRCluster,
-	}
+	}, learnrig.Options{Target: 0.9, Weights: "staleness"})
 }
 
 // srClusterSetup is one sr-cluster point built on a Sim, ready to run.
@@ -106,6 +107,7 @@ type srClusterSetup struct {
 	bg      *srBackground    // background traffic, if any
 	ratio   *srEq2Ratio
 	p       int
+	learn   *learnrig.Rig // nil with learn_model=none
 }
 
 func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
@@ -210,6 +212,10 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
+	if setup.learn, err = learnrig.New(r, sim, learnrig.Job{Workers: n}); err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	cfg.Recorder = setup.learn.SyncCtl()
 	setup.cluster, err = syncctl.NewCluster(sim, cfg, ctl)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
@@ -267,6 +273,7 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	if r.Series {
 		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
 	}
+	s.learn.Fill(r, res)
 	return res, nil
 }
 

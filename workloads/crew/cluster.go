@@ -25,6 +25,8 @@ type Config struct {
 	Duration netsim.Time
 	// Faults are the outages of the run (Sec. IV-B, Fig. 8).
 	Faults []Fault
+	// Recorder, if set, hears the schedule (recorder.go).
+	Recorder Recorder
 }
 
 // worker states
@@ -233,6 +235,7 @@ func (c *Cluster) startCompute(w int) {
 // controller (and starts non-blocking scatter), or, when it cannot reach
 // the controller, trains on alone (Sec. IV-B's standalone mode).
 func (c *Cluster) computeDone(w int) {
+	c.rec().Computed(w)
 	if !c.ctrlUp {
 		c.standalone++
 		c.startCompute(w)
@@ -309,6 +312,7 @@ func (c *Cluster) form(f *forming) {
 		c.waitSum += c.sim.Now() - c.readyAt[w]
 		c.waitCount++
 	}
+	c.rec().Formed(f.pid, f.members)
 	var t task
 	switch c.cfg.Scheme {
 	case A2A:
@@ -342,6 +346,7 @@ func (c *Cluster) memberDone(w int) {
 	if c.dead[w] {
 		return
 	}
+	c.rec().Holds(w)
 	c.rounds[w]++
 	c.startCompute(w)
 }
@@ -352,6 +357,7 @@ func (c *Cluster) memberReleased(w int) {
 	if c.dead[w] || c.wstate[w] != wSyncing {
 		return
 	}
+	c.rec().Released(w)
 	c.startCompute(w)
 }
 
