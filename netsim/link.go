@@ -95,8 +95,7 @@ func (l *Link) HandleEvent(ev Event) {
 		if e.at > now {
 			break
 		}
-		d := e.d
-		*e = inflight{}
+		d := e.d // descriptors hold no pointers: the slot needs no clearing
 		l.head = (l.head + 1) & int32(len(l.fifo)-1)
 		l.count--
 		l.recv(d, l)

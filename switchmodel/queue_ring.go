@@ -38,9 +38,7 @@ func (r *pktRing) headSize() netsim.Bytes { return netsim.Bytes(r.ring[r.head].S
 
 // pop removes and returns the oldest packet; the ring must not be empty.
 func (r *pktRing) pop() netsim.Desc {
-	s := &r.ring[r.head]
-	d := *s
-	*s = netsim.Desc{}
+	d := r.ring[r.head] // descriptors hold no pointers: the slot needs no clearing
 	r.head = (r.head + 1) & int32(len(r.ring)-1)
 	r.n--
 	r.bytes -= netsim.Bytes(d.Size)
