@@ -173,8 +173,12 @@ func (a *Aggregator) CheckLeaks() error {
 }
 
 // IngressKinds implements switchmodel.KindFilter: Ingress acts on
-// gradients and results and forwards every other packet untouched.
-func (a *Aggregator) IngressKinds() []uint8 { return []uint8{KindGradient, KindResult} }
+// gradients, rack aggregates (agg_placement=two-level: the PS rack's
+// switch sums them) and results, and forwards every other packet
+// untouched.
+func (a *Aggregator) IngressKinds() []uint8 {
+	return []uint8{KindGradient, KindRackAggregate, KindResult}
+}
 
 // Ingress implements switchmodel.Program.
 func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim.Link) switchmodel.Verdict {

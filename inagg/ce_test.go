@@ -47,11 +47,11 @@ func ceStar(t *testing.T, w int, seqs ...int64) (*star, [2]*markQueue) {
 				mark[q] = true
 			}
 		}
-		up := &markQueue{Queue: h.NIC().Queue, seqs: mark, echoed: map[int64]bool{}, results: map[int64]bool{}}
-		h.NIC().Queue = up
+		up := &markQueue{Queue: h.NIC().Queue(), seqs: mark, echoed: map[int64]bool{}, results: map[int64]bool{}}
+		h.NIC().SetQueue(up)
 		pt := s.sw.PortTo(h.ID())
-		down := &markQueue{Queue: pt.Queue, seqs: map[int64]bool{}, echoed: map[int64]bool{}, results: map[int64]bool{}}
-		pt.Queue = down
+		down := &markQueue{Queue: pt.Queue(), seqs: map[int64]bool{}, echoed: map[int64]bool{}, results: map[int64]bool{}}
+		pt.SetQueue(down)
 		qs[i] = down
 	}
 	return s, qs
