@@ -5,12 +5,12 @@
 #
 #   scripts/ina/regime.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# small0005, small002, small005: the 4 x 4 x 8 leaf-spine of issue 22 and of
+# small0005, small002, small005, small005abl: the 4 x 4 x 8 leaf-spine of issue 22 and of
 # sensitivity.sh (2:1 oversubscribed, 32 hosts), 4 jobs x 6 workers, Hadoop at
 # fabric load 0.5, 10 MiB per switch, 2 iterations with the first left out, at
 # gradient_scale 0.005 (every INA protocol), 0.02 (StrawAsyn, its two
-# ablations and PA-ATP) and 0.05 (StrawAsyn and PA-ATP). About 25 CPU-minutes,
-# most of it at 0.05.
+# ablations and PA-ATP) and 0.05 (StrawAsyn and PA-ATP; small005abl: the two
+# ablations). About 20 CPU-minutes.
 # paper0005: the paper's fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x
 # 12 workers) at 0.005 for the asynchronous family, about 15 CPU-minutes.
 # tables: the tables over every scale run so far (run it after the others).
@@ -19,7 +19,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-regime
-figures=(small0005 small002 small005 paper0005 tables)
+figures=(small0005 small002 small005 small005abl paper0005 tables)
 
 small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
 async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
@@ -29,13 +29,14 @@ ajct=(--metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinis
 small0005() { sweep small0005 ina-leafspine "${small[@]}" --set gradient_scale=0.005 --vary protocol=switchml,atp,$async --trials 5 --timing; }
 small002() { sweep small002 ina-leafspine "${small[@]}" --set gradient_scale=0.02 --vary protocol=$async --trials 5 --timing; }
 small005() { sweep small005 ina-leafspine "${small[@]}" --set gradient_scale=0.05 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
+small005abl() { sweep small005abl ina-leafspine "${small[@]}" --set gradient_scale=0.05 --vary protocol=strawasyn-pc,strawasyn-al --trials 5 --timing; }
 paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
 
 # tables: one AJCT table (PA-ATP's paired change against each protocol) and
 # one diagnostics table per fabric, over the scales whose CSVs exist.
 tables() {
 	local small_csvs=() f
-	for f in small0005 small002 small005; do
+	for f in small0005 small002 small005 small005abl; do
 		[[ -e $f.csv ]] && small_csvs+=("$f.csv")
 	done
 	if [[ ${#small_csvs[@]} -gt 0 ]]; then
