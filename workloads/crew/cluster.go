@@ -81,6 +81,7 @@ type Cluster struct {
 
 	forming *forming
 	nextPid int
+	nextSeq int64  // streams started (their flow-level FCFS rank)
 	tasks   []task // under way, in formation order
 
 	defSplit Split // CREW's default plan (P = N), nil when stale
@@ -92,6 +93,7 @@ type Cluster struct {
 	prTime      netsim.Time
 	lpSum       float64
 	lpCount     int
+	splitSum    float64 // Eq. 1a + 1b of the chunk splits used, summed like lpSum
 	abandoned   int
 	discarded   int64
 	failovers   int
@@ -167,8 +169,11 @@ type Metrics struct {
 	PRs    int
 	PRTime netsim.Time
 	// LPObjective is the mean objective (seconds) of the weights the
-	// partial reduces were planned with (CREW and OPR; NaN otherwise).
+	// partial reduces were planned with (CREW and OPR; NaN otherwise);
+	// SplitT the mean T_scatter + T_multicast (Eq. 1a + 1b) of the chunk
+	// splits used.
 	LPObjective float64
+	SplitT      float64
 	// Abandoned counts partial reduces given up (no replacement
 	// aggregator, a lost initiator, the controller unreachable, the time
 	// budget); Discarded counts chunks that reached an aggregator that was
@@ -207,9 +212,10 @@ func (c *Cluster) metrics() Metrics {
 	if c.waitCount > 0 {
 		m.QueueWait = c.waitSum / netsim.Time(c.waitCount)
 	}
-	m.LPObjective = math.NaN()
+	m.LPObjective, m.SplitT = math.NaN(), math.NaN()
 	if c.lpCount > 0 {
 		m.LPObjective = c.lpSum / float64(c.lpCount)
+		m.SplitT = c.splitSum / float64(c.lpCount)
 	}
 	return m
 }
@@ -474,7 +480,7 @@ func (c *Cluster) defaultSplit() Split {
 // got to aggregators are discarded.
 func (c *Cluster) dropPre(w int) {
 	if p := c.pre[w]; p != nil {
-		c.discarded += int64(p.cancel(c))
+		p.cancel(c)
 		c.pre[w] = nil
 	}
 }
