@@ -56,7 +56,7 @@ type Analytic struct{}
 
 // Start schedules done after the Eq. 2 time.
 func (Analytic) Start(c *Cluster, group []int, done func()) {
-	if c.period > 0 {
+	if c.varying() {
 		c.sim.At(c.analyticEnd(group), done)
 		return
 	}
@@ -118,9 +118,10 @@ type Cluster struct {
 	launched  int
 	log       []SyncRecord
 
-	period netsim.Time // bandwidth epoch length (0: static)
-	epoch  int         // bandwidth epoch in force
-	bw     []float64   // true bandwidths in force, bits/s
+	period netsim.Time   // bandwidth epoch length (0: static or timed)
+	timed  TimedSchedule // epochs at their own times, if the schedule has them
+	epoch  int           // bandwidth epoch in force
+	bw     []float64     // true bandwidths in force, bits/s
 }
 
 const (
@@ -159,6 +160,9 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 	}
 	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec,
 		period: period, bw: cfg.BW}
+	if ts, ok := cfg.Schedule.(TimedSchedule); ok {
+		c.timed = ts
+	}
 	if c.exec == nil {
 		c.exec = Analytic{}
 	}
