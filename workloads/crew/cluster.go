@@ -25,6 +25,16 @@ type Config struct {
 	Duration netsim.Time
 	// Faults are the outages of the run (Sec. IV-B, Fig. 8).
 	Faults []Fault
+	// Vary makes the real capacities change during the run (flow
+	// fidelity).
+	Vary Variation
+	// Probe is how often every worker measures its outgoing connections
+	// and reports them to the controller (the reports arrive Control
+	// later), which plans every partial reduce with the latest reports
+	// (times each pair's estimation error, Estimate / real at time 0). 0:
+	// the controller knows every change at once; negative: it never learns
+	// a change and plans with Estimate throughout.
+	Probe netsim.Time
 }
 
 // worker states
@@ -66,6 +76,7 @@ type Cluster struct {
 	ch  Chunking
 
 	est       Matrix  // the controller's bandwidth estimate
+	noise     Matrix  // each pair's estimation error factor, est / real
 	view      Matrix  // est with connections known to be down at 0
 	knownDown [][]int // detected outages per connection
 	physDown  [][]int // outages in force per connection
@@ -135,9 +146,24 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if est.N() != n {
 		return nil, fmt.Errorf("estimate is %d x %d for %d workers", est.N(), est.N(), n)
 	}
+	if err := cfg.Vary.validate(n); err != nil {
+		return nil, err
+	}
+	if cfg.Vary.Model != BWStatic && !net.CanCancel() {
+		return nil, fmt.Errorf("time-varying bandwidth needs flow fidelity")
+	}
+	est = est.Clone()
+	noise := NewMatrix(n)
+	for i := range noise {
+		for j := range noise[i] {
+			if i != j {
+				noise[i][j] = est[i][j] / net.BW[i][j]
+			}
+		}
+	}
 	c := &Cluster{
 		sim: net.Sim, net: net, cfg: cfg, n: n, ch: cfg.chunking(),
-		est: est, view: est.Clone(), ctrlUp: true,
+		est: est, noise: noise, view: est.Clone(), ctrlUp: true,
 		knownDown: intMatrix(n), physDown: intMatrix(n),
 		dead: make([]bool, n), knownDead: make([]bool, n),
 		wstate: make([]uint8, n), wgen: make([]uint32, n), rng: make([]*rand.Rand, n),
@@ -194,6 +220,10 @@ func (c *Cluster) Run() Metrics {
 		c.startCompute(w)
 	}
 	c.scheduleFaults()
+	c.startVariation()
+	if c.cfg.Probe > 0 && c.cfg.Vary.Model != BWStatic {
+		c.sim.AfterFunc(c.cfg.Probe, c.probe)
+	}
 	c.sim.Run(c.cfg.Duration)
 	return c.metrics()
 }

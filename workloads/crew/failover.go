@@ -9,7 +9,7 @@ package crew
 // lacking is the chunks of block b that member mi neither holds nor will
 // receive (results already on their way from the block's aggregator).
 func (t *crewTask) lacking(b, mi int) Block {
-	return t.held[mi].from(t.split[b]).Minus(t.agg[b].mc[mi].arriving()).Minus(t.skip[mi])
+	return t.held[mi].from(t.split[b]).Minus(t.agg[b].mc[mi].arriving(t.c)).Minus(t.skip[mi])
 }
 
 // connDown handles a detected outage of connection u-v: every block whose
@@ -198,15 +198,16 @@ func (t *crewTask) reassign(b, k int, moved Block) {
 	na := newBlockAgg(moved, len(t.P))
 	t.agg = append(t.agg, na)
 	for mi := range t.P {
-		// Results of moved chunks already on their way from the old
-		// aggregator arrive; the new one does not send them again.
-		t.skip[mi] = t.skip[mi].Union(a.mc[mi].arriving().Intersect(moved))
-		// The old aggregator stops multicasting moved chunks.
+		// The old aggregator stops multicasting moved chunks. Results of
+		// moved chunks already on their way arrive (those of a transfer
+		// stopped now included); the new aggregator does not send them
+		// again.
 		if s := a.mc[mi]; s != nil {
 			if s.live && s.cur.Intersect(moved).Len() > 0 {
 				c.stop(s)
 			}
 			s.queue = s.queue.Minus(moved)
+			t.skip[mi] = t.skip[mi].Union(s.arriving(c).Intersect(moved))
 			c.pump(s)
 		}
 		// Copies of moved chunks at the old aggregator are lost.

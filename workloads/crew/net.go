@@ -376,6 +376,16 @@ func (nt *Net) send(src, dst int, size netsim.Bytes, cls uint8, tag int64, via n
 	return fluid.Handle{}
 }
 
+// sentBytes is how many bytes of a transfer have left its source (flow
+// fidelity only).
+func (nt *Net) sentBytes(h fluid.Handle) netsim.Bytes {
+	if nt.Fluid == nil {
+		return 0
+	}
+	b, _ := nt.Fluid.Sent(h)
+	return b
+}
+
 // cancel abandons a transfer (flow fidelity only) and returns the bytes
 // that had left its source.
 func (nt *Net) cancel(h fluid.Handle) (netsim.Bytes, bool) {

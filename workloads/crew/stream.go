@@ -162,10 +162,14 @@ func (c *Cluster) retarget(s *stream, dst int) {
 }
 
 // arriving is what s has sent that has left its source and not yet
-// arrived: it will arrive whatever happens to the connection.
-func (s *stream) arriving() Block {
+// arrived, including the chunks of the transfer under way whose last byte
+// has left: it will arrive whatever happens to the connection.
+func (s *stream) arriving(c *Cluster) Block {
 	if s == nil {
 		return nil
 	}
-	return s.prop
+	if !s.live {
+		return s.prop
+	}
+	return s.prop.Union(c.ch.Sent(s.cur, c.net.sentBytes(s.h)))
 }

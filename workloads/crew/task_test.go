@@ -294,7 +294,9 @@ func randomFaults(r *rand.Rand, n int, dur netsim.Time) []Fault {
 }
 
 // TestFailoverBooks: under random outages (connections, workers, the
-// controller), with every scheme, blocking and non-blocking scatter, no
+// controller), with every scheme, blocking and non-blocking scatter, both
+// failover modes and Eq. 3 scopes, chunk and block pipelines, and
+// bandwidths that walk, no
 // chunk is lost or duplicated: every completed partial reduce's
 // aggregators got each chunk of their block from each initiator exactly
 // once and every member got every block once (Cluster.Check), the engine's
@@ -311,6 +313,15 @@ func TestFailoverBooks(t *testing.T) {
 			const n = 8
 			cfg := testConfig(sch, 2+trial%4)
 			cfg.Scatter = scatter
+			cfg.Failover = FailoverMode((trial / 2) % 2)
+			cfg.Eq3Scope = Eq3Scope((trial / 4) % 2)
+			if trial%7 == 6 {
+				cfg.Pipeline = PipelineBlock
+			}
+			if trial%5 == 2 {
+				cfg.Vary = Variation{Model: BWWalk, Period: 700 * netsim.Millisecond, Step: 0.5, Law: N2Law()}
+				cfg.Probe = netsim.Time(r.Int64N(int64(2 * netsim.Second)))
+			}
 			cfg.Duration = 10 * netsim.Second
 			cfg.Detect = netsim.Time(r.Int64N(int64(netsim.Second)))
 			if trial%4 == 3 {
