@@ -6,6 +6,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/crew"
 	"syncsim/workloads/training"
 )
@@ -52,6 +53,7 @@ func CrewTraining() *experiments.Experiment {
 			"(0: it knows every change at once; -1: it never learns a change)").
 			Means("0", "the controller knows every change at once").Means("-1", "the controller never learns a change").OnlyWhen("bw_model", "redraw", "walk", "trace"),
 	}, crewNetParams()...)
+	params = append(params, workers.Params()...)
 	return &experiments.Experiment{
 		Name:    "crew-training",
 		Summary: "cross-cloud training with CREW vs OPR vs A2A partial reduce: rounds per worker (CREW Figs. 5-11)",
@@ -128,8 +130,12 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 		}
 		faults = append(faults, rnd...)
 	}
+	mult, err := workers.Multipliers(ps, s.sim, n)
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	cl, err := crew.NewCluster(s.net, crew.Config{
-		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"),
+		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"), ComputeMult: mult,
 		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")),
 	})
 	if err != nil {
@@ -180,6 +186,9 @@ func validateCrewTraining(ps experiments.Params) error {
 	}
 	if ps.String("fidelity") == "packet" && (ps.Int("faulty_links") > 0 || ps.Str("faults") != "") {
 		return fmt.Errorf("outages need fidelity=flow")
+	}
+	if err := workers.Validate(ps, n); err != nil {
+		return err
 	}
 	if m := ps.String("bw_model"); m != "static" {
 		if ps.String("fidelity") == "packet" {

@@ -8,6 +8,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/setup"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/training"
@@ -19,7 +20,7 @@ func DSSync() *experiments.Experiment {
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
 		Doc:     doc("dssync"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("scheme", "dssync", dssync.Schemes, "synchronisation scheme"),
 			experiments.EnumParam("scenario", "both", dssync.ScenarioNames,
 				"network bottleneck (Sec. V-A5): static, inter-rack (Table IV), end-host, both (Table III)"),
@@ -54,7 +55,7 @@ func DSSync() *experiments.Experiment {
 			experiments.IntParam("tree_chunks", 32, 1, 100000, "pipeline chunks per piece of the tree and leader-mode hierarchical all-reduce"),
 			experiments.EnumParam("hier_mode", "shard", collective.HierModeNames, "hierarchical all-reduce: shard (BlueConnect) or leader"),
 			experiments.FloatParam("consensus_tol", 1e-3, 1e-12, 0.999, "worst-case distance to the average that counts as consensus"),
-		},
+		}, workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "comm_time_ms", Unit: "ms", Help: "communication time per iteration (first invocation to last completion), mean over workers (asp: the fastest worker)"},
 			{Name: "comm_time_max_ms", Unit: "ms", Help: "the slowest worker's mean communication time per iteration"},
@@ -68,7 +69,8 @@ func DSSync() *experiments.Experiment {
 			{Name: "detected_racks", Unit: "racks", Help: "DS-Sync: racks with inter-rack contention in force at the end (NaN for the baselines)"},
 			{Name: "detected_workers", Unit: "workers", Help: "DS-Sync: workers with end-host contention in force at the end (NaN for the baselines)"},
 		},
-		Run: runDSSync,
+		Run:      runDSSync,
+		Validate: func(ps experiments.Params) error { return workers.Validate(ps, 0) },
 	}
 }
 
@@ -162,7 +164,15 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
-	out, err := dssync.Run(setup.NewSim(r), cfg)
+	sim := setup.NewSim(r)
+	layout := cfg.Layout
+	if layout == nil {
+		layout = dssync.PaperLayout(cfg.Scenario)
+	}
+	if cfg.Mult, err = workers.Multipliers(r.Params, sim, layout.Workers()); err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
+	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}

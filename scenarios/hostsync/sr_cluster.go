@@ -8,6 +8,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
 	"syncsim/scenarios/internal/setup"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/transport"
 	"syncsim/workloads/background"
 	"syncsim/workloads/syncctl"
@@ -33,7 +34,7 @@ func SRCluster() *experiments.Experiment {
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc:     doc("sr-cluster"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
 			experiments.FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
@@ -80,7 +81,7 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
-		},
+		}, workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
 			{Name: "avg_sync_scale", Unit: "workers", Help: "average number of workers per completed synchronisation"},
@@ -129,6 +130,10 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
+	mult, err := workers.Multipliers(ps, sim, n)
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
 	cost, err := syncctl.ParseCostModel(ps.String("sync_cost"))
 	if err != nil {
 		return nil, err
@@ -137,7 +142,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		BW:         bw,
 		ModelBytes: ps.Float("model_mb") * 1e6,
 		Alpha:      ps.Float("alpha_ms") / 1e3,
-		Compute:    []training.Dist{dist},
+		Compute:    training.PerWorker(dist, mult),
 		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
 		Cost:       cost,
 		Record:     r.Series,
@@ -309,6 +314,9 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 // below 1).
 func validateSRCluster(ps experiments.Params) error {
 	if _, err := srComputeDist(ps); err != nil {
+		return err
+	}
+	if err := workers.Validate(ps, ps.Int("n")); err != nil {
 		return err
 	}
 	if ps.String("bw_model") == "trace" {

@@ -21,6 +21,9 @@ type Config struct {
 	// (seconds), scaled by ComputeScale (Fig. 9).
 	Compute      training.Dist
 	ComputeScale float64
+	// ComputeMult multiplies each worker's compute times (heterogeneous
+	// workers, persistent stragglers: training.Heterogeneity); nil: all 1.
+	ComputeMult []float64
 	// Duration is the simulated training time.
 	Duration netsim.Time
 	// Faults are the outages of the run (Sec. IV-B, Fig. 8).
@@ -139,6 +142,9 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if !(cfg.ComputeScale > 0) {
 		return nil, fmt.Errorf("compute scale %v must be positive", cfg.ComputeScale)
 	}
+	if cfg.ComputeMult != nil && len(cfg.ComputeMult) != n {
+		return nil, fmt.Errorf("%d compute multipliers for %d workers", len(cfg.ComputeMult), n)
+	}
 	est := cfg.Estimate
 	if est == nil {
 		est = net.BW
@@ -256,7 +262,11 @@ func (c *Cluster) startCompute(w int) {
 		return
 	}
 	c.wstate[w] = wComputing
-	d := netsim.FromSeconds(c.cfg.Compute.Sample(c.rng[w]) * c.cfg.ComputeScale)
+	x := c.cfg.Compute.Sample(c.rng[w]) * c.cfg.ComputeScale
+	if c.cfg.ComputeMult != nil {
+		x *= c.cfg.ComputeMult[w]
+	}
+	d := netsim.FromSeconds(x)
 	gen := c.wgen[w]
 	c.sim.AfterFunc(max(d, 0), func() {
 		if c.wgen[w] == gen {

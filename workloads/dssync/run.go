@@ -45,6 +45,9 @@ type Config struct {
 	// the nominal; Trace, if set, draws it from measured times instead.
 	Spread float64
 	Trace  training.Dist
+	// Mult multiplies each worker's compute (heterogeneous workers,
+	// persistent stragglers); nil: all alike. One per worker of Layout.
+	Mult []float64
 
 	LinkRate netsim.Rate // every host link
 	// Oversub is a host link's rate over a rack uplink's (the paper's
@@ -310,7 +313,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	c := r.cfg
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
-		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Iterations: c.Iterations,
+		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
 		Warmup: c.Warmup, Record: c.Record}, s)
 	if err != nil {
 		return nil, err
@@ -327,7 +330,11 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	// A generous horizon: every iteration moving the model over a
 	// thousandth of a link, plus its compute, a hundred times over.
 	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
-	h := float64(c.Iterations) * (float64(c.Compute) + 1000*tx) * 100
+	slowest := 1.0
+	for _, m := range c.Mult {
+		slowest = max(slowest, m)
+	}
+	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx) * 100
 	horizon := netsim.Never
 	if h < float64(netsim.Never)/2 {
 		horizon = netsim.Time(h)
