@@ -41,6 +41,10 @@ type Config struct {
 	Exec Executor
 	// Record keeps a log of completed synchronisations (see Syncs).
 	Record bool
+	// Streams names the workers' compute-time streams: worker i draws
+	// from Streams + i ("training/compute/" if empty). Clusters sharing a
+	// Sim give each its own.
+	Streams string
 }
 
 // Executor runs one group all-reduce and calls done when it completes.
@@ -167,7 +171,11 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 		c.exec = Analytic{}
 	}
 	for i := range c.w {
-		c.w[i].rng = sim.Rand("training/compute/" + strconv.Itoa(i))
+		prefix := cfg.Streams
+		if prefix == "" {
+			prefix = "training/compute/"
+		}
+		c.w[i].rng = sim.Rand(prefix + strconv.Itoa(i))
 		c.w[i].dist = cfg.Compute[0]
 		if len(cfg.Compute) == n {
 			c.w[i].dist = cfg.Compute[i]

@@ -49,11 +49,17 @@ func Read(ps experiments.Params) (training.Heterogeneity, error) {
 // Multipliers is each of n workers' compute multiplier for a run on sim
 // (nil when the workers are alike).
 func Multipliers(ps experiments.Params, sim *netsim.Sim, n int) ([]float64, error) {
+	return MultipliersFrom(ps, sim, Stream, n)
+}
+
+// MultipliersFrom is Multipliers drawn from the named stream, for runs
+// that hold several jobs.
+func MultipliersFrom(ps experiments.Params, sim *netsim.Sim, stream string, n int) ([]float64, error) {
 	h, err := Read(ps)
 	if err != nil {
 		return nil, err
 	}
-	m, err := h.WorkerMultipliers(sim.Rand(Stream), n)
+	m, err := h.WorkerMultipliers(sim.Rand(stream), n)
 	if err != nil {
 		return nil, fmt.Errorf("workers: %w", err)
 	}
