@@ -95,6 +95,9 @@ type Result struct {
 	// fastest worker's, as Table III reports); CommMaxMs is the slowest
 	// worker's mean communication time.
 	CommMs, CommMaxMs, IterMs float64
+	// IterMinMs is the mean iteration time of the worker that iterates
+	// fastest (with stragglers, ASP's other workers run ahead of them).
+	IterMinMs float64
 	// InterRackGB is the job's bytes between racks per iteration, in GB.
 	InterRackGB float64
 	// BGGbps is the background task's throughput while the job ran.
@@ -361,12 +364,14 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 func (r *run) measure(res *Result, job *Job) {
 	var comm, iter, worst float64
 	fastest := -1
+	res.IterMinMs = math.Inf(1)
 	for w := range r.hosts {
 		st := job.Stats(w)
 		cm, it := st.Comm.Milliseconds(), st.Iter.Milliseconds()
 		comm += cm
 		iter += it
 		worst = math.Max(worst, cm)
+		res.IterMinMs = math.Min(res.IterMinMs, it)
 		if fastest < 0 || cm < job.Stats(fastest).Comm.Milliseconds() {
 			fastest = w
 		}
