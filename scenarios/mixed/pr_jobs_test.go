@@ -77,8 +77,8 @@ func TestPartialReduceStragglers(t *testing.T) {
 // spines x 2 leaves x 4 hosts at 100 Gbit/s with every host sending to
 // every other, a leaf's uplinks carry 4 x 4/7 of a host rate over 200
 // Gbit/s: 8/7, so load 0.3 is host load 0.2625; on the host basis it stays
-// 0.3. The jobs start after the 12 ms warm-up by default and at once with
-// bg_warmup_ms=0 or without background.
+// 0.3. The jobs start after the 12 ms warm-up by default, or at
+// bg_warmup_ms.
 func TestLoadBasisAndWarmup(t *testing.T) {
 	e := MixedFabric()
 	fab := exptest.Run(t, e, 1, prTiny...).Metrics["host_load"]
@@ -89,7 +89,7 @@ func TestLoadBasisAndWarmup(t *testing.T) {
 	for _, tc := range []struct {
 		sets []string
 		want float64
-	}{{nil, 12}, {[]string{"bg_warmup_ms=0"}, 0}, {[]string{"load=0"}, 0}, {[]string{"bg_warmup_ms=3"}, 3}} {
+	}{{nil, 12}, {[]string{"bg_warmup_ms=0"}, 0}, {[]string{"load=0"}, 12}, {[]string{"bg_warmup_ms=3"}, 3}} {
 		sets := []string{"ina_jobs=1", "ring_jobs=0"}
 		if tc.sets == nil || tc.sets[0] != "load=0" {
 			sets = append(sets, "load=0.3")

@@ -21,13 +21,16 @@ for f in $figs; do
     $sum fig4_pipeline.csv --metric pr_time_s --by pipeline --ref chunk --inverse > fig4_pipeline.md
     $sum fig4_pipeline.csv --metric t_split_s --by pipeline --where pipeline=chunk > fig4_t.md ;;
   fig5)
-    sweep crew-training --vary network=n1,n2 --vary trace=t1,t2 --vary p=5,10 --vary scheme=crew,opr,a2a \
-      --vary split=e-d,n-a --vary scheduling=fs,fl --trials 5 --csv fig5.csv
+    # CREW, OPR and A2A at the paper's defaults (N-A, FL); CREW and OPR also E-D with FS (the
+    # paper's "1.5-2x" comparison) and with block store-and-forward (what pipelining changes).
+    sweep crew-training --vary network=n1,n2 --vary trace=t1,t2 --vary p=5,10 --vary scheme=crew,opr,a2a --trials 5 --csv fig5.csv
+    sweep crew-training --vary network=n1,n2 --vary trace=t1,t2 --vary p=5,10 --vary scheme=crew,opr \
+      --set split=e-d --set scheduling=fs --trials 5 --csv fig5_edfs.csv
     sweep crew-training --vary network=n1,n2 --vary trace=t1,t2 --vary p=5,10 --vary scheme=crew,opr \
       --set pipeline=block --trials 5 --csv fig5_block.csv
-    $sum fig5.csv --metric rounds_per_worker --by scheme --ref crew --where split=n-a --where scheduling=fl > fig5.md
-    $sum fig5.csv --metric rounds_per_worker --by split --ref n-a --where scheme=crew > fig5_split.md
-    $sum fig5.csv fig5_block.csv --metric rounds_per_worker --by pipeline --ref chunk --where split=n-a --where scheduling=fl > fig5_pipeline.md ;;
+    $sum fig5.csv --metric rounds_per_worker --by scheme --ref crew > fig5.md
+    $sum fig5.csv fig5_edfs.csv --metric rounds_per_worker --by split --ref n-a --ignore scheduling --where scheme=crew > fig5_split.md
+    $sum fig5.csv fig5_block.csv --metric rounds_per_worker --by pipeline --ref chunk > fig5_pipeline.md ;;
   fig6)
     sweep crew-training --vary network=n1,n2 --vary trace=t1,t2 --vary p=5,10 --vary scatter=blocking,non-blocking \
       --vary control_ms=0,100 --trials 5 --csv fig6.csv

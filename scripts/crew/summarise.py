@@ -8,9 +8,11 @@ value other than the reference (--ref, default the first value) the paired
 ratio ref / other computed seed by seed, as median [min-max].
 
 usage: summarise.py FILE.csv [FILE.csv ...] --metric M --by PARAM [--ref VALUE]
-       [--where PARAM=VALUE ...] [--inverse]
+       [--where PARAM=VALUE ...] [--ignore PARAM ...] [--inverse]
 --inverse prints other / ref instead (for times: a ratio above 1 means the
-reference is faster).
+reference is faster). --ignore PARAM leaves PARAM out when a reference row
+is matched to a group: one baseline run (e.g. no faults, where the detection
+time changes nothing) then serves every value of PARAM.
 """
 import csv
 import statistics
@@ -40,12 +42,13 @@ def main():
     args = sys.argv[1:]
     metric = by = ref = None
     where = []
+    ignore = []
     inverse = False
     files = []
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--metric", "--by", "--ref", "--where"):
+        if a in ("--metric", "--by", "--ref", "--where", "--ignore"):
             v = args[i + 1]
             if a == "--metric":
                 metric = v
@@ -53,6 +56,8 @@ def main():
                 by = v
             elif a == "--ref":
                 ref = v
+            elif a == "--ignore":
+                ignore.append(v)
             else:
                 where.append(v.split("=", 1))
             i += 2
@@ -83,8 +88,17 @@ def main():
     others = [v for v in values if v != ref]
     groups = {}
     for r in rows:
+        if r[by] == ref and ignore:
+            continue
         key = tuple(r[k] for k in varying)
         groups.setdefault(key, {}).setdefault(r[by], {})[r["seed"]] = float(r[metric])
+    if ignore:
+        for r in rows:
+            if r[by] != ref:
+                continue
+            for key, byv in groups.items():
+                if all(r[k] == key[i] for i, k in enumerate(varying) if k not in ignore):
+                    byv.setdefault(ref, {})[r["seed"]] = float(r[metric])
     head = varying + ["%s=%s" % (by, v) for v in values]
     head += [("%s / %s" % (o, ref)) if inverse else ("%s / %s" % (ref, o)) for o in others]
     print("%s, median [min-max] over seeds; ratios paired seed by seed" % metric)
