@@ -93,6 +93,7 @@ type Cluster struct {
 	rng     []*rand.Rand
 	pre     []*preScatter // non-blocking scatter under way, by worker
 
+	mesh    *mesh // CREW's and OPR's streams at flow fidelity
 	forming *forming
 	nextPid int
 	nextSeq int64  // streams started (their flow-level FCFS rank)
@@ -177,6 +178,10 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	}
 	for w := range c.rng {
 		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
+	}
+	if net.Fluid != nil && cfg.Scheme != A2A && !cfg.viaEngine {
+		c.mesh = newMesh(c)
+		net.onRate = c.mesh.capacity
 	}
 	return c, nil
 }
@@ -436,6 +441,11 @@ func (c *Cluster) fail(format string, args ...any) {
 func (c *Cluster) Check() error {
 	if c.err != nil {
 		return c.err
+	}
+	if c.mesh != nil {
+		if err := c.mesh.check(); err != nil {
+			return err
+		}
 	}
 	return c.net.Check()
 }

@@ -167,6 +167,9 @@ type Net struct {
 	pair  [][]netsim.LinkID // flow fidelity: the link from site i to site j
 	up    [][]bool          // connection state (both directions)
 	cur   Matrix            // capacities in force, bits/s
+	// onRate, if set, hears of every change of a connection's capacity
+	// or state (the mesh of a CREW or OPR run).
+	onRate func(i, j int)
 
 	// Transfers and BytesSent count what was handed to the engine.
 	Transfers uint64
@@ -443,6 +446,9 @@ func (nt *Net) rate(i, j int) error {
 	r := netsim.Rate(0)
 	if nt.up[i][j] {
 		r = max(netsim.Rate(math.Round(nt.cur[i][j])), 1)
+	}
+	if nt.onRate != nil {
+		nt.onRate(i, j)
 	}
 	return nt.Fluid.SetCapacity(nt.pair[i][j], r)
 }

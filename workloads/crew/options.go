@@ -244,6 +244,10 @@ type Options struct {
 	TreeSegments int
 	// AnnealSteps is the number of simulated-annealing steps of ToA.
 	AnnealSteps int
+
+	// viaEngine moves CREW's and OPR's streams through the fluid engine,
+	// one transfer per chunk, instead of the mesh (tests compare the two).
+	viaEngine bool
 }
 
 // Validate checks the options against n workers.

@@ -35,6 +35,12 @@ type stream struct {
 	prop  Block  // chunks that have left src and not yet arrived
 	got   Block  // chunks that have arrived at dst (and are kept)
 
+	// The mesh's state of the transfer under way (flow fidelity).
+	key    int64
+	rem    float64 // bytes not yet sent
+	rate   float64 // bits/s
+	finish netsim.Time
+
 	onArrive func(Block) // kept chunks that have just arrived
 }
 
@@ -86,6 +92,10 @@ func (c *Cluster) pump(s *stream) {
 	s.queue.subtract(m)
 	s.cur, s.live = m, true
 	s.gen++
+	if c.mesh != nil {
+		c.mesh.start(s)
+		return
+	}
 	gen, ep := s.gen, s.epoch
 	s.h = c.net.send(s.src, s.dst, c.ch.Bytes(m), s.cls, legTag(s.pid, s.seq), nil,
 		func() {
@@ -98,6 +108,18 @@ func (c *Cluster) pump(s *stream) {
 			c.pump(s)
 		},
 		func() { c.streamArrived(s, ep, m) })
+}
+
+// chunkLeft: the last byte of s's transfer under way has left (the mesh's
+// completion); its chunks arrive a latency later, and s goes on.
+func (c *Cluster) chunkLeft(s *stream) {
+	m := s.cur
+	s.live = false
+	s.cur = nil
+	s.prop.merge(m)
+	ep := s.epoch
+	c.net.later(c.net.Delay[s.src][s.dst], func() { c.streamArrived(s, ep, m) })
+	c.pump(s)
 }
 
 // streamArrived books chunks m of s as arrived at its destination.
@@ -126,7 +148,12 @@ func (c *Cluster) stop(s *stream) {
 	if !s.live {
 		return
 	}
-	sent, _ := c.net.cancel(s.h)
+	var sent netsim.Bytes
+	if c.mesh != nil {
+		sent = c.mesh.cancel(s)
+	} else {
+		sent, _ = c.net.cancel(s.h)
+	}
 	done := c.ch.Sent(s.cur, sent)
 	rest := s.cur.Minus(done)
 	s.live = false
@@ -170,6 +197,9 @@ func (s *stream) arriving(c *Cluster) Block {
 	}
 	if !s.live {
 		return s.prop
+	}
+	if c.mesh != nil {
+		return s.prop.Union(c.ch.Sent(s.cur, c.mesh.sent(s)))
 	}
 	return s.prop.Union(c.ch.Sent(s.cur, c.net.sentBytes(s.h)))
 }
