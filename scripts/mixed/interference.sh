@@ -11,7 +11,7 @@ sum="python3 $(cd "$(dirname "$0")" && pwd)/../crew/summarise.py"
 mkdir -p "$out"
 cd "$out"
 common=(--set ring_jobs=0 --set workers=4 --set gradient_mb=4 --set pr_workers=4 --set pr_p=2 --set pr_mb=2
-  --set pr_compute_ms=0.5 --set iterations=6 --vary load=0,0.3 --trials 5 --parallel 2 --force --quiet)
+  --set pr_compute_ms=0.5 --set iterations=6 --set warmup_ms=12 --vary load=0,0.3 --trials 5 --parallel 2 --force --quiet)
 nice -n 10 "$S" sweep mixed-fabric --set ina_jobs=1 --vary pr_jobs=0,1,2 "${common[@]}" --csv ina_vs_pr.csv
 nice -n 10 "$S" sweep mixed-fabric --set pr_jobs=1 --vary ina_jobs=0,1,2 "${common[@]}" --csv pr_vs_ina.csv
 nice -n 10 "$S" sweep mixed-fabric --set pr_jobs=1 --set pr_scheme=selective-reduce --vary ina_jobs=0,1,2 "${common[@]}" --csv sr_vs_ina.csv
