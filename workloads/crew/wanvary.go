@@ -270,17 +270,22 @@ func (c *Cluster) bandwidthChanged() {
 // connections' capacity and reports it; the controller plans with the
 // reports from Control later. It repeats every Probe.
 func (c *Cluster) probe() {
-	c.after(c.cfg.Control, c.learn)
+	seen := c.net.cur.Clone()
+	c.after(c.cfg.Control, func() { c.learnFrom(seen) })
 	c.sim.AfterFunc(c.cfg.Probe, c.probe)
 }
 
-// learn sets the controller's estimate to the capacities in force (times
-// each pair's fixed estimation error) and refreshes its planning view.
-func (c *Cluster) learn() {
+// learn sets the controller's estimate to the capacities in force.
+func (c *Cluster) learn() { c.learnFrom(c.net.cur) }
+
+// learnFrom sets the controller's estimate to the measured capacities
+// (times each pair's fixed estimation error) and refreshes its planning
+// view.
+func (c *Cluster) learnFrom(seen Matrix) {
 	for i := range c.est {
 		for j := range c.est[i] {
 			if i != j {
-				c.est[i][j] = c.net.Bandwidth(i, j) * c.noise[i][j]
+				c.est[i][j] = seen[i][j] * c.noise[i][j]
 			}
 		}
 	}

@@ -180,4 +180,22 @@ func TestProbeLearns(t *testing.T) {
 			t.Errorf("probe %v: estimate %v at 0.7 s, %v at 1.2 s; want %v, %v", tc.probe, at700, at1k, tc.at700, tc.at1k)
 		}
 	}
+	// A report carries what was measured: a change at 1.05 s, after the
+	// 1 s probe and before its report arrives at 1.1 s, waits for the 2 s
+	// probe (its report at 2.1 s).
+	nt := relayNet(t, 0, FL)
+	cfg := Config{Options: Options{Scheme: CREW, P: 2, Model: netsim.Megabyte, Chunks: 10, Control: 100 * ms},
+		ComputeScale: 1, Probe: netsim.Second, Duration: 3 * netsim.Second,
+		Vary: Variation{Model: BWTrace, Trace: []training.SeriesRow{{At: 1.05, Key: []int{0, 1}, Value: 2}}}}
+	c, err := NewCluster(nt, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at1200, at2200 float64
+	nt.Sim.At(1200*ms, func() { at1200 = c.est[0][1] })
+	nt.Sim.At(2200*ms, func() { at2200 = c.est[0][1] })
+	c.Run()
+	if at1200 != 1e6 || at2200 != 2e6 {
+		t.Errorf("estimate %v at 1.2 s, %v at 2.2 s; want 1e6 (measured at 1 s), 2e6", at1200, at2200)
+	}
 }
