@@ -21,14 +21,21 @@ for w in $which; do
     sweep --vary p=5,10 --csv fig8_none.csv
     sweep --vary p=5,10 --set faulty_links=16 --vary detect_ms=100,1000,3000 --csv fig8_detect.csv
     sweep --vary p=5,10 --set faulty_links=16 --vary failover=move,split --vary eq3_scope=task,running --csv fig8_failover.csv
+    # the same with block store-and-forward, the first reproduction's model
+    sweep --vary p=5,10 --vary faulty_links=0,16 --set pipeline=block --csv fig8_block.csv
+    sweep --vary p=5,10 --set faulty_links=16 --vary detect_ms=100,3000 --set pipeline=block --csv fig8_block_detect.csv
     {
-      $sum fig8_none.csv fig8_detect.csv --metric rounds_per_worker --by faulty_links --ref 0 --ignore detect_ms --inverse
+      $sum fig8_none.csv fig8_detect.csv --metric rounds_per_worker --by faulty_links --ref 0 --ignore detect_ms --ignore fault_to_s --inverse
+      echo
+      $sum fig8_block.csv fig8_block_detect.csv --metric rounds_per_worker --by faulty_links --ref 0 --ignore detect_ms --ignore fault_to_s --inverse
       echo
       $sum fig8_detect.csv --metric failovers --by p --ref 5
       echo
       $sum fig8_detect.csv --metric abandoned_rounds --by p --ref 5
       echo
-      $sum fig8_none.csv fig8_failover.csv --metric rounds_per_worker --by faulty_links --ref 0 --ignore failover --ignore eq3_scope --inverse
+      $sum fig8_failover.csv --metric rounds_per_worker --by failover --ref move --inverse
+      echo
+      $sum fig8_failover.csv --metric rounds_per_worker --by eq3_scope --ref task --inverse
       echo
       $sum fig8_none.csv --metric prs --by p --ref 5 --inverse
     } > fig8.md ;;
