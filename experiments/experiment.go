@@ -38,6 +38,12 @@ type Run struct {
 	mon      *monitor          // set by the Runner: cancellation, progress, stall
 	resolved map[string]string // automatic parameters and what they resolved to
 	books    []Book            // books checked
+
+	// seriesDir, when set, is where OpenSeries streams series files;
+	// point is the run's point, which names them.
+	seriesDir string
+	point     int
+	streams   []*SeriesWriter
 }
 
 // Resolved records what an automatic parameter value (Param.Auto, such as
@@ -82,8 +88,14 @@ type Result struct {
 	Metrics map[string]float64
 	// Events is the number of simulator events processed.
 	Events uint64
-	// Series are optional time series, written only when asked for.
+	// Series are optional time series, written only when asked for:
+	// those a run built in memory, and those it wrote with OpenSeries
+	// when no series directory was given.
 	Series []Series
+
+	// streamed lists the series OpenSeries wrote to the series
+	// directory, for the manifest.
+	streamed []SeriesRecord
 }
 
 // Series is a table of numbers over time, written as its own CSV file.

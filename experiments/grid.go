@@ -23,9 +23,11 @@ type Axis struct {
 // error.
 func ParseAxis(e *Experiment, spec string) (Axis, error) {
 	k, list, ok := strings.Cut(spec, "=")
-	k = strings.TrimSpace(k)
 	if !ok || k == "" || strings.TrimSpace(list) == "" {
 		return Axis{}, fmt.Errorf("malformed --vary %q: want key=v1,v2,...", spec)
+	}
+	if k != strings.TrimSpace(k) {
+		return Axis{}, fmt.Errorf("malformed --vary %q: a space around the name", spec)
 	}
 	p, ok := e.Param(k)
 	if !ok {
@@ -35,6 +37,9 @@ func ParseAxis(e *Experiment, spec string) (Axis, error) {
 	for _, raw := range strings.Split(list, ",") {
 		if strings.TrimSpace(raw) == "" {
 			return Axis{}, fmt.Errorf("malformed --vary %q: empty value in the list", spec)
+		}
+		if raw != strings.TrimSpace(raw) {
+			return Axis{}, fmt.Errorf("malformed --vary %q: a space around the value %q (write the list without spaces)", spec, strings.TrimSpace(raw))
 		}
 		if strings.Contains(raw, ":") && (p.Kind == Int || p.Kind == Float) {
 			r, err := expandRange(k, raw, MaxGridPoints-len(items))

@@ -22,9 +22,9 @@ const TickEvents = 256
 // phase) costs nothing and is not stopped.
 const DefaultStallEvents = 1_000_000
 
-// livePeriod is how often (wall clock) a run refreshes what Runner.Live
-// reports.
-const livePeriod = 100 * time.Millisecond
+// DefaultLivePeriod is how often (wall clock) a run refreshes what
+// Runner.Live reports, unless Runner.LivePeriod says otherwise.
+const DefaultLivePeriod = 100 * time.Millisecond
 
 // Watch tells the harness what progress means in a run, so it can show
 // how far the run is and end it when it stalls. A scenario calls
@@ -114,7 +114,8 @@ type monitor struct {
 	nextCheck float64 // simulated time of the next stall checkpoint
 	ticks     uint64
 	lastLive  time.Time
-	err       error // why the run was halted
+	period    time.Duration // how often to refresh the live snapshot
+	err       error         // why the run was halted
 
 	mu   sync.Mutex
 	live Live
@@ -146,7 +147,7 @@ func (r *Run) Tick(now float64, events uint64) bool {
 		}
 	}
 	if m.ticks++; m.ticks&15 == 0 {
-		if t := time.Now(); t.Sub(m.lastLive) >= livePeriod {
+		if t := time.Now(); t.Sub(m.lastLive) >= m.period {
 			m.lastLive = t
 			m.update(now, events)
 		}

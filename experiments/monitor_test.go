@@ -125,59 +125,115 @@ func TestStallEndsRun(t *testing.T) {
 	}
 }
 
+// gatedSpin is a run that schedules an event every simulated microsecond
+// up to horizon seconds, through the harness's monitor; at simulated
+// time gate it tells the test (reached) and waits until the test lets
+// it go on (release). It reports the simulated time it ended at on
+// ended, so a test can tell a run halted from a run that finished.
+type gatedSpin struct {
+	gate, horizon float64
+	reached       chan float64
+	release       chan struct{}
+	ended         chan float64
+}
+
+func (g *gatedSpin) run(r *Run) (*Result, error) {
+	sim := netsim.New(r.Seed)
+	sim.SetMonitor(TickEvents, func(now netsim.Time, ev uint64) bool { return r.Tick(now.Seconds(), ev) })
+	var progress float64
+	var tick func()
+	tick = func() {
+		progress++
+		sim.AfterFunc(netsim.Microsecond, tick)
+	}
+	sim.At(0, tick)
+	if g.reached != nil {
+		sim.At(netsim.FromSeconds(g.gate), func() {
+			g.reached <- sim.Now().Seconds()
+			<-g.release
+		})
+	}
+	r.Watch(Watch{What: "spins", Count: func() float64 { return progress }, Until: g.horizon})
+	sim.Run(netsim.FromSeconds(g.horizon))
+	if g.ended != nil {
+		g.ended <- sim.Now().Seconds()
+	}
+	res := r.Exp.NewResult()
+	res.Metrics["end_us"] = sim.Now().Microseconds()
+	return res, nil
+}
+
 // TestFailureAbandonsLaterRuns: a failure halts the runs after it in
 // grid order (their outcomes could never be emitted) instead of waiting
-// for them.
+// for them. Trial 1 spins for 100 simulated seconds (10^8 events, many
+// seconds of CPU) unless it is halted; trial 0 fails once trial 1 is
+// under way. The test asserts on the halt: trial 1 ended long before its
+// horizon, and Run returned trial 0's failure. Without the abandon
+// (Runner.abandonAfter) trial 1 runs to its horizon and the test fails.
 func TestFailureAbandonsLaterRuns(t *testing.T) {
-	var running atomic.Int32
-	spin := spinExperiment(nil)
+	spin := &gatedSpin{gate: 0.001, horizon: 100, reached: make(chan float64), release: make(chan struct{}), ended: make(chan float64, 1)}
 	e := spinExperiment(nil)
 	e.Run = func(r *Run) (*Result, error) {
 		if r.Trial == 0 {
-			for running.Load() == 0 {
-				runtime.Gosched()
-			}
+			<-spin.reached // trial 1 is running: it has reached 1 ms
+			close(spin.release)
 			return nil, errors.New("first run fails")
 		}
-		running.Add(1)
-		return spin.Run(r)
+		return spin.run(r)
 	}
 	r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 2, Parallel: 2}
-	start := time.Now()
-	err := r.Run(context.Background(), func(*Outcome) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "first run fails") {
-		t.Fatalf("err = %v", err)
+	emitted := 0
+	err := r.Run(context.Background(), func(*Outcome) error { emitted++; return nil })
+	var re *RunError
+	if !errors.As(err, &re) || re.Trial != 0 || !strings.Contains(err.Error(), "first run fails") {
+		t.Fatalf("err = %v, want trial 0's failure", err)
 	}
-	// The spin run alone takes about a second of CPU.
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Errorf("the later run was not abandoned: %v", d)
+	if end := <-spin.ended; end >= spin.horizon {
+		t.Errorf("trial 1 ran to its horizon (%g s simulated): the failure did not abandon it", end)
+	}
+	if emitted != 0 {
+		t.Errorf("%d outcomes emitted after a failure in trial 0", emitted)
+	}
+	if len(r.Live()) != 0 {
+		t.Error("an abandoned run is still reported live")
 	}
 }
 
-// TestLiveReportsRunsInProgress: Live shows the simulated time, events
-// and the fraction done of a run while it runs.
+// TestLiveReportsRunsInProgress: Live shows the point, trial, seed,
+// simulated time, events and fraction done of a run while it runs. The
+// run stops at 0.3 simulated seconds until the test has looked, and the
+// snapshot is refreshed every 16 ticks (LivePeriod of a nanosecond), so
+// it must show between 0.3 s less 16 ticks (4096 events, 4.096 ms) and
+// 0.3 s, whatever the machine's speed; the finished run is gone from it.
 func TestLiveReportsRunsInProgress(t *testing.T) {
+	spin := &gatedSpin{gate: 0.3, horizon: 1, reached: make(chan float64), release: make(chan struct{})}
 	e := spinExperiment(nil)
-	r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 1, Parallel: 1}
+	e.Run = spin.run
+	r := &Runner{Exp: e, Points: PointList{e.Defaults()}, Trials: 1, BaseSeed: 7, Parallel: 1, LivePeriod: time.Nanosecond}
 	done := make(chan error)
 	go func() { done <- r.Run(context.Background(), func(*Outcome) error { return nil }) }()
-	var seen Live
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if l := r.Live(); len(l) == 1 && l[0].Events > 0 {
-			seen = l[0]
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	at := <-spin.reached
+	live := r.Live()
+	close(spin.release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if seen.Events == 0 {
-		t.Skip("the run ended before a live snapshot was taken")
+	if len(live) != 1 {
+		t.Fatalf("live = %+v, want the one run in progress", live)
 	}
-	if seen.SimSeconds <= 0 || seen.SimSeconds > 1 || math.Abs(seen.Fraction-seen.SimSeconds) > 1e-9 || seen.What != "spins" || seen.Until != 1 {
-		t.Errorf("live %+v: want sim time in (0, 1] and fraction = sim time / 1 s", seen)
+	l := live[0]
+	window := float64(16*TickEvents) * 1e-6
+	if l.Point != 0 || l.Trial != 0 || l.Seed != 7 || l.What != "spins" || l.Until != 1 {
+		t.Errorf("live %+v: want point 0, trial 0, seed 7, what spins, until 1 s", l)
+	}
+	if l.SimSeconds > at || l.SimSeconds < at-window-1e-9 {
+		t.Errorf("live shows %g s simulated; the run was held at %g s, refreshed every %g s", l.SimSeconds, at, window)
+	}
+	if l.Events < uint64(1e6*(at-window)) || l.Events > uint64(1e6*at)+1 {
+		t.Errorf("live shows %d events at %g s (one event per simulated microsecond)", l.Events, l.SimSeconds)
+	}
+	if math.Abs(l.Fraction-l.SimSeconds/1) > 1e-12 {
+		t.Errorf("fraction %g, want simulated time / until = %g", l.Fraction, l.SimSeconds)
 	}
 	if len(r.Live()) != 0 {
 		t.Error("finished run still reported live")

@@ -84,20 +84,8 @@ func (rs *Resume) Done(point, trial int) bool {
 // short by an interruption is removed; so are the rows from the first
 // one whose series (in sw.SeriesDir) are incomplete, which are run again.
 func OpenResume(path string, sw *Sweep, pv *Provenance) (f *os.File, rs *Resume, header bool, err error) {
-	if pv != nil {
-		old, err := ReadSidecar(path)
-		switch {
-		case err == nil:
-			if d := SameSweep(old, pv); d != "" {
-				return nil, nil, false, fmt.Errorf("cannot resume %s: it was written with %s (see %s); run the same sweep, or write to a new file",
-					path, d, SidecarPath(path))
-			}
-			if old.Shard != nil && (pv.Shard == nil || *old.Shard != *pv.Shard) {
-				return nil, nil, false, fmt.Errorf("cannot resume %s: it holds shard %d/%d", path, old.Shard.Index, old.Shard.Count)
-			}
-		case !errors.Is(err, fs.ErrNotExist):
-			return nil, nil, false, fmt.Errorf("cannot resume %s: %w", path, err)
-		}
+	if err := checkResumeSidecar(path, pv); err != nil {
+		return nil, nil, false, err
 	}
 	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -149,6 +137,53 @@ func OpenResume(path string, sw *Sweep, pv *Provenance) (f *os.File, rs *Resume,
 		return nil, nil, false, err
 	}
 	return f, rs, false, nil
+}
+
+// checkResumeSidecar refuses to resume path when its sidecar describes
+// another sweep or shard than pv (nil: no check).
+func checkResumeSidecar(path string, pv *Provenance) error {
+	if pv == nil {
+		return nil
+	}
+	old, err := ReadSidecar(path)
+	switch {
+	case err == nil:
+		if d := SameSweep(old, pv); d != "" {
+			return fmt.Errorf("cannot resume %s: it was written with %s (see %s); run the same sweep, or write to a new file",
+				path, d, SidecarPath(path))
+		}
+		if old.Shard != nil && (pv.Shard == nil || *old.Shard != *pv.Shard) {
+			return fmt.Errorf("cannot resume %s: it holds shard %d/%d", path, old.Shard.Index, old.Shard.Count)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot resume %s: %w", path, err)
+	}
+	return nil
+}
+
+// CheckResume reports what OpenResume would refuse, without touching
+// path: a sidecar or rows of another sweep, a header of other columns.
+// A missing or empty file can be resumed.
+func CheckResume(path string, sw *Sweep, pv *Provenance) error {
+	if err := checkResumeSidecar(path, pv); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(data) == 0 {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot resume %s: %w", path, err)
+	}
+	cut := bytes.LastIndexByte(data, '\n') + 1
+	if cut == 0 {
+		return fmt.Errorf("cannot resume %s: it has no complete header line", path)
+	}
+	rs := &Resume{sw: sw}
+	if _, err := rs.read(data[:cut], sw); err != nil {
+		return fmt.Errorf("cannot resume %s: %w", path, err)
+	}
+	return nil
 }
 
 // read checks the header and rows of a CSV against the sweep and counts

@@ -55,7 +55,8 @@ type SeriesRecord struct {
 
 // WriteSeries writes every series of o into dir, one CSV file per series
 // with its declared columns as header, then the (point, trial)'s
-// manifest. Every file is written to a temporary name and renamed, so a
+// manifest, which also lists the series the run streamed there
+// (Run.OpenSeries). Every file is written to a temporary name and renamed, so a
 // kill leaves whole files or none, and the manifest comes last. It
 // returns the number of series written.
 func WriteSeries(dir, exp string, o *Outcome) (int, error) {
@@ -74,6 +75,13 @@ func WriteSeries(dir, exp string, o *Outcome) (int, error) {
 			return 0, fmt.Errorf("series %q of %s point %d trial %d: %w", s.Name, exp, o.Point, o.Trial, err)
 		}
 		man.Series = append(man.Series, SeriesRecord{Name: s.Name, File: filepath.Base(path), Rows: len(s.Rows)})
+	}
+	for _, s := range o.Result.streamed {
+		if seen[s.Name] {
+			return 0, fmt.Errorf("%s point %d trial %d returned two series named %q", exp, o.Point, o.Trial, s.Name)
+		}
+		seen[s.Name] = true
+		man.Series = append(man.Series, s)
 	}
 	b, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {

@@ -244,6 +244,12 @@ func (p Param) parse(text string) (string, error) {
 	bad := func(why string) (string, error) {
 		return "", fmt.Errorf("%s=%q: %s; allowed: %s", p.Name, text, why, p.Allowed())
 	}
+	if t != text {
+		return bad(fmt.Sprintf("a space around the value (write %s=%s)", p.Name, t))
+	}
+	if (p.Kind == Int || p.Kind == Float) && strings.HasPrefix(t, "+") {
+		return bad(fmt.Sprintf("a number is written without a + sign (write %s=%s)", p.Name, t[1:]))
+	}
 	switch p.Kind {
 	case Int:
 		if !decimalInt.MatchString(t) {
@@ -431,9 +437,11 @@ func (e *Experiment) Resolve(sets []string) (Params, error) {
 	seen := map[string]bool{}
 	for _, s := range sets {
 		k, v, ok := strings.Cut(s, "=")
-		k = strings.TrimSpace(k)
 		if !ok || k == "" {
 			return Params{}, fmt.Errorf("malformed setting %q: want key=value", s)
+		}
+		if k != strings.TrimSpace(k) {
+			return Params{}, fmt.Errorf("malformed setting %q: a space around the name (write %s=%s)", s, strings.TrimSpace(k), strings.TrimSpace(v))
 		}
 		if seen[k] {
 			return Params{}, fmt.Errorf("parameter %s set twice", k)

@@ -23,7 +23,7 @@ func TestResolve(t *testing.T) {
 	if err := e.validate(); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := e.Resolve([]string{"senders=16", "load= 0.25", "transport=newreno", "ecn=false"})
+	ps, err := e.Resolve([]string{"senders=16", "load=0.25", "transport=newreno", "ecn=false"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,8 @@ func TestRegistryRejectsBadDeclarations(t *testing.T) {
 }
 
 // TestNumbersArePlainDecimal: integers and reals accept the same plain
-// decimal syntax; Go-only literal forms are refused for both, and -0 is 0.
+// decimal syntax; Go-only literal forms, a leading + and spaces around a
+// name or value are refused for both, and -0 is 0.
 func TestNumbersArePlainDecimal(t *testing.T) {
 	e := testExp()
 	for _, tc := range []struct{ set, want string }{
@@ -109,14 +110,19 @@ func TestNumbersArePlainDecimal(t *testing.T) {
 		{"senders=0x10", "not an integer"},
 		{"senders=1_6", "not an integer"},
 		{"senders=99999999999999999999", "out of range"},
+		{"senders=+8", "without a + sign (write senders=8)"},
+		{"load=+5e-1", "without a + sign (write load=5e-1)"},
+		{"senders= 8", "a space around the value (write senders=8)"},
+		{"senders=8 ", "a space around the value"},
+		{"senders =8", "a space around the name (write senders=8)"},
 	} {
 		if _, err := e.Resolve([]string{tc.set}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.set, err, tc.want)
 		}
 	}
 	for _, tc := range []struct{ set, name, want string }{
-		{"load=-0", "load", "0"}, {"load=.25", "load", "0.25"}, {"load=+5e-1", "load", "0.5"},
-		{"load=1.", "load", "1"}, {"senders=+8", "senders", "8"}, {"senders=008", "senders", "8"},
+		{"load=-0", "load", "0"}, {"load=.25", "load", "0.25"}, {"load=5e-1", "load", "0.5"},
+		{"load=1.", "load", "1"}, {"senders=008", "senders", "8"}, {"load=1e+0", "load", "1"},
 	} {
 		ps, err := e.Resolve([]string{tc.set})
 		if err != nil || ps.Text(tc.name) != tc.want {
@@ -128,6 +134,11 @@ func TestNumbersArePlainDecimal(t *testing.T) {
 	}
 	if _, err := ParseAxis(e, "load=0:1_0:1"); err == nil {
 		t.Error("a range with a digit separator was accepted")
+	}
+	for _, spec := range []string{"load=0.1, 0.2", "load= 0.1:0.5:0.2", "load =0.1", "senders=+2,4"} {
+		if _, err := ParseAxis(e, spec); err == nil {
+			t.Errorf("--vary %s was accepted", spec)
+		}
 	}
 }
 

@@ -225,16 +225,21 @@ func axisList(axes []Axis) string {
 // WriteFileAtomic writes data to path through a temporary file in the
 // same directory, synced and renamed over path, so readers (and a
 // resumed sweep after a kill) see the old file or the new one, never a
-// part.
+// part. Its errors name no temporary file (the caller names path), and a
+// failure leaves none behind.
 func WriteFileAtomic(path string, data []byte) (err error) {
+	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+		return errors.New("is a directory")
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return bare(err)
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			err = bare(err)
 		}
 	}()
 	if err = f.Chmod(0o644); err != nil {
@@ -250,4 +255,17 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// bare drops the file names an *os.PathError or *os.LinkError carries.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

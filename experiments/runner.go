@@ -60,6 +60,10 @@ type Runner struct {
 	Parallel int    // worker goroutines, in [1, MaxParallel]
 	Check    bool   // passed to every Run
 	Series   bool   // passed to every Run
+	// SeriesDir, when set with Series, is the directory series opened
+	// with Run.OpenSeries stream to while the run goes on (WriteSeries
+	// then writes the manifest and any series built in memory).
+	SeriesDir string
 	// Label names the parameters shown when an error names a point (the
 	// varied ones); empty shows every parameter.
 	Label []string
@@ -78,6 +82,10 @@ type Runner struct {
 	// 0 never ends a run for stalling.
 	Stall       float64
 	StallEvents uint64
+	// LivePeriod is how often (wall clock) a run in progress refreshes
+	// what Live reports, looked at every 16 ticks; 0 means
+	// DefaultLivePeriod.
+	LivePeriod time.Duration
 
 	mu     sync.Mutex
 	active map[int]*monitor // by seq, runs in progress
@@ -330,10 +338,13 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		}}
 	}
 	start := time.Now()
-	m := &monitor{done: ctx.Done(), stall: r.Stall, stallEvents: r.StallEvents, lastLive: start,
+	m := &monitor{done: ctx.Done(), stall: r.Stall, stallEvents: r.StallEvents, lastLive: start, period: r.LivePeriod,
 		live: Live{Point: j.point, Trial: j.trial, Seed: seed, Started: start, Fraction: math.NaN()}}
 	if m.stallEvents == 0 {
 		m.stallEvents = DefaultStallEvents
+	}
+	if m.period <= 0 {
+		m.period = DefaultLivePeriod
 	}
 	r.mu.Lock()
 	if r.active == nil {
@@ -351,9 +362,25 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 			d = fail(fmt.Errorf("%v", v), debug.Stack())
 		}
 	}()
-	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m}
+	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m,
+		point: j.point}
+	if r.Series {
+		run.seriesDir = r.SeriesDir
+	}
+	finished := false
+	defer func() {
+		if !finished {
+			run.finishSeries(nil, false) // a panic: remove partial files
+		}
+	}()
 	res, err := r.Exp.Run(run)
 	wall := time.Since(start)
+	ok := err == nil && m.err == nil && res != nil
+	serr := run.finishSeries(res, ok)
+	finished = true
+	if ok && serr != nil {
+		err = serr
+	}
 	switch {
 	case errors.Is(m.err, errHalted):
 		return done{seq: j.seq, err: errHalted}

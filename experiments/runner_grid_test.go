@@ -28,7 +28,7 @@ func TestExpandOrder(t *testing.T) {
 
 func TestExpandCanonicalisesValues(t *testing.T) {
 	e := toyExperiment()
-	g, err := Expand(e, nil, []string{"load= 0.50 ,1e-1", "n=007"})
+	g, err := Expand(e, nil, []string{"load=0.50,1e-1", "n=007"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func BenchmarkScheduler(b *testing.B) {
 				var seq uint64
 				for i := 0; i < pending; i++ {
 					seq++
-					q.push(key{at: Time(rng.IntN(1 << 20)), seq: seq, slot: uint32(i)})
+					q.push(mkKey(Time(rng.IntN(1<<20)), seq, uint32(i)))
 				}
 				incs := make([]Time, 4096)
 				for i := range incs {
@@ -42,9 +42,7 @@ func BenchmarkScheduler(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					k := q.pop()
 					seq++
-					k.at += incs[i&4095]
-					k.seq = seq
-					q.push(k)
+					q.push(mkKey(k.at+incs[i&4095], seq, k.slot()))
 				}
 			})
 		}

@@ -9,22 +9,22 @@ type LinkID int32
 // as htsim's pipes do, so the scheduler's heap stays as small as the number
 // of busy links.
 type Link struct {
-	ID    LinkID
-	From  NodeID // sending node
-	To    NodeID // receiving node
-	Rate  Rate   // serialisation rate at the sending port
-	Delay Time   // propagation delay
+	// What every packet reads or writes, in one cache line (see Port):
+	// the packets on the wire, the delay a departure adds, the rate the
+	// sending port serialises at, and the node arrivals go to.
+	fifo  []inflight // ring buffer
+	head  int32
+	count int32 // packets on the wire; an arrival event is queued exactly when count > 0
+	Delay Time  // propagation delay
+	Rate  Rate  // serialisation rate at the sending port
+	to    Node
 
-	net     *Network
-	to      Node
-	fifo    []inflight // ring buffer
-	head    int
-	count   int
-	pending bool
+	net  *Network
+	port *Port // the sending port, whose counters give Delivered
 
-	// Delivered counts packets and bytes that reached the far end.
-	Delivered      uint64
-	DeliveredBytes uint64
+	ID   LinkID // position in Network.Links
+	From NodeID // sending node
+	To   NodeID // receiving node
 }
 
 // inflight is a packet on the wire with its arrival time and size (kept
@@ -36,24 +36,25 @@ type inflight struct {
 }
 
 // InFlight is the number of packets propagating on the link.
-func (l *Link) InFlight() int { return l.count }
+func (l *Link) InFlight() int { return int(l.count) }
 
 // Peer is the node at the far end.
 func (l *Link) Peer() Node { return l.to }
 
 // carry hands p to the link; its serialisation ends at depart (now or
 // later), after which it propagates for Delay. Departures on a link are
-// non-decreasing, so the FIFO stays ordered by arrival.
-func (l *Link) carry(p *Packet, size Bytes, depart Time) {
-	if l.count == len(l.fifo) {
+// non-decreasing, so the FIFO stays ordered by arrival. The link queues
+// an arrival event when it was empty, unless it is delivering right now
+// (then HandleEvent queues the next one when it is done).
+func (l *Link) carry(p *Packet, size Bytes, depart Time, net *Network) {
+	if int(l.count) == len(l.fifo) {
 		l.grow()
 	}
 	at := depart + l.Delay
-	l.fifo[(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
+	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
 	l.count++
-	if !l.pending {
-		l.pending = true
-		l.net.Sim.Schedule(at, l, 0, nil, 0)
+	if l.count == 1 && net.delivering != l {
+		net.Sim.Schedule(at, l, 0, nil, 0)
 	}
 }
 
@@ -63,30 +64,44 @@ func (l *Link) grow() {
 		n = 16
 	}
 	f := make([]inflight, n)
-	for i := 0; i < l.count; i++ {
-		f[i] = l.fifo[(l.head+i)&(len(l.fifo)-1)]
+	for i := 0; i < int(l.count); i++ {
+		f[i] = l.fifo[(int(l.head)+i)&(len(l.fifo)-1)]
 	}
 	l.fifo, l.head = f, 0
 }
 
-// HandleEvent delivers every packet whose propagation has ended.
+// HandleEvent delivers every packet whose propagation has ended, then
+// queues the arrival of the next one, if any.
 func (l *Link) HandleEvent(ev Event) {
 	now := ev.At
+	net := l.to.Base().net
+	prev := net.delivering
+	net.delivering = l
 	for l.count > 0 {
 		e := l.fifo[l.head]
 		if e.at > now {
 			break
 		}
 		l.fifo[l.head] = inflight{}
-		l.head = (l.head + 1) & (len(l.fifo) - 1)
+		l.head = (l.head + 1) & int32(len(l.fifo)-1)
 		l.count--
-		l.Delivered++
-		l.DeliveredBytes += uint64(e.size)
 		l.to.Receive(e.p, l)
 	}
+	net.delivering = prev
 	if l.count > 0 {
-		l.net.Sim.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
-	} else {
-		l.pending = false
+		net.Sim.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
 	}
+}
+
+// Delivered is the number of packets that reached the far end: those
+// the sending port serialised, less those still on the wire.
+func (l *Link) Delivered() uint64 { return l.port.TxPackets - uint64(l.count) }
+
+// DeliveredBytes is the bytes of the packets Delivered counts.
+func (l *Link) DeliveredBytes() uint64 {
+	b := l.port.TxBytes
+	for i := 0; i < int(l.count); i++ {
+		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].size)
+	}
+	return b
 }

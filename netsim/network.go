@@ -1,6 +1,9 @@
 package netsim
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Stats are the network-wide packet books. At any instant
 // Injected = Delivered + Dropped + InFlight(), which CheckConservation
@@ -23,6 +26,8 @@ type Network struct {
 	routes    *Routes
 	ecmpSalt  uint64
 	dropHooks []func(p *Packet)
+	// delivering is the link whose HandleEvent is running, if any.
+	delivering *Link
 }
 
 // NewNetwork returns an empty network on sim.
@@ -74,12 +79,30 @@ func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Po
 	if q == nil {
 		q = NewFIFO(0)
 	}
-	l := &Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, to: net.nodes[to]}
+	// One allocation for the port and its link: a packet's hop touches
+	// both, and adjacent memory is cheaper to reach than two objects of
+	// different size classes far apart.
+	pl := &portLink{}
+	l := &pl.link
+	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, to: net.nodes[to]}
 	net.links = append(net.links, l)
 	b := net.nodes[from].Base()
-	pt := &Port{Node: from, Index: len(b.Ports), Link: l, Queue: q, net: net}
+	pt := &pl.port
+	*pt = Port{Node: from, Index: len(b.Ports), Link: l, Queue: q, net: net}
+	l.port = pt
 	b.Ports = append(b.Ports, pt)
 	return pt
+}
+
+// portLink is a port and its outgoing link, allocated together: the
+// port's two hot lines, its cold fields, then the link's hot line, in a
+// 320-byte object of five whole cache lines (the allocator places objects
+// of that size class at multiples of 320 bytes from a page boundary).
+type portLink struct {
+	port Port
+	_    [3*64 - unsafe.Sizeof(Port{})]byte
+	link Link
+	_    [5*64 - 3*64 - unsafe.Sizeof(Link{})]byte
 }
 
 // Node returns the node with the given ID.

@@ -63,6 +63,13 @@ func TestSerialisationAndPropagation(t *testing.T) {
 	sendN(net, a, b.ID(), ep, 3, 1500, 1)
 	s.Run(3 * Microsecond)
 	mustConserve(t, net) // mid-flight: one delivered... books still balance
+	// At 3 us the first packet has arrived (2.2 us), the second is on the
+	// wire (it left at 2.4 us) and the third is being serialised (both
+	// handed to the link already: the serialiser is lazy).
+	if l := net.Links()[0]; l.Delivered() != 1 || l.DeliveredBytes() != 1500 || l.InFlight() != 2 {
+		t.Errorf("at 3 us the link delivered %d packets (%d B) with %d on the wire, want 1 (1500 B) and 2",
+			l.Delivered(), l.DeliveredBytes(), l.InFlight())
+	}
 	s.Run(Never)
 	want := []Time{2200 * Nanosecond, 3400 * Nanosecond, 4600 * Nanosecond}
 	if len(k.times) != 3 {
@@ -164,7 +171,7 @@ func TestRoutingECMP(t *testing.T) {
 	sendN(net, h0, h1.ID(), ep, 50, 500, 77)
 	net.Sim.Run(Never)
 	p, _ := net.Path(h0.ID(), h1.ID(), 77)
-	if got := net.Link(p[1]).Delivered; got != 50 {
+	if got := net.Link(p[1]).Delivered(); got != 50 || net.Link(p[1]).DeliveredBytes() != 50*500 {
 		t.Errorf("link on Path carried %d packets, want 50", got)
 	}
 	mustConserve(t, net)

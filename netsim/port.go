@@ -107,11 +107,13 @@ func (q *FIFO) Bytes() Bytes { return q.bytes }
 // waiting packets keeps one event, at the end of the current serialisation,
 // to start the next. Timing is exactly that of an eager serialiser.
 type Port struct {
-	Node  NodeID // owner
-	Index int    // position among the owner's ports
-	Link  *Link  // outgoing link
-	Queue Queue
-
+	// The fields read or written for every packet come first, in two
+	// cache lines: the serialiser's state and counters, then the
+	// utilisation and the remembered serialisation times. A Port and its
+	// Link are allocated together (Network.Connect), so a packet's hop
+	// reads adjacent lines instead of scattered objects.
+	Queue   Queue
+	Link    *Link // outgoing link
 	net     *Network
 	freeAt  Time // end of the current (or last) serialisation
 	pending bool // a start-next event is scheduled at freeAt
@@ -119,14 +121,18 @@ type Port struct {
 	// Counters (a packet is counted when its serialisation starts).
 	TxPackets uint64
 	TxBytes   uint64
-	Drops     uint64
-	DropBytes uint64
+
 	// busyTime accumulates serialisation time, for utilisation.
 	busyTime Time
 	// tx remembers the serialisation times of the last two packet sizes
 	// (data and acknowledgements, usually), saving TxTime's 128-bit
 	// division on most packets.
 	tx [2]txMemo
+
+	Drops     uint64
+	DropBytes uint64
+	Node      NodeID // owner
+	Index     int    // position among the owner's ports
 }
 
 // txMemo is one remembered serialisation time.
@@ -184,7 +190,7 @@ func (pt *Port) startNext(now Time) {
 	pt.freeAt = now + d
 	pt.TxPackets++
 	pt.TxBytes += uint64(size)
-	pt.Link.carry(p, size, pt.freeAt)
+	pt.Link.carry(p, size, pt.freeAt, pt.net)
 	if pt.Queue.Len() > 0 {
 		pt.pending = true
 		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)

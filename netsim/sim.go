@@ -30,6 +30,9 @@ type Sim struct {
 	monitorNext  uint64
 	seed         uint64
 	pool         PacketPool
+	// seqLimit is the largest sequence number before renumbering
+	// (maxSeq; tests lower it).
+	seqLimit uint64
 }
 
 // Option configures a Sim.
@@ -45,7 +48,7 @@ func WithBtreeQueue() Option {
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
 	h := &heap2{h: make([]key, 0, 256)}
-	s := &Sim{heap: h, far: &heap2{}, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0)}
+	s := &Sim{heap: h, far: &heap2{}, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0), seqLimit: maxSeq}
 	for _, o := range opts {
 		o(s)
 	}
@@ -83,11 +86,11 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 	if at < s.now {
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
-	s.seq++
+	s.nextSeq()
 	slot := s.slab.alloc()
 	e := &s.slab.s[slot]
 	e.h, e.p, e.arg, e.kind = h, p, arg, kind
-	k := key{at: at, seq: s.seq, slot: slot}
+	k := mkKey(at, s.seq, slot)
 	if hp := s.heap; hp != nil {
 		if s.held {
 			s.held = false
@@ -116,11 +119,11 @@ func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 	if at < s.now {
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
-	s.seq++
+	s.nextSeq()
 	slot := s.slab.alloc()
 	e := &s.slab.s[slot]
 	e.h, e.p, e.arg, e.kind = h, nil, arg, 0
-	s.far.push(key{at: at, seq: s.seq, slot: slot})
+	s.far.push(mkKey(at, s.seq, slot))
 }
 
 // After schedules an event d after now.
@@ -249,14 +252,15 @@ func (s *Sim) runQueue(until Time) {
 // fire frees k's slot and delivers its event, unless it was cancelled
 // (then it reports false, and neither the clock nor the count moves).
 func (s *Sim) fire(k key) bool {
-	e := &s.slab.s[k.slot]
+	slot := k.slot()
+	e := &s.slab.s[slot]
 	hd := e.h
 	if hd == nil {
-		s.slab.release(k.slot)
+		s.slab.release(slot)
 		return false
 	}
 	ev := Event{At: k.at, H: hd, P: e.p, Arg: e.arg, Kind: e.kind}
-	s.slab.release(k.slot)
+	s.slab.release(slot)
 	s.now = k.at
 	s.events++
 	hd.HandleEvent(ev)

@@ -1,5 +1,7 @@
 package netsim
 
+import "fmt"
+
 // payload is what an event carries besides its key: the handler and the
 // value payload it receives. Payloads live in a slab indexed by slot and are
 // written once when scheduled and read once when fired; only the small
@@ -27,6 +29,9 @@ func (sb *slab) alloc() uint32 {
 	if i := sb.free; i >= 0 {
 		sb.free = sb.s[i].arg
 		return uint32(i)
+	}
+	if len(sb.s) >= maxSlots {
+		panic(fmt.Sprintf("netsim: more than %d events pending at once", maxSlots))
 	}
 	sb.s = append(sb.s, payload{gen: 1})
 	return uint32(len(sb.s) - 1)

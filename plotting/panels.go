@@ -121,6 +121,9 @@ func (f *Figure) shareAxes(ps []*plot.Plot) {
 		zero = zeroAlways
 	}
 	ymin, ymax = pad(ymin, ymax, 0.06, f.Spec.LogY, zero)
+	if f.Spec.YRange {
+		ymin, ymax = f.Spec.YMin, f.Spec.YMax
+	}
 
 	pw, _ := f.panelSize()
 	axis := pw - vg.Inch*0.8 // the data area of a panel, less its y axis

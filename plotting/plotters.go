@@ -171,9 +171,12 @@ func (b *band) Plot(c draw.Canvas, p *plot.Plot) {
 		drawWhisker(c, sty, tx(b.x[0]), ty(b.lo[0]), ty(b.hi[0]), vg.Points(3))
 		return
 	}
+	// A y range narrower than the data (Spec.YMin, YMax) clips the band
+	// to the axis: each vertex is held within it.
+	clip := func(y float64) float64 { return math.Min(math.Max(y, p.Y.Min), p.Y.Max) }
 	var path vg.Path
 	for i := range b.x {
-		pt := vg.Point{X: tx(b.x[i]), Y: ty(b.lo[i])}
+		pt := vg.Point{X: tx(b.x[i]), Y: ty(clip(b.lo[i]))}
 		if i == 0 {
 			path.Move(pt)
 		} else {
@@ -181,7 +184,7 @@ func (b *band) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	for i := len(b.x) - 1; i >= 0; i-- {
-		path.Line(vg.Point{X: tx(b.x[i]), Y: ty(b.hi[i])})
+		path.Line(vg.Point{X: tx(b.x[i]), Y: ty(clip(b.hi[i]))})
 	}
 	path.Close()
 	c.SetColor(translucent(b.color, 0x38))

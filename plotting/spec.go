@@ -86,6 +86,11 @@ type Spec struct {
 	// LogX and LogY draw the axis on a logarithmic scale; every value on
 	// it must then be positive.
 	LogX, LogY bool
+	// YMin and YMax, when set (not NaN; the zero Spec leaves them 0 and
+	// YRange false), fix the y axis instead of fitting the data; lines and
+	// bands are clipped to it.
+	YMin, YMax float64
+	YRange     bool
 	// Title replaces the default title (the experiment and the filters).
 	Title string
 	// Units gives the unit of a metric as its experiment declares it; it

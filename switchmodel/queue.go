@@ -2,6 +2,7 @@ package switchmodel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"syncsim/netsim"
@@ -114,37 +115,62 @@ func (c QueueConfig) Validate() error {
 // control band served first (QueueConfig.ControlFirst). It implements
 // netsim.Queue.
 type PortQueue struct {
-	cfg QueueConfig
-	sim *netsim.Sim
+	// The fields every packet reads or writes come first, in three cache
+	// lines: the data band with the thresholds a plain queue applies, the
+	// occupancy and its time integrals, the counters and maxima. Cold
+	// state (the full configuration, the control band, rings, RED, the
+	// name) follows. mode is zero for a plain drop-tail/ECN queue, which
+	// then takes a path that reads nothing else.
+	data     pktRing      // the data band (every packet without ControlFirst)
+	buffer   netsim.Bytes // cfg.Buffer
+	ecnPkts  int32        // cfg.ECNPackets, clamped to int32
+	mode     uint8        // queueControl | queueRings | queueRED | queueShared
+	ecnBytes netsim.Bytes // cfg.ECNBytes
 
-	data pktRing  // the data band (every packet without ControlFirst)
-	ctrl pktRing  // the control band (ControlFirst only)
-	rs   *ringSet // the data band's transmit rings (Rings > 1); data is unused
-
-	n     int          // packets waiting in both bands
-	bytes netsim.Bytes // bytes waiting in both bands
-
-	red    redState
-	redRng *rand.Rand
-	name   string
+	n      int          // packets waiting in both bands
+	bytes  netsim.Bytes // bytes waiting in both bands
+	avg    timeAvg
+	series *Series
 
 	// Counters since creation or the last ResetStats.
-	Enqueued      uint64 // packets accepted
-	EnqueuedBytes uint64 // bytes accepted
-	Dequeued      uint64 // packets handed to the serialiser
-	Dropped       uint64 // packets refused (buffer full, shared threshold, RED)
-	DroppedBytes  uint64 // bytes refused
-	Marked        uint64 // packets marked CE here
+	Enqueued      uint64       // packets accepted
+	EnqueuedBytes uint64       // bytes accepted
+	Dequeued      uint64       // packets handed to the serialiser
+	Marked        uint64       // packets marked CE here
+	MaxBytes      netsim.Bytes // largest occupancy in bytes
+	MaxPackets    int          // largest occupancy in packets
+
+	cfg  QueueConfig
+	rs   *ringSet // the data band's transmit rings (Rings > 1); data is unused
+	ctrl pktRing  // the control band (ControlFirst only)
+
+	Dropped      uint64 // packets refused (buffer full, shared threshold, RED)
+	DroppedBytes uint64 // bytes refused
 	// ControlEnqueued and ControlDropped count the control band's
 	// accepted and refused packets (already included in Enqueued and
 	// Dropped).
 	ControlEnqueued, ControlDropped uint64
-	MaxBytes                        netsim.Bytes // largest occupancy in bytes
-	MaxPackets                      int          // largest occupancy in packets
 
-	avg    timeAvg
-	series *Series
+	avgStart netsim.Time // when the time average (re)started
+	sim      *netsim.Sim
+	red      redState
+	redRng   *rand.Rand
+	name     string
+	// Padding to a whole number of cache lines, so every queue of the
+	// allocator's size class starts on a line (layout_test.go).
+	_ [queuePad]byte
 }
+
+// queuePad pads PortQueue to 448 bytes, seven whole cache lines.
+const queuePad = 48
+
+// Bits of PortQueue.mode: the features that take the general path.
+const (
+	queueControl uint8 = 1 << iota
+	queueRings
+	queueRED
+	queueShared
+)
 
 // NewQueue returns an empty, unnamed queue with configuration cfg on sim.
 // Unnamed RED queues of one Sim draw identical random sequences; use
@@ -160,8 +186,31 @@ func NewNamedQueue(sim *netsim.Sim, cfg QueueConfig, name string) *PortQueue {
 	if cfg.Rings > 1 {
 		q.rs = newRingSet(cfg.Rings)
 	}
+	q.configure()
+	q.avgStart = sim.Now()
 	q.avg.reset(sim.Now(), 0, 0)
 	return q
+}
+
+// configure copies what the per-packet path reads of q.cfg into the
+// queue's first line.
+func (q *PortQueue) configure() {
+	c := &q.cfg
+	q.buffer, q.ecnBytes = c.Buffer, c.ECNBytes
+	q.ecnPkts = int32(min(c.ECNPackets, math.MaxInt32))
+	q.mode = 0
+	if c.ControlFirst {
+		q.mode |= queueControl
+	}
+	if q.rs != nil {
+		q.mode |= queueRings
+	}
+	if c.RED != nil {
+		q.mode |= queueRED
+	}
+	if c.Shared != nil {
+		q.mode |= queueShared
+	}
 }
 
 // Config returns the queue's configuration.
@@ -178,11 +227,26 @@ func (q *PortQueue) Bytes() netsim.Bytes { return q.bytes }
 
 // ControlLen is the number of packets in the control band (0 without
 // ControlFirst).
-func (q *PortQueue) ControlLen() int { return q.ctrl.n }
+func (q *PortQueue) ControlLen() int { return int(q.ctrl.n) }
 
 // Enqueue implements netsim.Queue: it admits p (and possibly marks it CE) or
 // refuses it; the Port then counts the drop and frees p.
 func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
+	if q.mode == 0 {
+		// A plain queue: drop-tail and step marking, the general path
+		// below without its feature tests.
+		if q.buffer > 0 && q.data.bytes+p.Size > q.buffer {
+			return q.refuse(p)
+		}
+		if p.Flags&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
+			p.Flags&netsim.FlagCE == 0 {
+			p.Flags |= netsim.FlagCE
+			q.Marked++
+		}
+		q.data.push(p)
+		q.accepted(p, now)
+		return true
+	}
 	c := &q.cfg
 	if c.ControlFirst && p.Payload == 0 {
 		return q.enqueueControl(p, now)
@@ -213,7 +277,7 @@ func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 			return q.refuse(p)
 		}
 	}
-	if ect && ((c.ECNPackets > 0 && q.data.n >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
+	if ect && ((c.ECNPackets > 0 && int(q.data.n) >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
 		mark = true
 	}
 	if mark && p.Flags&netsim.FlagCE == 0 {
@@ -277,7 +341,12 @@ func (q *PortQueue) Next(now netsim.Time) (*netsim.Packet, netsim.Bytes) {
 	var p *netsim.Packet
 	var size netsim.Bytes
 	switch {
-	case q.ctrl.n > 0:
+	case q.mode == 0: // a plain queue: the data band alone
+		if q.data.n == 0 {
+			return nil, 0
+		}
+		p, size = q.data.pop()
+	case q.mode&queueControl != 0 && q.ctrl.n > 0:
 		p, size = q.ctrl.pop()
 	case q.rs != nil:
 		if p, size = q.rs.next(); p == nil {

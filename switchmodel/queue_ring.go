@@ -9,8 +9,8 @@ import "syncsim/netsim"
 // timing) never reads a packet that has gone cold while it waited.
 type pktRing struct {
 	ring  []slot
-	head  int
-	n     int
+	head  int32
+	n     int32
 	bytes netsim.Bytes
 	sent  uint64 // bytes popped since creation
 }
@@ -23,18 +23,18 @@ type slot struct {
 
 // push appends p.
 func (r *pktRing) push(p *netsim.Packet) {
-	if r.n == len(r.ring) {
+	if int(r.n) == len(r.ring) {
 		n := 2 * len(r.ring)
 		if n == 0 {
 			n = 16
 		}
 		nr := make([]slot, n)
-		for i := 0; i < r.n; i++ {
-			nr[i] = r.ring[(r.head+i)&(len(r.ring)-1)]
+		for i := 0; i < int(r.n); i++ {
+			nr[i] = r.ring[(int(r.head)+i)&(len(r.ring)-1)]
 		}
 		r.ring, r.head = nr, 0
 	}
-	r.ring[(r.head+r.n)&(len(r.ring)-1)] = slot{p, p.Size}
+	r.ring[int(r.head+r.n)&(len(r.ring)-1)] = slot{p, p.Size}
 	r.n++
 	r.bytes += p.Size
 }
@@ -47,7 +47,7 @@ func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].size }
 func (r *pktRing) pop() (*netsim.Packet, netsim.Bytes) {
 	s := r.ring[r.head]
 	r.ring[r.head] = slot{}
-	r.head = (r.head + 1) & (len(r.ring) - 1)
+	r.head = (r.head + 1) & int32(len(r.ring)-1)
 	r.n--
 	r.bytes -= s.size
 	r.sent += uint64(s.size)

@@ -84,7 +84,7 @@ func (q *PortQueue) enqueueRing(p *netsim.Packet, now netsim.Time) bool {
 		return q.refuse(p)
 	}
 	if p.Flags&netsim.FlagECT != 0 && p.Flags&netsim.FlagCE == 0 &&
-		((c.ECNPackets > 0 && r.n >= c.ECNPackets) || (c.ECNBytes > 0 && r.bytes >= c.ECNBytes)) {
+		((c.ECNPackets > 0 && int(r.n) >= c.ECNPackets) || (c.ECNBytes > 0 && r.bytes >= c.ECNBytes)) {
 		p.Flags |= netsim.FlagCE
 		q.Marked++
 	}
@@ -105,9 +105,9 @@ func (q *PortQueue) Rings() int {
 // that packets labelled r join (the whole data band without rings).
 func (q *PortQueue) RingLen(r uint8) int {
 	if q.rs == nil {
-		return q.data.n
+		return int(q.data.n)
 	}
-	return q.rs.rings[q.rs.index(r)].n
+	return int(q.rs.rings[q.rs.index(r)].n)
 }
 
 // RingSentBytes is the bytes handed to the serialiser from the ring that

@@ -15,6 +15,7 @@ func steadyRED(cfg REDConfig, waiting, n int, flags netsim.Flags) (marked, dropp
 	q := NewNamedQueue(s, QueueConfig{}, "red-test")
 	fill(q, s, waiting, 1000, 0)
 	q.cfg.RED = &cfg
+	q.configure()
 	for i := 0; i < n; i++ {
 		p := pkt(s, 1000, flags)
 		if q.Enqueue(p, 0) {

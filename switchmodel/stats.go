@@ -16,7 +16,6 @@ import (
 // complement (byte-picoseconds overflow int64 after about 10 s at 1 MB):
 // the partial sums may be negative, the area they give never is.
 type timeAvg struct {
-	start netsim.Time
 	areaB i128 // sum of -size x arrival + size x departure (+ held bytes x start offset)
 	areaN i128 // the same in packets
 }
@@ -53,9 +52,10 @@ func (a *i128) sub(x uint64) {
 // float converts a non-negative value.
 func (a i128) float() float64 { return float64(a.hi)*0x1p64 + float64(a.lo) }
 
-// reset restarts the average at now with b bytes in n packets held.
+// reset restarts the average at now with b bytes in n packets held (the
+// queue keeps the start time itself, off the per-packet lines).
 func (t *timeAvg) reset(now netsim.Time, b netsim.Bytes, n int) {
-	*t = timeAvg{start: now}
+	*t = timeAvg{}
 	t.areaB.subMul(uint64(b), uint64(now))
 	t.areaN.subMul(uint64(n), uint64(now))
 }
@@ -74,8 +74,8 @@ func (t *timeAvg) depart(now netsim.Time, size netsim.Bytes) {
 
 // mean is the time average from start to now, given what the queue holds
 // at now (cur: bytes or packets, matching the bytes flag).
-func (t *timeAvg) mean(now netsim.Time, cur uint64, bytes bool) float64 {
-	span := now - t.start
+func (t *timeAvg) mean(start, now netsim.Time, cur uint64, bytes bool) float64 {
+	span := now - start
 	if span <= 0 {
 		return float64(cur)
 	}
@@ -90,13 +90,13 @@ func (t *timeAvg) mean(now netsim.Time, cur uint64, bytes bool) float64 {
 // MeanPackets is the time-averaged number of waiting packets from creation
 // (or the last ResetStats) until now.
 func (q *PortQueue) MeanPackets(now netsim.Time) float64 {
-	return q.avg.mean(now, uint64(q.n), false)
+	return q.avg.mean(q.avgStart, now, uint64(q.n), false)
 }
 
 // MeanBytes is the time-averaged occupancy in bytes from creation (or the
 // last ResetStats) until now.
 func (q *PortQueue) MeanBytes(now netsim.Time) float64 {
-	return q.avg.mean(now, uint64(q.bytes), true)
+	return q.avg.mean(q.avgStart, now, uint64(q.bytes), true)
 }
 
 // ResetStats zeroes the counters and restarts the time average at now, so a
@@ -107,6 +107,7 @@ func (q *PortQueue) ResetStats(now netsim.Time) {
 	q.Dropped, q.DroppedBytes, q.Marked = 0, 0, 0
 	q.ControlEnqueued, q.ControlDropped = 0, 0
 	q.MaxBytes, q.MaxPackets = q.Bytes(), q.Len()
+	q.avgStart = now
 	q.avg.reset(now, q.Bytes(), q.Len())
 }
 

@@ -25,7 +25,7 @@ var version = "0.1.0-dev"
 var commit = ""
 
 // commandNames lists the commands for messages.
-const commandNames = "list, describe, run, sweep, plot, merge, completion, help"
+const commandNames = "list, describe, run, sweep, plot, summarise, merge, completion, help"
 
 // newApp builds the command-line application over the experiments of reg,
 // writing to stdout and stderr. It never exits the process, so tests can
@@ -59,6 +59,7 @@ func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 			runCommand(reg),
 			sweepCommand(reg),
 			plotCommand(reg),
+			summariseCommand(reg),
 			mergeCommand(reg),
 			completionCommand(reg),
 			completeCommand(reg),
@@ -80,14 +81,47 @@ func newApp(reg *experiments.Registry, stdout, stderr io.Writer) *cli.App {
 var oneDash = regexp.MustCompile(`(flag provided but not defined: |flag needs an argument: |for flag )-([A-Za-z][\w-]+)`)
 
 // usageError turns a flag parsing error into a one-line message that
-// points at the help, instead of printing the whole help text, and
-// writes flags as they are typed (--seed, not -seed).
+// points at the help, instead of printing the whole help text, writes
+// flags as they are typed (--seed, not -seed), and says what a flag's
+// value must be where the parser only says "parse error".
 func usageError(c *cli.Context, err error, isSub bool) error {
 	where := "syncsim"
+	var flags []cli.Flag
 	if isSub && c.Command != nil {
 		where += " " + c.Command.Name
+		flags = c.Command.Flags
 	}
-	return fmt.Errorf("%s (see '%s --help')", oneDash.ReplaceAllString(err.Error(), "$1--$2"), where)
+	msg := oneDash.ReplaceAllString(err.Error(), "$1--$2")
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("--%s %q: %s", m[2], m[1], valueWanted(flags, m[2]))
+	}
+	return fmt.Errorf("%s (see '%s --help')", msg, where)
+}
+
+// badValue matches urfave/cli's message for a flag value its type
+// cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag --([\w-]+): parse error$`)
+
+// valueWanted says what the named flag accepts.
+func valueWanted(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			switch f.(type) {
+			case *cli.Uint64Flag:
+				return "want a whole number in [0, 18446744073709551615]"
+			case *cli.IntFlag:
+				return "want a whole number"
+			case *cli.Float64Flag:
+				return "want a number"
+			case *cli.DurationFlag:
+				return "want a duration with a unit, such as 10s, 500ms or 2m"
+			}
+		}
+	}
+	return "not a valid value"
 }
 
 // signalError is the cause of a context cancelled by a signal.

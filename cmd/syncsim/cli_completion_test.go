@@ -17,7 +17,9 @@ func TestCompletionCandidates(t *testing.T) {
 		has   []string
 		hasnt []string
 	}{
-		{"syncsim ", []string{"run", "sweep", "merge", "completion", "plot"}, []string{"__complete"}},
+		{"syncsim ", []string{"run", "sweep", "merge", "completion", "plot", "summarise"}, []string{"__complete"}},
+		{"syncsim summarise ", []string{"__files__"}, nil},
+		{"syncsim summarise t.csv --", []string{"--vs", "--of", "--metric", "--where"}, nil},
 		{"syncsim run ", []string{"incast", "toy-cli", "sr-cluster"}, nil},
 		{"syncsim run incast --", []string{"--set", "--trials", "--csv", "--resume", "--help"}, []string{"--vary"}},
 		{"syncsim sweep incast --", []string{"--vary", "--shard", "--shards"}, nil},

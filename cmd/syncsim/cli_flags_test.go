@@ -57,7 +57,7 @@ func TestFlagsAreStrict(t *testing.T) {
 		{[]string{"run", "toy-cli", "--seed", "18446744073709551615", "--trials", "3"}, "passes the largest seed"},
 		{[]string{"run", "toy-cli", "--bogus"}, "flag provided but not defined: --bogus"},
 		{[]string{"run", "toy-cli", "--trials"}, "flag needs an argument: --trials"},
-		{[]string{"run", "toy-cli", "--trials", "x"}, `invalid value "x" for flag --trials`},
+		{[]string{"run", "toy-cli", "--trials", "x"}, `--trials "x": want a whole number`},
 		{[]string{"run", "toy-cli", "--parallel", "9223372036854775807"}, "--parallel must be at most 1024"},
 		{[]string{"run", "toy-cli", "--trials", "1000000000"}, "--trials must be at most 1000000"},
 		{[]string{"run", "toy-cli", "--stall-ms", "-1"}, "--stall-ms must be at least 0"},

@@ -126,8 +126,8 @@ func TestPlotErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no csv", []string{"plot", "--x", "senders", "--y", "drops", "-o", out}, "plot takes one CSV file, got 0 arguments"},
-		{"two csvs", []string{"plot", csvPath, csvPath, "--x", "senders", "--y", "drops", "-o", out}, "got 2 arguments"},
+		{"no csv", []string{"plot", "--x", "senders", "--y", "drops", "-o", out}, "plot needs a CSV: syncsim plot FILE.csv..."},
+		{"two csvs", []string{"plot", csvPath, csvPath, "--x", "senders", "--y", "drops", "-o", out}, "is given twice"},
 		{"missing csv", []string{"plot", filepath.Join(dir, "none.csv"), "--x", "senders", "--y", "drops", "-o", out}, "none.csv: no such file or directory"},
 		{"no output", []string{"plot", csvPath, "--x", "senders", "--y", "drops"}, `Required flag "output" not set`},
 		{"unknown metric", []string{"plot", csvPath, "--x", "senders", "--y", "goodput", "--series", "transport", "-o", out}, "no column goodput"},
@@ -143,7 +143,7 @@ func TestPlotErrors(t *testing.T) {
 		{"sweep plot with four varied", []string{"sweep", "incast", "--csv", filepath.Join(dir, "b.csv"), "--plot", dir,
 			"--vary", "senders=2,4", "--vary", "transport=dctcp,newreno", "--vary", "link_gbps=10,40", "--vary", "delay_us=1,10"},
 			"--plot: 4 parameters vary (senders, transport, link_gbps, delay_us)"},
-		{"sweep plot into a file", []string{"sweep", "incast", "--csv", filepath.Join(dir, "c.csv"), "--plot", notDir, "--vary", "senders=2,4"}, "--plot: mkdir"},
+		{"sweep plot into a file", []string{"sweep", "incast", "--csv", filepath.Join(dir, "c.csv"), "--plot", notDir, "--vary", "senders=2,4"}, "is not a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func TestResolvedValuesAreShown(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	if !strings.Contains(out, "duration_ms=4 warmup_ms=0.4 ") {
+	if !regexp.MustCompile(`duration_ms=4 warmup_ms=0.4\s`).MatchString(out) {
 		t.Errorf("run table header does not show the resolved warm-up:\n%s", out)
 	}
 	data, _ := os.ReadFile(path)

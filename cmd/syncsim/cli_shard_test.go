@@ -20,8 +20,9 @@ func shardSweep(t *testing.T, dir string, i, n int, args ...string) string {
 
 // TestShardsMergeToTheUnshardedSweep: the shards of a sweep merged give
 // the unsharded sweep's CSV byte for byte, for 1, 2, 3 and 4 shards of a
-// grid of 5 points x 2 trials (which 3 and 4 do not divide), and for more
-// shards than jobs.
+// grid of 5 points x 2 trials (which 3 and 4 do not divide) and for one
+// shard per job; more shards than jobs are refused, since some would have
+// nothing to run.
 func TestShardsMergeToTheUnshardedSweep(t *testing.T) {
 	args := []string{"toy-cli", "--vary", "n=1,2,3,4,5", "--set", "mode=slow", "--trials", "2", "--seed", "4"}
 	dir := t.TempDir()
@@ -30,7 +31,11 @@ func TestShardsMergeToTheUnshardedSweep(t *testing.T) {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	want := readFile(t, whole)
-	for _, n := range []int{1, 2, 3, 4, 12} {
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "1/11", "--csv", filepath.Join(dir, "x.csv")}, args...)...); code != 1 ||
+		!strings.Contains(stderr, "11 shards: the sweep has only 10 runs (5 points x 2 trials)") {
+		t.Errorf("11 shards of 10 runs: exit %d %s", code, stderr)
+	}
+	for _, n := range []int{1, 2, 3, 4, 10} {
 		sub := filepath.Join(dir, fmt.Sprint(n))
 		os.Mkdir(sub, 0o755)
 		var shards []string
@@ -144,5 +149,42 @@ func TestShardFromEnvironment(t *testing.T) {
 				t.Errorf("{shard} not replaced: %v", err)
 			}
 		})
+	}
+}
+
+// TestOversizeArrayMerges: a Slurm array with more tasks than the sweep
+// has runs completes (the spare tasks write empty shards) and its shards
+// merge into the unsharded sweep byte for byte; the same count given by
+// hand is refused.
+func TestOversizeArrayMerges(t *testing.T) {
+	args := []string{"toy-cli", "--vary", "n=1,2", "--trials", "2", "--seed", "4", "--quiet"}
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.csv")
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--csv", whole}, args...)...); code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	const tasks = 6 // 4 runs
+	var shards []string
+	for id := 0; id < tasks; id++ {
+		t.Setenv("SLURM_ARRAY_TASK_ID", fmt.Sprint(id))
+		t.Setenv("SLURM_ARRAY_TASK_COUNT", fmt.Sprint(tasks))
+		path := filepath.Join(dir, fmt.Sprintf("s%d.csv", id))
+		if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "auto", "--csv", path}, args...)...); code != 0 {
+			t.Fatalf("array task %d: exit %d %s", id, code, stderr)
+		}
+		shards = append(shards, path)
+	}
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
+	out := filepath.Join(dir, "merged.csv")
+	if _, stderr, code := runCLI(t, append([]string{"merge", "-o", out}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d %s", code, stderr)
+	}
+	if got, want := readFile(t, out), readFile(t, whole); got != want {
+		t.Errorf("merged array differs from the whole sweep:\n%s\nwant\n%s", got, want)
+	}
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "5/6", "--csv", filepath.Join(dir, "x.csv")}, args...)...); code != 1 ||
+		!strings.Contains(stderr, "6 shards: the sweep has only 4 runs") {
+		t.Errorf("--shard 5/6 of 4 runs: exit %d %s", code, stderr)
 	}
 }

@@ -26,6 +26,16 @@ func interruptAfter(t *testing.T, args []string, delay time.Duration, sig syscal
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	// A command that writes a CSV has installed its signal handler and
+	// started its runs once the header is there; wait for it, so that a
+	// slow start on a loaded machine is not taken for a failure.
+	if csv := flagValue(args, "--csv"); csv != "" {
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if st, err := os.Stat(csv); err == nil && st.Size() > 0 {
+				break
+			}
+		}
+	}
 	time.Sleep(delay)
 	sent := time.Now()
 	if err := cmd.Process.Signal(sig); err != nil {
@@ -73,7 +83,7 @@ func TestInterruptStopsRunsInProgress(t *testing.T) {
 			-1, []string{"syncsim: interrupted by SIGTERM after 0 of 2 trials; nothing was written"}},
 		{"ina run SIGINT", syscall.SIGINT, 130,
 			[]string{"run", "ina-leafspine", "--set", "protocol=atp", "--set", "gradient_scale=0.05", "--quiet", "--csv", filepath.Join(dir, "b.csv")},
-			0, []string{"interrupted by SIGINT after 0 of 1 trials", "b.csv keeps 0 complete rows"}},
+			-1, []string{"interrupted by SIGINT after 0 of 1 trials", "no run had finished, so ", "b.csv was not kept; run it again with: syncsim run ina-leafspine"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stderr, took := interruptAfter(t, tc.args, 700*time.Millisecond, tc.sig, false, 10*time.Second)
@@ -90,6 +100,14 @@ func TestInterruptStopsRunsInProgress(t *testing.T) {
 			}
 			if strings.Count(stderr, "\n") != 1 {
 				t.Errorf("stderr is not one line: %q", stderr)
+			}
+			if csvPath := tc.args[len(tc.args)-1]; tc.rows < 0 && strings.HasSuffix(csvPath, ".csv") {
+				// Nothing finished: the command leaves no file behind.
+				for _, p := range []string{csvPath, csvPath + ".json"} {
+					if _, err := os.Stat(p); err == nil {
+						t.Errorf("%s was left behind", p)
+					}
+				}
 			}
 			if tc.rows >= 0 {
 				csvPath := tc.args[len(tc.args)-1]
@@ -108,7 +126,8 @@ func TestInterruptStopsRunsInProgress(t *testing.T) {
 // TestSecondInterruptEndsAtOnce: a second SIGINT ends the process at
 // once, whatever it was doing.
 func TestSecondInterruptEndsAtOnce(t *testing.T) {
-	code, _, took := interruptAfter(t, []string{"run", "incast", "--set", "duration_ms=600000", "--quiet"}, 500*time.Millisecond, syscall.SIGINT, true, 5*time.Second)
+	csv := filepath.Join(t.TempDir(), "twice.csv")
+	code, _, took := interruptAfter(t, []string{"run", "incast", "--set", "duration_ms=600000", "--quiet", "--csv", csv}, 200*time.Millisecond, syscall.SIGINT, true, 5*time.Second)
 	if code != 130 || took > time.Second {
 		t.Errorf("exit %d after %v, want 130 at once", code, took)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,11 +125,14 @@ func candidates(app *cli.App, reg *experiments.Registry, line string) []string {
 	if len(words) == 2 { // the command
 		var out []string
 		for _, c := range app.Commands {
-			if !c.Hidden {
+			if !c.Hidden && !slices.Contains(out, c.Name) {
 				out = append(out, c.Name)
 			}
 		}
-		return append(out, "help")
+		if !slices.Contains(out, "help") {
+			out = append(out, "help") // urfave/cli adds it when the app runs
+		}
+		return out
 	}
 	cmd := findCommand(app, words[1])
 	if cmd == nil {
@@ -151,7 +155,7 @@ func candidates(app *cli.App, reg *experiments.Registry, line string) []string {
 	switch cmd.Name {
 	case "describe", "run", "sweep":
 		return reg.Names()
-	case "merge":
+	case "merge", "plot", "summarise":
 		return []string{"__files__"}
 	case "completion":
 		return []string{"bash", "zsh"}

@@ -50,9 +50,9 @@ func describeCommand(reg *experiments.Registry) *cli.Command {
 // describe prints the Doc paragraph, the parameter table and the metric
 // table of e.
 func describe(w io.Writer, e *experiments.Experiment) error {
-	fmt.Fprintf(w, "%s: %s\n\n", e.Name, e.Summary)
+	fmt.Fprintf(w, "%s\n\n", wrap(e.Name+": "+e.Summary, textWidth(w)))
 	if e.Doc != "" {
-		fmt.Fprintf(w, "%s\n\n", wrap(e.Doc, 80))
+		fmt.Fprintf(w, "%s\n\n", wrap(e.Doc, textWidth(w)))
 	}
 	fmt.Fprintln(w, "Parameters (--set name=value, --vary name=v1,v2,...):")
 	rows := make([][]string, len(e.Params))

@@ -46,8 +46,8 @@ func mergeCommand(reg *experiments.Registry) *cli.Command {
 					return fmt.Errorf("the output %s is also a shard", outPath)
 				}
 			}
-			if st, err := os.Stat(outPath); err == nil && st.Size() > 0 && !c.Bool("force") {
-				return fmt.Errorf("%s exists (%d bytes); replace it with --force", outPath, st.Size())
+			if err := checkMergeOutput(outPath, c.Bool("force")); err != nil {
+				return err
 			}
 			var buf bytes.Buffer
 			pv, err := experiments.Merge(&buf, reg.Lookup, paths)
@@ -68,6 +68,29 @@ func mergeCommand(reg *experiments.Registry) *cli.Command {
 	}
 }
 
+// checkMergeOutput refuses an output that is a directory, that another
+// command is writing, or that exists (the CSV or its sidecar) without
+// --force.
+func checkMergeOutput(path string, force bool) error {
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
+		return fmt.Errorf("-o %s is a directory; -o names the merged CSV file (for example %s)", path, filepath.Join(path, "merged.csv"))
+	}
+	if locked, who := isLocked(path); locked {
+		return fmt.Errorf("%s is being written by %s; wait for it to end, or merge into another file", path, who)
+	}
+	if force {
+		return nil
+	}
+	if err == nil && st.Size() > 0 {
+		return fmt.Errorf("%s exists (%d bytes); replace it with --force", path, st.Size())
+	}
+	if _, err := os.Stat(experiments.SidecarPath(path)); err == nil {
+		return fmt.Errorf("%s exists (the provenance of an earlier %s); replace it with --force", experiments.SidecarPath(path), path)
+	}
+	return nil
+}
+
 // expandPatterns expands arguments that are glob patterns (and not names
 // of existing files) into the files they match, in order, so merge works
 // where no shell expands them (a container without one); a pattern that
@@ -84,7 +107,7 @@ func expandPatterns(args []string) ([]string, error) {
 			return nil, fmt.Errorf("pattern %q: %w", a, err)
 		}
 		if len(m) == 0 {
-			return nil, fmt.Errorf("no shard file matches %s", a)
+			return nil, fmt.Errorf("no file matches %s", a)
 		}
 		out = append(out, m...)
 	}

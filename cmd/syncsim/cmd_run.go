@@ -35,11 +35,14 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 			if p.grid.Len() != 1 {
 				return fmt.Errorf("run takes one parameter point but the scenario varies %d; use sweep", len(p.grid.Axes()))
 			}
+			if c.Bool("dry-run") {
+				return p.dryRun(c.App.ErrWriter, c)
+			}
 			out, err := p.open()
 			if err != nil {
 				return err
 			}
-			defer out.close()
+			defer out.release()
 			outs, err := keptOutcomes(p, out)
 			if err != nil {
 				return err
@@ -103,7 +106,7 @@ func printSummary(w io.Writer, p *plan, outs []*experiments.Outcome) error {
 	if len(outs) > 0 {
 		first = outs[len(outs)-1]
 	}
-	fmt.Fprintf(w, "%s  %s\n", p.exp.Name, describePoint(p.exp, p.grid.Point(0), first))
+	fmt.Fprintf(w, "%s\n", wrap(p.exp.Name+": "+describePoint(p.exp, p.grid.Point(0), first), textWidth(w)))
 	if p.trials == 1 {
 		fmt.Fprintf(w, "seed %d, 1 trial\n", p.seed)
 	} else {

@@ -51,11 +51,14 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 			if err := checkSweepPlot(c, p); err != nil {
 				return err
 			}
+			if c.Bool("dry-run") {
+				return p.dryRun(c.App.ErrWriter, c)
+			}
 			out, err := p.open()
 			if err != nil {
 				return err
 			}
-			defer out.close()
+			defer out.release()
 			if out.resume != nil && out.resume.Rerun != "" {
 				fmt.Fprintf(c.App.ErrWriter, "syncsim: resuming %s: %s\n", p.csvPath, out.resume.Rerun)
 			}

@@ -21,12 +21,13 @@ func gridFlags(sweep bool) []cli.Flag {
 		&cli.IntFlag{Name: "parallel", Value: runtime.GOMAXPROCS(0), Usage: "runs at a time, 1 to 1024; results do not depend on it"},
 		&cli.StringFlag{Name: "csv", Usage: csvUsage},
 		&cli.BoolFlag{Name: "resume", Usage: "continue the CSV of an interrupted command: keep its rows and run only the missing ones (the same command otherwise)"},
-		&cli.BoolFlag{Name: "force", Usage: "replace an existing CSV (and its series) instead of refusing"},
+		&cli.BoolFlag{Name: "force", Usage: "replace an existing CSV, its provenance, its series and its --plot figures instead of refusing"},
 		&cli.StringFlag{Name: "series-dir", Usage: "collect time series and write them to `DIR`/<exp>_<point>_<trial>_<name>.csv, with a manifest per run"},
 		&cli.BoolFlag{Name: "timing", Usage: "add wall_s and events_per_s (wall-clock, not reproducible)"},
 		&cli.BoolFlag{Name: "check", Usage: "verify conservation books at the end of every run, fail if they do not balance, and print their totals"},
 		&cli.Float64Flag{Name: "stall-ms", Value: 1000, Usage: "end a run that makes no progress for this much simulated time, `ms` (0: never)"},
 		&cli.DurationFlag{Name: "progress-every", Value: 10 * time.Second, Usage: "off a terminal, report runs in progress on stderr this often (0: only finished runs)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "check every point, parameter and output, say what would run, and stop without running or writing anything"},
 	}
 }

@@ -3,10 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -80,6 +79,9 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	}
 	e, err := experimentArg(c, reg, fallback)
 	if err != nil {
+		if sc != nil && c.Args().Len() == 0 {
+			err = fmt.Errorf("%s%w", sc.at("experiment"), err)
+		}
 		return nil, err
 	}
 	p := &plan{
@@ -118,14 +120,64 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 		if p.shard, p.shards, err = shardOf(c, os.Getenv); err != nil {
 			return nil, err
 		}
+		// When the batch system chose the count (an array sized before the
+		// grid was known), the tasks past the last run write an empty shard,
+		// so the array and the merge still complete; a count given by hand
+		// that leaves shards empty is a mistake.
+		if jobs := p.grid.Len() * p.trials; p.shards > jobs && !fromBatch(c) {
+			return nil, fmt.Errorf("%d shards: the sweep has only %d runs (%d points x %d trials), so shards past %d would have nothing to run; split it into at most %d",
+				p.shards, jobs, p.grid.Len(), p.trials, jobs, jobs)
+		}
 		if p.shards > 0 {
 			p.csvPath = shardPath(p.csvPath, p.shard, p.shards)
 		}
 	}
+	if p.shards == 0 && (strings.Contains(p.csvPath, "{shard}") || strings.Contains(p.csvPath, "{shards}")) {
+		return nil, fmt.Errorf("--csv %s: {shard} and {shards} name the shard of a sharded sweep, and this %s is not one (give --shard I/N, or name the file)", p.csvPath, p.cmd)
+	}
 	if err := p.checkOutputs(); err != nil {
 		return nil, err
 	}
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	c.App.Metadata["plan"] = p // for tools and tests that drive the app
 	return p, nil
+}
+
+// dryRun says what the plan would run and write (--dry-run), after the
+// one check that open would otherwise do: that --resume can continue the
+// CSV.
+func (p *plan) dryRun(w io.Writer, c *cli.Context) error {
+	if p.resume {
+		if err := experiments.CheckResume(p.csvPath, p.sweepOf(), p.provenance()); err != nil {
+			return err
+		}
+	}
+	runs := fmt.Sprintf("%d points x %s = %d runs", p.grid.Len(), plural(p.trials, "trial"), p.grid.Len()*p.trials)
+	if p.grid.Len() == 1 {
+		runs = plural(p.trials, "trial")
+	}
+	if p.shards > 0 {
+		r := p.runner(&output{})
+		runs += fmt.Sprintf(", of which shard %d/%d runs %d", p.shard+1, p.shards, r.Total())
+	}
+	var writes []string
+	if p.csvPath != "" {
+		writes = append(writes, p.csvPath, experiments.SidecarPath(p.csvPath))
+	}
+	if p.seriesDir != "" {
+		writes = append(writes, "series in "+p.seriesDir)
+	}
+	if c.IsSet("plot") {
+		writes = append(writes, "figures in "+c.String("plot"))
+	}
+	what := "would print the summary table"
+	if len(writes) > 0 {
+		what = "would write " + strings.Join(writes, ", ")
+	}
+	fmt.Fprintf(w, "dry run: %s %s, %s; %s; nothing was run or written\n", p.cmd, p.exp.Name, runs, what)
+	return nil
 }
 
 // commandLine returns the command line the application was run with
@@ -222,61 +274,6 @@ func givenNames(g *experiments.Grid, sets, varies []string) []string {
 	return out
 }
 
-// checkOutputs refuses, before anything runs, to write over results:
-// an existing non-empty CSV needs --resume (continue it) or --force
-// (replace it), and so does a series directory that holds this
-// experiment's series.
-func (p *plan) checkOutputs() error {
-	if p.csvPath != "" && !p.resume && !p.force {
-		if st, err := os.Stat(p.csvPath); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
-			return fmt.Errorf("%s exists (%d bytes); continue it with --resume or replace it with --force", p.csvPath, st.Size())
-		}
-	}
-	if p.seriesDir != "" && !p.resume && !p.force {
-		if n := countSeries(p.seriesDir, p.exp.Name); n > 0 {
-			return fmt.Errorf("--series-dir %s already holds %d files of %s; continue with --resume, replace them with --force, or use another directory",
-				p.seriesDir, n, p.exp.Name)
-		}
-	}
-	return nil
-}
-
-// countSeries counts the files of experiment exp in dir (series and
-// manifests); a missing directory holds none.
-func countSeries(dir, exp string) int {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, en := range entries {
-		if strings.HasPrefix(en.Name(), exp+"_") {
-			n++
-		}
-	}
-	return n
-}
-
-// seriesFile matches the names WriteSeries gives series and manifests.
-var seriesFile = regexp.MustCompile(`^(.+)_[0-9]+_[0-9]+(_[a-z0-9][a-z0-9_-]*\.csv|\.json)$`)
-
-// removeSeries removes the series files and manifests of experiment exp
-// from dir (--force replaces them).
-func removeSeries(dir, exp string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, en := range entries {
-		if m := seriesFile.FindStringSubmatch(en.Name()); m != nil && m[1] == exp && en.Type().IsRegular() {
-			if err := os.Remove(filepath.Join(dir, en.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // sweepOf is the sweep the plan runs, for resume and merge checks.
 func (p *plan) sweepOf() *experiments.Sweep {
 	return &experiments.Sweep{Grid: p.grid, Seed: p.seed, Trials: p.trials, Timing: p.timing,
@@ -292,139 +289,11 @@ func (p *plan) provenance() *experiments.Provenance {
 	return pv
 }
 
-// output holds the open CSV and series destination of a plan.
-type output struct {
-	file      *os.File
-	csv       *experiments.CSVWriter
-	resume    *experiments.Resume
-	seriesDir string
-	exp       string
-	series    int // series files written
-	manifests int // runs whose series were written
-}
-
-// open creates the outputs before anything runs, so a bad path fails
-// early. With resume, rows already in the CSV are kept and skipped; with
-// force, an existing CSV is replaced.
-func (p *plan) open() (*output, error) {
-	out := &output{seriesDir: p.seriesDir, exp: p.exp.Name}
-	if p.seriesDir != "" {
-		if err := prepareDir(p.seriesDir); err != nil {
-			return nil, fmt.Errorf("--series-dir: %w", err)
-		}
-		if p.force {
-			if err := removeSeries(p.seriesDir, p.exp.Name); err != nil {
-				return nil, fmt.Errorf("--series-dir: %w", err)
-			}
-		}
-	}
-	if p.csvPath == "" {
-		return out, nil
-	}
-	pv := p.provenance()
-	header := true
-	var err error
-	if p.resume {
-		out.file, out.resume, header, err = experiments.OpenResume(p.csvPath, p.sweepOf(), pv)
-		if err == nil {
-			if old, rerr := experiments.ReadSidecar(p.csvPath); rerr == nil {
-				old.Resumed = append(old.Resumed, experiments.Resumption{Command: p.args, Time: time.Now().UTC().Format(time.RFC3339)})
-				pv = old
-			} else if !errors.Is(rerr, fs.ErrNotExist) {
-				err = rerr
-			}
-		}
-	} else {
-		out.file, err = os.Create(p.csvPath)
-	}
-	if err != nil {
-		if out.file != nil {
-			out.file.Close()
-		}
-		if strings.HasPrefix(err.Error(), "cannot resume") {
-			return nil, err
-		}
-		return nil, fmt.Errorf("cannot write CSV: %w", err)
-	}
-	if err := experiments.WriteSidecar(p.csvPath, pv); err != nil {
-		out.file.Close()
-		return nil, fmt.Errorf("cannot write the provenance of %s: %w", p.csvPath, err)
-	}
-	out.csv = experiments.NewCSVWriter(out.file, p.exp, p.timing)
-	if header {
-		if err := out.csv.WriteHeader(); err != nil {
-			out.file.Close()
-			return nil, fmt.Errorf("%s: %w", p.csvPath, err)
-		}
-	}
-	return out, nil
-}
-
-// prepareDir makes sure dir exists (creating it if its parent exists)
-// and is writable.
-func prepareDir(dir string) error {
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
-		return err
-	}
-	if st, err := os.Stat(dir); err != nil {
-		return err
-	} else if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	probe, err := os.CreateTemp(dir, ".syncsim-probe-*")
-	if err != nil {
-		return fmt.Errorf("%s is not writable: %w", dir, err)
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
-}
-
-// write records one outcome: its series first (each file atomic, the
-// manifest last), then its CSV row, so a row in the CSV always has
-// complete series.
-func (o *output) write(oc *experiments.Outcome) error {
-	if o.seriesDir != "" {
-		n, err := experiments.WriteSeries(o.seriesDir, o.exp, oc)
-		if err != nil {
-			return err
-		}
-		o.series += n
-		o.manifests++
-	}
-	if o.csv != nil {
-		return o.csv.Write(oc)
-	}
-	return nil
-}
-
-// rows is the number of rows the CSV holds: kept and written.
-func (o *output) rows() int {
-	n := 0
-	if o.csv != nil {
-		n = o.csv.Rows()
-	}
-	if o.resume != nil {
-		n += o.resume.Rows()
-	}
-	return n
-}
-
-// close closes the CSV; its rows are already flushed. Closing twice is
-// harmless.
-func (o *output) close() error {
-	if o.file == nil {
-		return nil
-	}
-	f := o.file
-	o.file = nil
-	return f.Close()
-}
-
 // runner builds the grid runner of the plan.
 func (p *plan) runner(out *output) *experiments.Runner {
 	r := &experiments.Runner{
 		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
-		Check: p.check, Series: p.seriesDir != "", Label: experiments.AxisNames(p.grid.Axes()),
+		Check: p.check, Series: p.seriesDir != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
 		Shard: p.shard, Shards: p.shards, Stall: p.stall,
 	}
 	if out.resume != nil {

@@ -11,12 +11,16 @@ import (
 
 // failure turns the error that ended a run or sweep into its one-line
 // message: for an interruption, how much was kept and the command that
-// continues; for a failed run, how many rows the CSV keeps.
+// continues; for a failed run, how many rows the CSV keeps. An output
+// that holds nothing (no run finished) is removed rather than left
+// behind, and the message says so.
 func (p *plan) failure(err error, out *output) error {
 	what := "runs"
 	if p.cmd == "run" {
 		what = "trials"
 	}
+	kept := out.rows()
+	removed := out.discard()
 	var in *experiments.Interrupted
 	if errors.As(err, &in) {
 		cause := in.Cause
@@ -25,13 +29,19 @@ func (p *plan) failure(err error, out *output) error {
 			cause = fmt.Errorf("interrupted (%w)", cause)
 		}
 		keep := "nothing was written (add --csv FILE to keep the trials that finish)"
-		if p.csvPath != "" {
-			keep = fmt.Sprintf("%s keeps %d complete rows; continue with: %s", p.csvPath, out.rows(), p.resumeHint())
+		switch {
+		case removed:
+			keep = fmt.Sprintf("no run had finished, so %s was not kept; run it again with: %s", p.csvPath, p.resumeHint())
+		case p.csvPath != "":
+			keep = fmt.Sprintf("%s keeps %d complete rows; continue with: %s", p.csvPath, kept, p.resumeHint())
 		}
 		return fmt.Errorf("%w after %d of %d %s; %s", cause, in.Done, in.Total, what, keep)
 	}
-	if p.csvPath != "" {
-		return fmt.Errorf("%w (%s keeps the %d rows written before)", err, p.csvPath, out.rows())
+	switch {
+	case removed:
+		return fmt.Errorf("%w (no run had finished, so %s was not kept)", err, p.csvPath)
+	case p.csvPath != "":
+		return fmt.Errorf("%w (%s keeps the %d rows written before)", err, p.csvPath, kept)
 	}
 	return err
 }
@@ -87,4 +97,12 @@ func seriesNote(w io.Writer, p *plan, out *output) {
 		fmt.Fprintf(w, "syncsim: note: %s collected no time series for these parameters; %s holds only the runs' manifests\n",
 			p.exp.Name, p.seriesDir)
 	}
+}
+
+// plural is "1 trial", "2 trials".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -6,6 +6,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/crew"
 	"syncsim/workloads/training"
@@ -54,7 +55,7 @@ func CrewTraining() *experiments.Experiment {
 			Means("0", "the controller knows every change at once").Means("-1", "the controller never learns a change").OnlyWhen("bw_model", "redraw", "walk", "trace"),
 	}, crewNetParams()...)
 	params = append(params, workers.Params()...)
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "crew-training",
 		Summary: "cross-cloud training with CREW vs OPR vs A2A partial reduce: rounds per worker (CREW Figs. 5-11)",
 		Doc:     doc("crew-training"),
@@ -75,7 +76,7 @@ func CrewTraining() *experiments.Experiment {
 		},
 		Run:      runCrewTraining,
 		Validate: validateCrewTraining,
-	}
+	}, learnrig.Options{Target: 0.95, Weights: "uniform"})
 }
 
 func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
@@ -134,9 +135,13 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
 	}
+	learning, err := learnrig.New(r, s.sim, learnrig.Job{Workers: n})
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	cl, err := crew.NewCluster(s.net, crew.Config{
 		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"), ComputeMult: mult,
-		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")),
+		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")), Recorder: learning.Crew(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -164,6 +169,7 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	out.Metrics["failovers"] = float64(m.Failovers)
 	out.Metrics["standalone_iterations"] = float64(m.Standalone)
 	out.Metrics["queue_wait_s"] = m.QueueWait.Seconds()
+	learning.Fill(r, out)
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/collective"
@@ -16,7 +17,7 @@ import (
 
 // DSSync is the dssync experiment.
 func DSSync() *experiments.Experiment {
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
 		Doc:     doc("dssync"),
@@ -72,7 +73,7 @@ func DSSync() *experiments.Experiment {
 		},
 		Run:      runDSSync,
 		Validate: func(ps experiments.Params) error { return workers.Validate(ps, 0) },
-	}
+	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
 }
 
 // dssyncConfig maps the experiment's parameters to a dssync.Config.
@@ -173,6 +174,10 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	if cfg.Mult, err = workers.Multipliers(r.Params, sim, layout.Workers()); err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
+	learning, err := dssyncLearning(r, sim, &cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
 	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
@@ -198,5 +203,6 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 		}
 		res.Series = append(res.Series, s)
 	}
+	learning.Fill(r, res)
 	return res, nil
 }

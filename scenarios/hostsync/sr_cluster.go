@@ -7,6 +7,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/transport"
@@ -30,7 +31,7 @@ import (
 //
 // SRCluster is the sr-cluster experiment.
 func SRCluster() *experiments.Experiment {
-	return &experiments.Experiment{
+	return learnrig.With(&experiments.Experiment{
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc:     doc("sr-cluster"),
@@ -97,7 +98,7 @@ func SRCluster() *experiments.Experiment {
 		},
 		Run:      runSRCluster,
 		Validate: validateSRCluster,
-	}
+	}, learnrig.Options{Target: 0.9, Weights: "staleness"})
 }
 
 // srClusterSetup is one sr-cluster point built on a Sim, ready to run.
@@ -110,6 +111,7 @@ type srClusterSetup struct {
 	bg      *srBackground    // background traffic, if any
 	ratio   *srEq2Ratio
 	p       int
+	learn   *learnrig.Rig // nil with learn_model=none
 }
 
 func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
@@ -215,6 +217,10 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
+	if setup.learn, err = learnrig.New(r, sim, learnrig.Job{Workers: n}); err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	cfg.Recorder = setup.learn.SyncCtl()
 	setup.cluster, err = syncctl.NewCluster(sim, cfg, ctl)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
@@ -272,6 +278,7 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	if r.Series {
 		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
 	}
+	s.learn.Fill(r, res)
 	return res, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/learnrig"
 	"syncsim/topologies"
 )
 
@@ -43,7 +44,7 @@ func Testbed() *experiments.Experiment {
 	params = append(params, inarig.BackgroundParams(0.6, "offered bytes/s over the 3 senders' aggregate NIC capacity "+
 		"(the busiest tier: the S1 - S2 paths carry 0.75 of it)")...)
 	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"))
-	return inarig.WithSeries(&experiments.Experiment{
+	return inarig.WithSeries(learnrig.With(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
 		Doc:     doc("ina-testbed"),
@@ -53,7 +54,7 @@ func Testbed() *experiments.Experiment {
 		),
 		Run:      runINATestbed,
 		Validate: validateINATestbed,
-	}, 100) // series_us: ~60 ms of a default run in ~600 rows per job
+	}, learnrig.Options{Target: 0.9}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
 
 func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
@@ -118,11 +119,17 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	if err := g.AddBackground(ps, ps.Float("load"), senders, dsts, rate, horizon); err != nil {
 		return nil, err
 	}
+	learning, err := testbedLearning(r, g, jobs, workers, netsim.FromMillis(rl.WarmupMs))
+	if err != nil {
+		return nil, err
+	}
 	g.Run(horizon)
 	res := r.Exp.NewResult()
 	if err := g.Fill(r, res); err != nil {
 		return nil, err
 	}
+	learning.Replay(g.Jobs)
+	learning.Fill(r, res)
 	res.Metrics["iters_per_s"] = 1000 / res.Metrics["ajct_ms"]
 	return res, nil
 }

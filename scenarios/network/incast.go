@@ -139,7 +139,7 @@ func runIncast(r *experiments.Run) (*experiments.Result, error) {
 	// Queue sampling (cheap: one event per period) for the minimum and the series.
 	var smp *queueSampler
 	if p := netsim.FromMicros(ps.Float("sample_us")); p > 0 {
-		smp = &queueSampler{sim: sim, q: rig.bneck, period: p, from: warm, keep: r.Series, min: math.MaxInt}
+		smp = &queueSampler{sim: sim, q: rig.bneck, period: p, from: warm, run: r, min: math.MaxInt}
 		sim.Schedule(0, smp, 0, nil, 0)
 	}
 
@@ -192,9 +192,6 @@ func runIncast(r *experiments.Run) (*experiments.Result, error) {
 	}
 	if smp != nil && smp.n > 0 {
 		m["queue_min_pkts"] = float64(smp.min)
-		if r.Series {
-			res.Series = append(res.Series, experiments.Series{Name: "queue", Columns: []string{"time_ms", "queue_pkts"}, Rows: smp.rows})
-		}
 	}
 	m["events"] = float64(sim.Events())
 	res.Events = sim.Events()
@@ -210,10 +207,10 @@ type queueSampler struct {
 	q      *switchmodel.PortQueue
 	period netsim.Time
 	from   netsim.Time
-	keep   bool
+	run    *experiments.Run // rows go to its "queue" series when it collects series
+	out    *experiments.SeriesWriter
 	min    int
 	n      int
-	rows   [][]float64
 }
 
 // HandleEvent takes one sample and schedules the next.
@@ -224,8 +221,11 @@ func (s *queueSampler) HandleEvent(ev netsim.Event) {
 		if l < s.min {
 			s.min = l
 		}
-		if s.keep {
-			s.rows = append(s.rows, []float64{ev.At.Seconds() * 1e3, float64(l)})
+		if s.run.Series {
+			if s.out == nil {
+				s.out = s.run.OpenSeries("queue", "time_ms", "queue_pkts")
+			}
+			s.out.Row(ev.At.Seconds()*1e3, float64(l))
 		}
 	}
 	s.sim.Schedule(ev.At+s.period, s, 0, nil, 0)

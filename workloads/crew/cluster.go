@@ -38,6 +38,8 @@ type Config struct {
 	// the controller knows every change at once; negative: it never learns
 	// a change and plans with Estimate throughout.
 	Probe netsim.Time
+	// Recorder, if set, hears the schedule (recorder.go).
+	Recorder Recorder
 }
 
 // worker states
@@ -284,6 +286,7 @@ func (c *Cluster) startCompute(w int) {
 // controller (and starts non-blocking scatter), or, when it cannot reach
 // the controller, trains on alone (Sec. IV-B's standalone mode).
 func (c *Cluster) computeDone(w int) {
+	c.rec().Computed(w)
 	if !c.ctrlUp {
 		c.standalone++
 		c.startCompute(w)
@@ -360,6 +363,7 @@ func (c *Cluster) form(f *forming) {
 		c.waitSum += c.sim.Now() - c.readyAt[w]
 		c.waitCount++
 	}
+	c.rec().Formed(f.pid, f.members)
 	var t task
 	switch c.cfg.Scheme {
 	case A2A:
@@ -393,6 +397,7 @@ func (c *Cluster) memberDone(w int) {
 	if c.dead[w] {
 		return
 	}
+	c.rec().Holds(w)
 	c.rounds[w]++
 	c.startCompute(w)
 }
@@ -403,6 +408,7 @@ func (c *Cluster) memberReleased(w int) {
 	if c.dead[w] || c.wstate[w] != wSyncing {
 		return
 	}
+	c.rec().Released(w)
 	c.startCompute(w)
 }
 

@@ -51,6 +51,8 @@ type JobConfig struct {
 	Start netsim.Time
 	// Record keeps every (worker, iteration) communication time.
 	Record bool
+	// Recorder, if set, hears the synchronisation schedule (recorder.go).
+	Recorder Recorder
 }
 
 // Job runs the training loop of Pseudo Code 1 with the per-layer hooks of
@@ -196,6 +198,7 @@ func (j *Job) HandleEvent(ev netsim.Event) {
 		l := x.l
 		if l == len(j.cfg.Pieces)-1 {
 			x.first = j.sim.Now()
+			j.rec().Computed(w, x.t)
 		}
 		x.l--
 		j.sync.Invoke(j, w, x.t, l)
@@ -281,6 +284,7 @@ func (j *Job) Synced(w, t, l int) {
 func (j *Job) closeIteration(w, t int) {
 	x := &j.w[w]
 	x.end = x.last
+	j.rec().IterationDone(w, t)
 	if t >= j.cfg.Warmup {
 		j.comm[w] += x.last - x.first
 		j.measured[w]++

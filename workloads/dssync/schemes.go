@@ -93,6 +93,7 @@ func (s *GroupSync) try(j *Job, t int, it *iterGroups, r *groupRun) {
 	err := s.Run(r.members, j.Pieces()[l], func() {
 		r.busy = false
 		r.next--
+		j.rec().GroupAveraged(t, l, r.members)
 		for _, m := range r.members {
 			j.Synced(m, t, l)
 		}
@@ -169,6 +170,7 @@ func (s *GossipSync) Invoke(j *Job, w, t, l int) {
 		return
 	}
 	dst := (w + s.Offsets[t%len(s.Offsets)]) % n
+	j.rec().GossipSent(w, dst, t, l)
 	s.sends[w].push(func(done func()) {
 		s.Bulk.Send(j.Host(w), j.Host(dst), j.Pieces()[l], s.Opts, func() {
 			s.one(j, w, t, l)
@@ -185,6 +187,7 @@ func (s *GossipSync) one(j *Job, w, t, l int) {
 	s.events[k]++
 	if s.events[k] == 2 {
 		delete(s.events, k)
+		j.rec().GossipMerged(w, (w-s.Offsets[t%len(s.Offsets)]%j.Workers()+j.Workers())%j.Workers(), t, l)
 		j.Synced(w, t, l)
 	}
 }
@@ -215,7 +218,9 @@ func (s *ASPSync) Invoke(j *Job, w, t, l int) {
 	s.push[w].push(func(done func()) {
 		s.Bulk.Send(j.Host(w), s.PS, size, s.Opts, func() {
 			done()
+			j.rec().Pushed(w, t, l)
 			s.pull[w].push(func(done func()) {
+				j.rec().Pulled(w, t, l)
 				s.Bulk.Send(s.PS, j.Host(w), size, s.Opts, func() {
 					done()
 					j.Synced(w, t, l)

@@ -45,6 +45,8 @@ type Config struct {
 	// from Streams + i ("training/compute/" if empty). Clusters sharing a
 	// Sim give each its own.
 	Streams string
+	// Recorder, if set, hears the schedule (recorder.go).
+	Recorder Recorder
 }
 
 // Executor runs one group all-reduce and calls done when it completes.
@@ -291,6 +293,7 @@ func (c *Cluster) finishSync(g []int, start netsim.Time) {
 	if c.cfg.Record {
 		c.log = append(c.log, SyncRecord{Start: start, End: now, Scale: len(g)})
 	}
+	c.rec().Synced(g)
 	for _, w := range g {
 		c.w[w].rounds++
 		if c.cfg.MaxIters > 0 && c.w[w].rounds >= c.cfg.MaxIters {
@@ -325,6 +328,7 @@ func (c *Cluster) HandleEvent(ev netsim.Event) {
 		x.last = (x.readyAt - x.start).Seconds()
 		x.iters++
 		x.queuedAt = ev.At
+		c.rec().Computed(w)
 		c.queue = append(c.queue, w)
 	case evPoll:
 	case evBandwidth:

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"syncsim/experiments"
+	"syncsim/plotting"
+	"syncsim/summary"
+)
+
+func summariseCommand(reg *experiments.Registry) *cli.Command {
+	return &cli.Command{
+		Name:      "summarise",
+		Aliases:   []string{"summarize"},
+		Usage:     "tabulate a sweep CSV: median [min-max] over trials per point, paired changes against a baseline",
+		ArgsUsage: "FILE.csv...",
+		Description: "Reads the CSVs of one experiment (a sweep, merged shards, several sweeps of\n" +
+			"one experiment) and prints, for every point of the parameters that vary, the\n" +
+			"median [min-max] over trials of each --metric (default: every metric). With\n" +
+			"--vs k=v every other value X of parameter k is compared with v seed by seed\n" +
+			"(X / v; trial t of a point runs with the same seed at every value of k, so the\n" +
+			"comparison is paired), with --of k=v the value v with every other one (v / X);\n" +
+			"several --vs (or --of) make a joint baseline of several parameters;\n" +
+			"--change percent writes 100 (a / b - 1). k's values become columns, as\n" +
+			"--columns k does without comparing. A NaN (a run that did not finish or a\n" +
+			"metric without a value) is left out and counted (--undefined names it).\n" +
+			"Markdown by default, tidy CSV with --format csv.\n\n" +
+			"EXAMPLES:\n" +
+			"   syncsim summarise incast.csv --metric goodput_gbps,queue_max_pkts\n" +
+			"   syncsim summarise t3.csv --metric comm_time_ms --vs scheme=allreduce\n" +
+			"   syncsim summarise fig12.csv fig13.csv --metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinished\n" +
+			"   syncsim summarise fig56.csv --metric avg_sync_time_s --columns scheme --where trace=cnn\n" +
+			"   syncsim summarise fig5.csv --metric rounds_per_worker --where scheme=crew --of split=n-a --of scheduling=fl\n" +
+			"   syncsim summarise ls.csv --format csv > ls-summary.csv",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "metric", Usage: "metric `m` to report (repeatable or m1,m2,...; default: every metric)"},
+			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...); repeatable, all must hold"},
+			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
+			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
+			&cli.StringSliceFlag{Name: "columns", Usage: "put the values of `PARAM` in columns (repeatable or p1,p2: their combinations)"},
+			&cli.BoolFlag{Name: "changes-only", Usage: "with --vs or --of, print the baseline's values and the changes, not the other values"},
+			&cli.StringFlag{Name: "change", Value: "ratio", Usage: "paired changes as ratio (a / b) or percent (100 (a / b - 1))"},
+			&cli.StringFlag{Name: "undefined", Value: "NaN", Usage: "what to call an undefined (NaN) value in cells, such as unfinished"},
+			&cli.IntFlag{Name: "digits", Value: 3, Usage: "significant digits of non-integer values in Markdown, 1 to 17"},
+			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown or csv"},
+		},
+		Action: func(c *cli.Context) error {
+			spec, style, err := summarySpec(c)
+			if err != nil {
+				return err
+			}
+			format := c.String("format")
+			if format != "markdown" && format != "csv" {
+				return fmt.Errorf("--format %q: want markdown or csv", format)
+			}
+			paths, err := expandPatterns(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if len(paths) == 0 {
+				return errors.New("summarise needs a CSV: syncsim summarise FILE.csv... (see 'syncsim summarise --help')")
+			}
+			var tables []*plotting.Table
+			for _, p := range paths {
+				t, err := plotting.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				incompleteNote(c.App.ErrWriter, p, len(t.Rows))
+				tables = append(tables, t)
+			}
+			d, err := summary.FromTables(tables...)
+			if err != nil {
+				return err
+			}
+			tb, err := d.Summarise(spec)
+			if err != nil {
+				return err
+			}
+			if format == "csv" {
+				return tb.CSV(c.App.Writer)
+			}
+			return tb.Markdown(c.App.Writer, style)
+		},
+	}
+}
+
+// summarySpec reads the summarise flags.
+func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
+	var spec summary.Spec
+	style := summary.Style{Digits: c.Int("digits"), Undefined: c.String("undefined"), ChangesOnly: c.Bool("changes-only")}
+	if d := c.Int("digits"); d < 1 || d > 17 {
+		return spec, style, fmt.Errorf("--digits must be in [1, 17], got %d", d)
+	}
+	if strings.TrimSpace(style.Undefined) == "" {
+		return spec, style, errors.New("--undefined needs a word, such as unfinished")
+	}
+	for _, m := range c.StringSlice("metric") {
+		for _, name := range strings.Split(m, ",") {
+			if name == "" {
+				return spec, style, fmt.Errorf("--metric %q: empty name in the list", m)
+			}
+			spec.Metrics = append(spec.Metrics, name)
+		}
+	}
+	for _, w := range c.StringSlice("where") {
+		f, err := summary.ParseFilter(w)
+		if err != nil {
+			return spec, style, err
+		}
+		spec.Where = append(spec.Where, f)
+	}
+	if c.IsSet("vs") && c.IsSet("of") {
+		return spec, style, errors.New("--vs and --of both name a baseline; give one")
+	}
+	for _, flag := range []string{"vs", "of"} {
+		if c.IsSet(flag) {
+			cmp, err := summary.ParseCompare(flag, c.StringSlice(flag))
+			if err != nil {
+				return spec, style, err
+			}
+			spec.Compare = cmp
+		}
+	}
+	for _, cols := range c.StringSlice("columns") {
+		for _, p := range strings.Split(cols, ",") {
+			if p == "" {
+				return spec, style, fmt.Errorf("--columns %q: empty name in the list", cols)
+			}
+			spec.Columns = append(spec.Columns, p)
+		}
+	}
+	var err error
+	if spec.Change, err = summary.ParseChange(c.String("change")); err != nil {
+		return spec, style, err
+	}
+	if (c.IsSet("change") || style.ChangesOnly) && spec.Compare == nil {
+		return spec, style, errors.New("--change and --changes-only are about paired changes; give the baseline with --vs k=v or --of k=v")
+	}
+	return spec, style, nil
+}
+
+// incompleteNote says on stderr when a CSV holds fewer rows than the
+// sweep its sidecar describes (an interrupted sweep, or a shard), so a
+// table of a partial file is not taken for the whole.
+func incompleteNote(w io.Writer, path string, rows int) {
+	pv, err := experiments.ReadSidecar(path)
+	if err != nil || pv.Points <= 0 || pv.Trials <= 0 {
+		return
+	}
+	want := pv.Points * pv.Trials
+	if pv.Shard != nil && pv.Shard.Count > 1 {
+		want = (want - (pv.Shard.Index - 1) + pv.Shard.Count - 1) / pv.Shard.Count
+	}
+	if rows < want {
+		fmt.Fprintf(w, "syncsim: note: %s holds %d of the %d rows its sweep writes; continue it with the same command and --resume (its sidecar %s has the command)\n",
+			path, rows, want, experiments.SidecarPath(path))
+	}
+}

@@ -1,0 +1,63 @@
+package netsim
+
+import "slices"
+
+// nextSeq advances the scheduling sequence number, renumbering the
+// pending events first when it would outgrow the bits a key holds.
+func (s *Sim) nextSeq() {
+	if s.seq >= s.seqLimit {
+		s.renumber()
+	}
+	s.seq++
+}
+
+// renumber gives the pending events the sequence numbers 1..n in their
+// (time, sequence) order and sets the counter to n, so events scheduled
+// next still follow every pending one of the same time: the order of all
+// events, and so every result, is that of unbounded sequence numbers. A
+// key holds 40 bits of sequence, so this happens once per 1.1e12 events
+// scheduled.
+func (s *Sim) renumber() {
+	if s.held {
+		s.held = false
+		s.heap.pop()
+	}
+	type tagged struct {
+		k   key
+		far bool
+	}
+	var all []tagged
+	if s.heap != nil {
+		for _, k := range s.heap.h {
+			all = append(all, tagged{k, false})
+		}
+		for _, k := range s.far.h {
+			all = append(all, tagged{k, true})
+		}
+	} else {
+		for s.q.len() > 0 {
+			all = append(all, tagged{s.q.pop(), false})
+		}
+	}
+	slices.SortFunc(all, func(a, b tagged) int {
+		if a.k.before(&b.k) {
+			return -1
+		}
+		return 1
+	})
+	if s.heap != nil {
+		s.heap.h, s.far.h = s.heap.h[:0], s.far.h[:0]
+	}
+	for i, t := range all {
+		k := mkKey(t.k.at, uint64(i+1), t.k.slot())
+		switch {
+		case s.heap == nil:
+			s.q.push(k)
+		case t.far:
+			s.far.h = append(s.far.h, k) // ascending order is a valid heap
+		default:
+			s.heap.h = append(s.heap.h, k)
+		}
+	}
+	s.seq = uint64(len(all))
+}

@@ -1,0 +1,154 @@
+// Package learnrig adds co-simulated training to a host-synchronisation
+// or INA experiment: the learning parameters and metrics (With), the
+// dataset and the learner of one run (New), adapters that turn the
+// simulated schemes' schedules into the learner's operations
+// (recorders.go), and the metrics and the learning series at the end
+// (Fill). learn_model=none, the default, adds nothing to a run: its
+// results stay as they were.
+package learnrig
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"syncsim/experiments"
+	"syncsim/workloads/learn"
+)
+
+// Options are what an experiment's learning parameters differ in.
+type Options struct {
+	// Target is target_acc's default.
+	Target float64
+	// SWA declares swa_factor (DS-Sync's ensemble, Sec. III).
+	SWA bool
+	// ASP declares asp_lr (schemes with a parameter server).
+	ASP bool
+	// Weights declares pr_weights with this default ("staleness" or
+	// "uniform"; "" leaves it out): the weights of a partial reduce.
+	Weights string
+}
+
+// None is learn_model's value that turns learning off.
+const None = "none"
+
+// active is the relevance condition of the learning parameters.
+var active = []string{learn.ModelSoftmax, learn.ModelMLP}
+
+// Params are the learning parameters.
+func Params(o Options) []experiments.Param {
+	ps := []experiments.Param{
+		experiments.EnumParam("learn_model", None, append([]string{None}, learn.ModelNames...),
+			"co-simulated training under the run's synchronisation schedule: none (network only), softmax (multinomial logistic regression) or mlp (two-layer ReLU network, hidden units)"),
+		experiments.IntParam("hidden", 128, 1, 100000, "learn_model=mlp: hidden units").OnlyWhen("learn_model", learn.ModelMLP),
+		experiments.EnumParam("dataset", "mnist", []string{"mnist", "synthetic", "file"},
+			"training data: mnist (the real MNIST, 60,000 train and 10,000 test images, from the GoMNIST module), synthetic (a seeded Gaussian mixture: synth_*), file (data_file)").OnlyWhen("learn_model", active...),
+		experiments.TextParam("data_file", "", "dataset=file: a CSV of label,feature1,feature2,... (label an integer from 0; '#' comments; an optional header line starting with label)").OnlyWhen("dataset", "file"),
+		experiments.FloatParam("test_frac", 0.2, 0.001, 0.999, "dataset=synthetic or file: share of the rows held out as the test set (a seeded split)").OnlyWhen("dataset", "synthetic", "file"),
+		experiments.IntParam("synth_classes", 10, 2, 1000, "dataset=synthetic: classes (mixture components)").OnlyWhen("dataset", "synthetic"),
+		experiments.IntParam("synth_dim", 20, 1, 100000, "dataset=synthetic: features").OnlyWhen("dataset", "synthetic"),
+		experiments.FloatParam("synth_sep", 2, 0, 1000, "dataset=synthetic: distance of each class centre from the origin in units of the noise's standard deviation").OnlyWhen("dataset", "synthetic"),
+		experiments.IntParam("synth_samples", 12000, 4, 10000000, "dataset=synthetic: rows (train and test)").OnlyWhen("dataset", "synthetic"),
+		experiments.EnumParam("partition", learn.PartitionIID, learn.PartitionNames,
+			"how the training set is divided among the workers: iid (random equal shards) or dirichlet (label skew, Dir(dirichlet_alpha) per class)").OnlyWhen("learn_model", active...),
+		experiments.FloatParam("dirichlet_alpha", 0.5, 0.001, 1e6, "partition=dirichlet: concentration (small: each worker sees few classes)").OnlyWhen("partition", learn.PartitionDirichlet),
+		experiments.FloatParam("lr", 0.1, 1e-9, 1e6, "SGD learning rate of every local step (BSP: of the averaged gradient)").OnlyWhen("learn_model", active...),
+		experiments.IntParam("batch", 32, 1, 1000000, "mini-batch per worker per iteration").OnlyWhen("learn_model", active...),
+		experiments.FloatParam("target_acc", o.Target, 0, 1, "test accuracy that counts as trained: tta_s and iters_to_target are taken at the first evaluation at or above it (0 < target_acc <= 1)").OnlyWhen("learn_model", active...),
+		experiments.FloatParam("eval_every", 10, 0.001, 1e9, "evaluate the learnt model every this many iterations (mean completed rounds per worker)").OnlyWhen("learn_model", active...),
+		experiments.IntParam("eval_samples", 2000, 0, 100000000, "test rows each evaluation uses (0: the whole test set; the final evaluation always uses all)").Means("0", "the whole test set").OnlyWhen("learn_model", active...),
+	}
+	if o.SWA {
+		ps = append(ps, experiments.FloatParam("swa_factor", 0.99, 0, 0.999999,
+			"every worker's SWA model = f SWA + (1 - f) model after each iteration, averaged at the end into swa_acc (DS-Sync Sec. III-A step 5; 0: off)").Means("0", "no SWA ensemble").OnlyWhen("learn_model", active...))
+	}
+	if o.ASP {
+		ps = append(ps, experiments.EnumParam("asp_lr", "scaled", []string{"scaled", "same"},
+			"scheme=asp: the server applies each pushed gradient with lr / workers (scaled: one round of pushes moves the model as far as one BSP step) or lr (same)").OnlyWhen("scheme", "asp"))
+	}
+	if o.Weights != "" {
+		ps = append(ps, experiments.EnumParam("pr_weights", o.Weights, []string{"staleness", "uniform"},
+			"weights of a partial reduce's average: staleness (1 / (1 + s), s = the member's model version behind the freshest member's; the weighted all-reduce of selective reduce Sec. II-C) or uniform (the plain average)").OnlyWhen("learn_model", active...))
+	}
+	return ps
+}
+
+// Metrics are the learning metrics (NaN when learn_model=none).
+func Metrics() []experiments.Metric {
+	return []experiments.Metric{
+		{Name: "final_acc", Unit: "", Help: "learning: test accuracy of the learnt model (the workers' average, or the server's) on the whole test set at the end (mean over jobs)"},
+		{Name: "final_loss", Unit: "", Help: "learning: its mean test cross-entropy (mean over jobs)"},
+		{Name: "tta_s", Unit: "s", Help: "learning: simulated seconds from the start of training to the first evaluation at or above target_acc (mean over jobs; NaN if a job never got there)"},
+		{Name: "tta_max_s", Unit: "s", Help: "learning: the slowest job's tta_s (NaN if a job never got there)"},
+		{Name: "iters_to_target", Unit: "iterations", Help: "learning: mean completed rounds per worker at that evaluation (mean over jobs)"},
+		{Name: "consensus_dist", Unit: "", Help: "learning: mean squared distance of the workers' models from their average at the end"},
+		{Name: "swa_acc", Unit: "", Help: "learning: test accuracy of the average of the workers' SWA models (NaN without swa_factor)"},
+	}
+}
+
+// SeriesDoc describes the learning series for an experiment's Doc.
+const SeriesDoc = "With learn_model set, the run trains a real model under the schedule the network produces " +
+	"(docs/tta.md), and --series-dir adds \"learning\", one row per evaluation: job, t_s (simulated seconds " +
+	"since training began), iteration (mean completed rounds per worker), test_acc and test_loss of the learnt " +
+	"model on eval_samples test rows, consensus_dist. `syncsim plot DIR --from-series learning --x t_s --bin 10 --y test_acc --series scheme -o acc.png` draws it."
+
+// SeriesColumns are the learning series' columns.
+var SeriesColumns = append([]string{"job"}, learn.SeriesColumns...)
+
+// With appends the learning parameters and metrics to e, and the series'
+// description to its Doc, and returns e.
+func With(e *experiments.Experiment, o Options) *experiments.Experiment {
+	e.Params = append(e.Params, Params(o)...)
+	e.Metrics = append(e.Metrics, Metrics()...)
+	e.Doc += "\n\n" + SeriesDoc
+	v := e.Validate
+	e.Validate = func(ps experiments.Params) error {
+		if v != nil {
+			if err := v(ps); err != nil {
+				return err
+			}
+		}
+		return Validate(ps)
+	}
+	return e
+}
+
+// Enabled reports whether the point trains a model.
+func Enabled(ps experiments.Params) bool { return ps.String("learn_model") != None }
+
+// Validate checks what the ranges cannot: target_acc in (0, 1], a
+// readable data_file, a model that fits the data.
+func Validate(ps experiments.Params) error {
+	if !Enabled(ps) {
+		return nil
+	}
+	if t := ps.Float("target_acc"); !(t > 0 && t <= 1) {
+		return fmt.Errorf("target_acc %g: want 0 < target_acc <= 1", t)
+	}
+	switch ps.String("dataset") {
+	case "file":
+		path := strings.TrimSpace(ps.Str("data_file"))
+		if path == "" {
+			return fmt.Errorf("dataset=file needs data_file")
+		}
+		d, err := learn.ReadCSVFile(path)
+		if err != nil {
+			return err
+		}
+		_, err = learn.NewModel(ps.String("learn_model"), d.Dim, d.Classes, ps.Int("hidden"))
+		return err
+	case "synthetic":
+		_, err := learn.NewModel(ps.String("learn_model"), ps.Int("synth_dim"), ps.Int("synth_classes"), ps.Int("hidden"))
+		return err
+	case "mnist":
+		if _, err := learn.MNISTDir(); err != nil {
+			return err
+		}
+		_, err := learn.NewModel(ps.String("learn_model"), 784, 10, ps.Int("hidden"))
+		return err
+	}
+	return nil
+}
+
+// nan is a NaN.
+var nan = math.NaN()

@@ -1,0 +1,151 @@
+package learnrig
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"math/rand/v2"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/workloads/learn"
+)
+
+// Rig is the learning of one run: one Fleet per job, trained on the
+// run's dataset under the schedule the recorders report.
+type Rig struct {
+	sim    *netsim.Sim
+	ps     experiments.Params
+	Fleets []*learn.Fleet
+	start  []netsim.Time // when each job's training began (t_s = 0)
+	// Weights is the partial-reduce weighting ("staleness" or "uniform").
+	Weights string
+}
+
+// Job describes one job to train: its workers, the relative sizes of the
+// pieces it synchronises separately (nil: one), and when it starts.
+type Job struct {
+	Workers int
+	Pieces  []float64
+	Start   netsim.Time
+	// Record keeps the fleet's schedule (tests).
+	Record bool
+}
+
+// New returns the learning of run r on sim for jobs, or nil when
+// learn_model=none. Job k's streams are named "learn/..." for a single
+// job and "learn/job<k>/..." for several, so jobs draw independently.
+func New(r *experiments.Run, sim *netsim.Sim, jobs ...Job) (*Rig, error) {
+	ps := r.Params
+	if !Enabled(ps) {
+		return nil, nil
+	}
+	if err := Validate(ps); err != nil {
+		return nil, err
+	}
+	split, err := Data(ps, sim)
+	if err != nil {
+		return nil, err
+	}
+	g := &Rig{sim: sim, ps: ps}
+	if ps.Has("pr_weights") {
+		g.Weights = ps.String("pr_weights")
+	}
+	for k, j := range jobs {
+		prefix := ""
+		if len(jobs) > 1 {
+			prefix = "job" + strconv.Itoa(k) + "/"
+		}
+		cfg := Config(ps, j.Workers)
+		cfg.Pieces, cfg.Record = j.Pieces, j.Record
+		streams := func(name string) *rand.Rand {
+			return sim.Rand(strings.Replace(name, "learn/", "learn/"+prefix, 1))
+		}
+		f, err := learn.NewFleet(cfg, split, streams)
+		if err != nil {
+			return nil, err
+		}
+		f.Start(0)
+		g.Fleets = append(g.Fleets, f)
+		g.start = append(g.start, j.Start)
+	}
+	return g, nil
+}
+
+// Config is the learn.Config of ps for workers workers.
+func Config(ps experiments.Params, workers int) learn.Config {
+	c := learn.Config{
+		Model: ps.String("learn_model"), Hidden: ps.Int("hidden"), LR: ps.Float("lr"), Batch: ps.Int("batch"),
+		Workers: workers, Partition: ps.String("partition"), DirichletAlpha: ps.Float("dirichlet_alpha"),
+		TargetAcc: ps.Float("target_acc"), EvalEvery: ps.Float("eval_every"), EvalSamples: ps.Int("eval_samples"),
+	}
+	if ps.Has("swa_factor") {
+		c.SWAFactor = ps.Float("swa_factor")
+	}
+	if ps.Has("asp_lr") && ps.String("asp_lr") == "same" {
+		c.ASPLR = c.LR
+	}
+	return c
+}
+
+// Data builds the run's dataset and train/test split: MNIST's own split,
+// or a seeded split of the synthetic mixture or the file.
+func Data(ps experiments.Params, sim *netsim.Sim) (*learn.Split, error) {
+	switch ps.String("dataset") {
+	case "mnist":
+		return learn.MNISTSplit()
+	case "synthetic":
+		d, err := learn.Synthetic(learn.SyntheticConfig{Classes: ps.Int("synth_classes"), Dim: ps.Int("synth_dim"),
+			Samples: ps.Int("synth_samples"), Separation: ps.Float("synth_sep")}, sim.Rand("learn/data"))
+		if err != nil {
+			return nil, err
+		}
+		return learn.RandomSplit(d, ps.Float("test_frac"), sim.Rand("learn/split"))
+	case "file":
+		d, err := learn.ReadCSVFile(strings.TrimSpace(ps.Str("data_file")))
+		if err != nil {
+			return nil, err
+		}
+		return learn.RandomSplit(d, ps.Float("test_frac"), sim.Rand("learn/split"))
+	}
+	return nil, fmt.Errorf("unknown dataset %q", ps.String("dataset"))
+}
+
+// now is the simulated time of job k's clock in seconds since its
+// training began.
+func (g *Rig) now(k int) float64 { return (g.sim.Now() - g.start[k]).Seconds() }
+
+// Fill writes the learning metrics into res at the end of the run and,
+// when the run collects series, appends the learning series.
+func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) {
+	m := res.Metrics
+	if g == nil {
+		return
+	}
+	var acc, loss, tta, ttaMax, iters, cons, swa float64
+	n := float64(len(g.Fleets))
+	var rows [][]float64
+	for k, f := range g.Fleets {
+		out := f.Finish(g.now(k))
+		acc += out.FinalAcc / n
+		loss += out.FinalLoss / n
+		tta += out.TTA / n
+		ttaMax = math.Max(ttaMax, out.TTA)
+		if math.IsNaN(out.TTA) {
+			ttaMax = math.NaN()
+		}
+		iters += out.ItersToTarget / n
+		cons += out.ConsensusDist / n
+		swa += out.SWAAcc / n
+		for _, row := range out.Series {
+			rows = append(rows, append([]float64{float64(k)}, row...))
+		}
+	}
+	m["final_acc"], m["final_loss"], m["tta_s"], m["tta_max_s"] = acc, loss, tta, ttaMax
+	m["iters_to_target"], m["consensus_dist"], m["swa_acc"] = iters, cons, swa
+	if r.Series {
+		res.Series = append(res.Series, experiments.Series{Name: "learning", Columns: SeriesColumns, Rows: rows})
+	}
+}

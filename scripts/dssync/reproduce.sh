@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# DS-Sync (Wang et al.): Tables III, IV and V over 5 seeds, layer-wise
+# overlap, and the flow and packet engines side by side, as
+# docs/dssync.md reports them.
+#
+#   scripts/dssync/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
+#
+# About 3 CPU-minutes on one core (costs.md has each sweep's). Table II
+# and the consensus numbers come from the tests:
+#   go test ./workloads/dssync -run 'TableII|Consensus' -v
+# See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
+source "$(dirname "$0")/../lib/reproduce.sh"
+default_out=dssync-repro
+figures=(tables nccl-tree layers fidelity)
+
+schemes=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip
+
+# Tables III (both contentions), IV (inter-rack) and V (static): the
+# communication time of every scheme over 300 iterations, and its ratio
+# to ring all-reduce seed by seed.
+tables() {
+	sweep tables dssync --vary scenario=both,inter-rack,static --vary model=wrn-28-10,wrn-50-2,bert \
+		--vary scheme=$schemes --trials 5
+	table tables "Tables III-V: communication time of ring all-reduce (ms) and every scheme's ratio to it" \
+		tables.csv --metric comm_time_ms --vs scheme=allreduce --changes-only
+	table tables-ms "Tables III-V: communication time of every scheme (ms)" \
+		tables.csv --metric comm_time_ms --columns scheme
+}
+
+# The paper's NCCL chose its all-reduce "(Tree by default)" for the
+# baselines and DS-Sync's groups: the tables again with NCCL's double
+# binary tree for both, DS-Sync's groups included.
+nccl-tree() {
+	sweep nccl-tree dssync --set group_allreduce=tree --vary scenario=both,inter-rack,static \
+		--vary model=wrn-28-10,wrn-50-2,bert --vary scheme=dssync,tree-allreduce --trials 5
+	table nccl-tree "Tables III-V with trees: DS-Sync (tree groups) against the double binary tree" \
+		nccl-tree.csv --metric comm_time_ms --vs scheme=tree-allreduce
+}
+
+# Layer-wise synchronisation (6 pieces of WideResNet-28-10 overlapping the
+# backward pass) against one piece after it.
+layers() {
+	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary layers=1,0 \
+		--vary scheme=dssync,allreduce --trials 5
+	table layers "Layer-wise overlap: DS-Sync against ring all-reduce with one piece (layers=1) and DDP buckets (layers=0)" \
+		layers.csv --metric comm_time_ms --vs scheme=allreduce
+}
+
+# Table III's setting at flow and packet fidelity (20 iterations, the
+# contention given up front, one seed: a packet run costs about 20 s).
+fidelity() {
+	sweep fidelity dssync --set scenario=both --set iterations=20 --set detect=given \
+		--vary fidelity=flow,packet --vary scheme=dssync,allreduce,hier-allreduce,gossip
+	table fidelity "Flow and packet fidelity, Table III's setting" \
+		fidelity.csv --metric comm_time_ms --vs fidelity=flow
+}
+
+main "$@"
