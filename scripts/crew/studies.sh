@@ -9,19 +9,19 @@
 #               redraw), the controller re-planning from probes or not
 #   stragglers  CREW and OPR with persistent stragglers and mixed accelerators
 #   fig8        why 16 faulty links cost more at p = 5 than at p = 10 in the
-#               first reproduction: detection time, pipelining, failover
+#               first reproduction: pipelining, detection time, failover
 #               mode, Eq. 3's scope
 #   fig9        whether Fig. 9's reversal on N1 comes from N1 being slower:
 #               N1 at 1x and 3x its bandwidths
-#   spot        Figs. 6, 7, 10 and 11 at chunk pipelining, one workload each
+#   fig6        Fig. 6 at chunk pipelining on N2 with a slow controller
 #
 #   scripts/crew/studies.sh [OUTDIR [STUDY...]]   (default: all of them)
 #
-# About 30 CPU-minutes on one core (costs.md has each sweep's). See
+# About 20 CPU-minutes on one core (costs.md has each sweep's). See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=crew-studies
-figures=(pipeline fluct stragglers fig8 fig9 spot)
+figures=(pipeline fluct stragglers fig8 fig9 fig6)
 
 pipeline() {
 	sweep pipe-single crew-single --vary network=n1,n2 --vary scheme=crew,opr --vary pipeline=chunk,block --trials 10
@@ -52,6 +52,8 @@ fluct() {
 		fluct-static.csv fluct-walk5.csv fluct-walk1.csv fluct-redraw.csv --metric rounds_per_worker --of scheme=crew
 	table fluct-probe "Fluctuating WAN: rounds per worker, re-planning from probes against never learning a change" \
 		fluct-walk5.csv fluct-walk1.csv fluct-redraw.csv --metric rounds_per_worker --of bw_probe_s=1
+	table fluct-static "Fluctuating WAN: rounds per worker against static bandwidths" \
+		fluct-static.csv fluct-walk5.csv fluct-walk1.csv fluct-redraw.csv --metric rounds_per_worker --vs bw_model=static
 }
 
 stragglers() {
@@ -68,19 +70,23 @@ stragglers() {
 }
 
 fig8() {
-	sweep fig8-detect crew-training --vary p=5,10 --vary faulty_links=0,16 --vary detect_ms=100,1000,3000 --trials 5
-	table fig8-detect "Fig. 8 tested: rounds per worker with 16 faulty links against none, by detection time" \
-		fig8-detect.csv --metric rounds_per_worker --vs faulty_links=0
-	table fig8-detect-work "Fig. 8 tested: failovers, abandoned rounds and discarded chunks with 16 faulty links" \
-		fig8-detect.csv --metric failovers,abandoned_rounds,discarded_chunks --where faulty_links=16 --columns p
-	sweep fig8-block crew-training --vary p=5,10 --vary faulty_links=0,16 --vary detect_ms=100,1000,3000 --set pipeline=block --trials 5
-	table fig8-block "Fig. 8 tested under block store-and-forward: rounds per worker with 16 faulty links against none" \
+	sweep fig8-links crew-training --vary p=5,10 --vary faulty_links=0,16 --trials 5
+	sweep fig8-late crew-training --vary p=5,10 --set faulty_links=16 --set detect_ms=3000 --trials 5
+	table fig8-links "Fig. 8 tested: rounds per worker with 16 faulty links against none" \
+		fig8-links.csv --metric rounds_per_worker --vs faulty_links=0
+	table fig8-late "Fig. 8 tested: rounds per worker with 16 faulty links noticed after 3 s against 1 s" \
+		fig8-links.csv fig8-late.csv --metric rounds_per_worker --where faulty_links=16 --vs detect_ms=1000
+	table fig8-work "Fig. 8 tested: failovers and discarded chunks with 16 faulty links" \
+		fig8-links.csv fig8-late.csv --metric failovers,abandoned_rounds,discarded_chunks --where faulty_links=16 --columns p
+	sweep fig8-block crew-training --vary p=5,10 --vary faulty_links=0,16 --set detect_ms=3000 --set pipeline=block --trials 5
+	table fig8-block "Fig. 8 tested under block store-and-forward, outages noticed after 3 s: 16 faulty links against none" \
 		fig8-block.csv --metric rounds_per_worker --vs faulty_links=0
-	sweep fig8-failover crew-training --vary p=5,10 --set faulty_links=16 --vary failover=move,split --vary eq3_scope=task,running --trials 5
+	sweep fig8-failover crew-training --vary p=5,10 --set faulty_links=16 --vary failover=move,split --trials 5
+	sweep fig8-eq3 crew-training --vary p=5,10 --set faulty_links=16 --set eq3_scope=running --trials 5
 	table fig8-failover "Failover keeping partial copies (split) against moving what is still needed (move)" \
 		fig8-failover.csv --metric rounds_per_worker,discarded_chunks --vs failover=move
 	table fig8-eq3 "Eq. 3's load over every running partial reduce against the one being repaired" \
-		fig8-failover.csv --metric rounds_per_worker --vs eq3_scope=task
+		fig8-failover.csv fig8-eq3.csv --metric rounds_per_worker --where failover=move --vs eq3_scope=task
 }
 
 fig9() {
@@ -90,21 +96,12 @@ fig9() {
 		fig9-n1.csv --metric rounds_per_worker,pr_time_s --vs compute_scale=1
 }
 
-spot() {
-	sweep spot-fig6 crew-training --set network=n2 --set control_ms=100 --vary scatter=blocking,non-blocking --trials 5
-	table spot-fig6 "Fig. 6 pipelined (N2, T1, 100 ms controller latency): non-blocking against blocking scatter" \
-		spot-fig6.csv --metric rounds_per_worker --of scatter=non-blocking
-	sweep spot-fig7 crew-training --vary scheduling=fl,fs,tl,c1,c2 --trials 5
-	table spot-fig7 "Fig. 7 pipelined (N1, T1): rounds per worker under each scheduling, against FL" \
-		spot-fig7.csv --metric rounds_per_worker --vs scheduling=fl
-	sweep spot-fig10 crew-training --set duration_s=100 --vary model_scale=1,8 --trials 5
-	table spot-fig10 "Fig. 10 pipelined (N1, T1, 100 s): rounds per worker, model x8 against x1" \
-		spot-fig10.csv --metric rounds_per_worker --vs model_scale=1
-	sweep spot-fig11 crew-training --set network=n2 --set trace=t2 --vary split=e-d,n-a --vary bw_noise=0,0.5 --trials 5
-	table spot-fig11 "Fig. 11 pipelined (N2, T2): partial-reduce time (s), noise 0.5 against none" \
-		spot-fig11.csv --metric pr_time_s --vs bw_noise=0
-	table spot-fig11-split "Fig. 11 pipelined: N-A against E-D" \
-		spot-fig11.csv --metric pr_time_s --of split=n-a --changes-only
+# Fig. 6 at chunk pipelining where it gains (N2, 100 ms of controller
+# latency each way).
+fig6() {
+	sweep fig6-n2 crew-training --set network=n2 --set control_ms=100 --vary scatter=blocking,non-blocking --trials 5
+	table fig6-n2 "Fig. 6 pipelined (N2, T1, 100 ms controller latency): non-blocking against blocking scatter" \
+		fig6-n2.csv --metric rounds_per_worker,queue_wait_s,pr_time_s --of scatter=non-blocking
 }
 
 main "$@"
