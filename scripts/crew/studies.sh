@@ -9,8 +9,9 @@
 #               redraw), the controller re-planning from probes or not
 #   stragglers  CREW and OPR with persistent stragglers and mixed accelerators
 #   fig8        why 16 faulty links cost more at p = 5 than at p = 10 in the
-#               first reproduction: pipelining, detection time, failover
-#               mode, Eq. 3's scope
+#               first reproduction: pipelining and detection time
+#   failover    failover keeping partial copies (split) against moving them,
+#               and Eq. 3's load over every running partial reduce
 #   fig9        whether Fig. 9's reversal on N1 comes from N1 being slower:
 #               N1 at 1x and 3x its bandwidths
 #   fig6        Fig. 6 at chunk pipelining on N2 with a slow controller
@@ -21,7 +22,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=crew-studies
-figures=(pipeline fluct stragglers fig8 fig9 fig6)
+figures=(pipeline fluct stragglers fig8 failover fig9 fig6)
 
 pipeline() {
 	sweep pipe-single crew-single --vary network=n1,n2 --vary scheme=crew,opr --vary pipeline=chunk,block --trials 10
@@ -34,6 +35,8 @@ pipeline() {
 		pipe-training.csv --metric rounds_per_worker --of pipeline=chunk
 	table pipe-training-crew "Fig. 5 pipelined: CREW against OPR" \
 		pipe-training.csv --metric rounds_per_worker --of scheme=crew --changes-only
+	table pipe-training-time "Fig. 5 pipelined: CREW's partial reduce in training (s), block store-and-forward against chunk pipelining" \
+		pipe-training.csv --metric pr_time_s --where scheme=crew --vs pipeline=chunk
 }
 
 # bandwidth changes: a walk of each b_ij's quantile (5 s steps of up to
@@ -81,6 +84,9 @@ fig8() {
 	sweep fig8-block crew-training --vary p=5,10 --vary faulty_links=0,16 --set detect_ms=3000 --set pipeline=block --trials 5
 	table fig8-block "Fig. 8 tested under block store-and-forward, outages noticed after 3 s: 16 faulty links against none" \
 		fig8-block.csv --metric rounds_per_worker --vs faulty_links=0
+}
+
+failover() {
 	sweep fig8-failover crew-training --vary p=5,10 --set faulty_links=16 --vary failover=move,split --trials 5
 	sweep fig8-eq3 crew-training --vary p=5,10 --set faulty_links=16 --set eq3_scope=running --trials 5
 	table fig8-failover "Failover keeping partial copies (split) against moving what is still needed (move)" \
