@@ -115,6 +115,7 @@ type Port struct {
 	Queue   Queue
 	Link    *Link // outgoing link
 	net     *Network
+	sim     *Sim // the owner's Sim (its partition's, when partitioned)
 	freeAt  Time // end of the current (or last) serialisation
 	pending bool // a start-next event is scheduled at freeAt
 
@@ -160,11 +161,11 @@ func (pt *Port) txTime(size Bytes) Time {
 // Send offers p to the port's queue and starts serialising if the port is
 // idle. It reports false if the queue dropped p (p is then freed).
 func (pt *Port) Send(p *Packet) bool {
-	now := pt.net.Sim.now
+	now := pt.sim.now
 	if !pt.Queue.Enqueue(p, now) {
 		pt.Drops++
 		pt.DropBytes += uint64(p.Size)
-		pt.net.drop(p)
+		pt.net.drop(pt.sim, p)
 		return false
 	}
 	if !pt.pending {
@@ -172,7 +173,7 @@ func (pt *Port) Send(p *Packet) bool {
 			pt.startNext(now)
 		} else {
 			pt.pending = true
-			pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+			pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
 		}
 	}
 	return true
@@ -190,10 +191,10 @@ func (pt *Port) startNext(now Time) {
 	pt.freeAt = now + d
 	pt.TxPackets++
 	pt.TxBytes += uint64(size)
-	pt.Link.carry(p, size, pt.freeAt, pt.net)
+	pt.Link.carry(p, size, pt.freeAt)
 	if pt.Queue.Len() > 0 {
 		pt.pending = true
-		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+		pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
 	}
 }
 
@@ -204,7 +205,7 @@ func (pt *Port) HandleEvent(ev Event) {
 }
 
 // Busy reports whether a packet is being serialised.
-func (pt *Port) Busy() bool { return pt.net.Sim.now < pt.freeAt }
+func (pt *Port) Busy() bool { return pt.sim.now < pt.freeAt }
 
 // BusyTime is the total serialisation time scheduled so far (including the
 // remainder of the packet in service).

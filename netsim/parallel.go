@@ -1,0 +1,369 @@
+package netsim
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The parallel engine: conservative synchronous parallel discrete-event
+// simulation. A partitioned Network (Network.Partition) gives every
+// partition a Sim of its own (event queue, clock, packet pool, books);
+// the Network's Sim becomes the coordinator. The coordinator advances all
+// partitions in windows [T, E) no longer than the lookahead, the smallest
+// propagation delay of a link whose ends lie in different partitions: an
+// event at t >= T in one partition can affect another partition no
+// earlier than t + lookahead >= E, so within a window every partition
+// fires its events independently, on any number of threads.
+//
+// A packet handed to a crossing link goes to its partition's outbox for
+// the receiving partition instead of the link. At the start of the next
+// window the receiving partition drains its inboxes in a fixed order
+// (source partition, then the order the source posted in), appends the
+// packets to the link and schedules the arrivals in its own queue. Every
+// step depends only on the partitions and the windows, never on the
+// number of threads or on which thread ran what, so a run is byte-for-
+// byte the same at any thread count, one included.
+//
+// Events scheduled on the coordinator (the Network's Sim) are global:
+// they fire at a barrier, with every partition paused, before the
+// partitions' events of the same time; a window never spans one. Set-up
+// code uses them for snapshots of the whole network (a warm-up mark).
+// The coordinator's monitor (SetMonitor) is called at barriers.
+
+// crossing is a packet posted to a link whose far end lies in another
+// partition: it joins the link when the receiving partition drains its
+// inbox.
+type crossing struct {
+	l    *Link
+	p    *Packet
+	at   Time
+	size Bytes
+}
+
+// MaxThreads bounds the worker threads of one parallel run.
+const MaxThreads = 256
+
+// parallel is the coordinator's state of a partitioned Network.
+type parallel struct {
+	root      *Sim
+	parts     []*Sim
+	lookahead Time
+	threads   int
+	// out[w][src*P+dst]: packets partition src posted to dst in a window
+	// of parity w. Window k writes parity k%2 and drains parity (k-1)%2.
+	out [2][][]crossing
+	cur int
+	// next is the partition index the workers of a window take next.
+	next atomic.Int64
+	prof *Profile
+}
+
+// Partitions returns the partitions' Sims in index order (nil when the
+// network is not partitioned).
+func (s *Sim) Partitions() []*Sim {
+	if s.par == nil || s.par.root != s {
+		return nil
+	}
+	return s.par.parts
+}
+
+// Partition is this Sim's partition index (0 on an unpartitioned Sim and
+// on the coordinator).
+func (s *Sim) Partition() int { return s.index }
+
+// Lookahead is the window length of a partitioned run (0 when the Sim is
+// not a partitioned run's coordinator).
+func (s *Sim) Lookahead() Time {
+	if s.par == nil {
+		return 0
+	}
+	return s.par.lookahead
+}
+
+// SetThreads sets how many threads a partitioned run uses (1 to
+// MaxThreads); results do not depend on it. It has no effect on an
+// unpartitioned Sim.
+func (s *Sim) SetThreads(n int) error {
+	if n < 1 || n > MaxThreads {
+		return fmt.Errorf("threads must be in [1, %d], got %d", MaxThreads, n)
+	}
+	if s.par != nil {
+		s.par.threads = n
+	}
+	return nil
+}
+
+// misuse reports a component bound to the coordinator that was used from
+// inside a window, where only partitions run: it would read a stale clock
+// or race with the partitions.
+func (s *Sim) misuse() {
+	panic("netsim: the coordinator Sim of a partitioned network was used inside a window; " +
+		"components must use their node's Sim (NodeBase.Sim)")
+}
+
+// post puts p, which the sending port finished serialising at depart, in
+// its partition's outbox for the link's far partition.
+func (l *Link) post(p *Packet, size Bytes, at Time) {
+	src := l.port.sim
+	pr := src.par
+	i := src.index*len(pr.parts) + l.rsim.index
+	pr.out[pr.cur][i] = append(pr.out[pr.cur][i], crossing{l, p, at, size})
+	if at < src.outMin {
+		src.outMin = at
+	}
+}
+
+// drain moves the packets posted to partition s in the window of parity
+// w onto their links, in source order, scheduling the arrivals.
+func (pr *parallel) drain(s *Sim, w int) {
+	n := len(pr.parts)
+	for src := 0; src < n; src++ {
+		box := &pr.out[w][src*n+s.index]
+		for i := range *box {
+			c := &(*box)[i]
+			l := c.l
+			if int(l.count) == len(l.fifo) {
+				l.grow()
+			}
+			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{c.p, c.at, c.size}
+			l.count++
+			if l.count == 1 {
+				s.Schedule(c.at, l, 0, nil, 0)
+			}
+			*c = crossing{}
+		}
+		*box = (*box)[:0]
+	}
+}
+
+// head is the time of the partition's next event (Never if none). The
+// Sim must be between windows (nothing held).
+func (s *Sim) head() Time {
+	t := Never
+	if s.heap != nil {
+		if len(s.heap.h) > 0 {
+			t = s.heap.h[0].at
+		}
+		if len(s.far.h) > 0 && s.far.h[0].at < t {
+			t = s.far.h[0].at
+		}
+		return t
+	}
+	if k, ok := s.q.min(); ok {
+		t = k.at
+	}
+	return t
+}
+
+// window fires partition s's events before end, after draining what the
+// previous window posted to it.
+func (pr *parallel) window(s *Sim, end Time) {
+	pr.drain(s, 1-pr.cur)
+	s.stopped = false
+	s.winEvents = s.events
+	if s.heap != nil {
+		s.runHeap(end - 1)
+		if s.held {
+			s.held = false
+			s.heap.pop()
+		}
+	} else {
+		s.runQueue(end - 1)
+	}
+	s.winEvents = s.events - s.winEvents
+}
+
+// runParallel is Run on the coordinator of a partitioned network.
+func (pr *parallel) run(until Time) {
+	root := pr.root
+	root.stopped = false
+	if root.halted {
+		return
+	}
+	limit := until // windows cover events at or before until
+	var pool *workerPool
+	if pr.threads > 1 {
+		pool = newWorkerPool(pr, min(pr.threads, len(pr.parts)))
+		defer pool.stop()
+	}
+	for !root.stopped {
+		// The next event anywhere: a partition's, a posted packet's or
+		// a global one.
+		t := Never
+		for _, s := range pr.parts {
+			t = min(t, s.head(), s.outMin)
+		}
+		g := root.head()
+		if g <= t && g != Never {
+			if g > limit {
+				break
+			}
+			pr.flush()
+			for _, s := range pr.parts {
+				s.now = max(s.now, g)
+			}
+			root.fireAt(g)
+			continue
+		}
+		if t == Never || t > limit {
+			break
+		}
+		end := Never
+		if pr.lookahead < Never-t {
+			end = t + pr.lookahead
+		}
+		if g < end {
+			end = g
+		}
+		if limit != Never && limit+1 < end {
+			end = limit + 1
+		}
+		pr.cur = 1 - pr.cur
+		for _, s := range pr.parts {
+			s.outMin = Never
+		}
+		var t0 time.Time
+		if pr.prof != nil {
+			t0 = time.Now()
+		}
+		root.guard = true
+		if pool == nil {
+			for _, s := range pr.parts {
+				var p0 time.Time
+				if pr.prof != nil {
+					p0 = time.Now()
+				}
+				pr.window(s, end)
+				if pr.prof != nil {
+					s.winCPU = time.Since(p0)
+				}
+			}
+		} else {
+			pool.window(end)
+		}
+		root.guard = false
+		if pr.prof != nil {
+			pr.prof.record(pr, time.Since(t0))
+		}
+		for _, s := range pr.parts {
+			if s.stopped {
+				root.stopped = true
+			}
+		}
+		if root.monitor != nil {
+			if ev := root.Events(); ev >= root.monitorNext {
+				root.monitorNext = ev + root.monitorEvery
+				root.now = end - 1
+				if !root.monitor(end-1, ev) {
+					root.halted, root.stopped = true, true
+				}
+			}
+		}
+	}
+	pr.flush()
+	if !root.stopped && until != Never {
+		for _, s := range pr.parts {
+			s.now = max(s.now, until)
+		}
+		root.now = max(root.now, until)
+	}
+}
+
+// flush drains every outbox now, at a barrier, in the order the
+// partitions' own drains would have used.
+func (pr *parallel) flush() {
+	for _, s := range pr.parts {
+		pr.drain(s, pr.cur)
+		s.outMin = Never
+	}
+}
+
+// fireAt fires the coordinator's (global) events at time t, in sequence
+// order, with every partition paused.
+func (s *Sim) fireAt(t Time) {
+	for !s.stopped {
+		var k key
+		if s.heap != nil {
+			if len(s.heap.h) == 0 || s.heap.h[0].at != t {
+				return
+			}
+			k = s.heap.pop()
+		} else {
+			var ok bool
+			if k, ok = s.q.min(); !ok || k.at != t {
+				return
+			}
+			s.q.pop()
+		}
+		s.fire(k)
+	}
+}
+
+// workerPool runs the partitions of each window on a fixed set of
+// goroutines; the coordinator's goroutine works too. Workers take
+// partitions in index order from a shared counter, so the load spreads
+// by itself; which worker ran which partition never affects results.
+type workerPool struct {
+	pr    *parallel
+	start []chan Time
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newWorkerPool(pr *parallel, n int) *workerPool {
+	wp := &workerPool{pr: pr, done: make(chan struct{}, n)}
+	for i := 1; i < n; i++ {
+		c := make(chan Time, 1)
+		wp.start = append(wp.start, c)
+		wp.wg.Add(1)
+		go func() {
+			defer wp.wg.Done()
+			for end := range c {
+				wp.work(end)
+				wp.done <- struct{}{}
+			}
+		}()
+	}
+	return wp
+}
+
+// work runs partitions of the window ending at end until none is left.
+func (wp *workerPool) work(end Time) {
+	pr := wp.pr
+	for {
+		i := int(pr.next.Add(1)) - 1
+		if i >= len(pr.parts) {
+			return
+		}
+		s := pr.parts[i]
+		var p0 time.Time
+		if pr.prof != nil {
+			p0 = time.Now()
+		}
+		pr.window(s, end)
+		if pr.prof != nil {
+			s.winCPU = time.Since(p0)
+		}
+	}
+}
+
+// window runs one window on every worker and waits for all.
+func (wp *workerPool) window(end Time) {
+	wp.pr.next.Store(0)
+	for _, c := range wp.start {
+		c <- end
+	}
+	wp.work(end)
+	for range wp.start {
+		<-wp.done
+	}
+}
+
+func (wp *workerPool) stop() {
+	for _, c := range wp.start {
+		close(c)
+	}
+	wp.wg.Wait()
+}

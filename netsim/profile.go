@@ -1,0 +1,177 @@
+package netsim
+
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"slices"
+	"time"
+)
+
+// PredictCores are the core counts a Profile predicts speedups for.
+var PredictCores = [...]int{1, 2, 4, 8, 16, 32, 64}
+
+// Profile records the work of a partitioned run window by window: the
+// events and CPU time of each partition in each window, and the wall
+// time of each window, from which it predicts the speedup an ideal
+// machine with N cores would reach. Profiling reads the clock twice per
+// partition per window; it never changes results.
+//
+// The prediction for N cores sums, over windows, the makespan of the
+// window's partitions on N cores (longest first onto the least loaded
+// core, as a load-adaptive scheduler would place them) plus a barrier
+// cost per window, and divides the single-core work (every partition's
+// time summed) by it. The barrier cost is measured: a window's wall time
+// less the makespan of its partitions on the threads the run used.
+// Beyond the measured thread count it is scaled by log2 N, the depth of
+// a combining-tree barrier.
+type Profile struct {
+	Windows    uint64
+	Partitions int
+	Threads    int
+	Lookahead  Time
+	// Events and CPU per partition over the run.
+	PartEvents []uint64
+	PartCPU    []time.Duration
+	// Work is the CPU time of all partitions; Wall the windows' wall
+	// time; Barrier the wall time not explained by the makespan on the
+	// run's threads.
+	Work, Wall, Barrier time.Duration
+	// Span[i] is the sum over windows of the makespan on PredictCores[i]
+	// cores, from CPU times; SpanEvents the same from event counts.
+	Span       [len(PredictCores)]time.Duration
+	SpanEvents [len(PredictCores)]uint64
+	Events     uint64
+	// EmptyParts counts (window, partition) pairs with no event.
+	EmptyParts uint64
+	MaxWindowEvents uint64
+
+	cpu []time.Duration
+	ev  []uint64
+}
+
+// EnableProfile starts recording a Profile of the coordinator's
+// partitioned runs and returns it (nil when the Sim is not the
+// coordinator of a partitioned network).
+func (s *Sim) EnableProfile() *Profile {
+	if s.par == nil || s.par.root != s {
+		return nil
+	}
+	n := len(s.par.parts)
+	s.par.prof = &Profile{Partitions: n, Lookahead: s.par.lookahead, PartEvents: make([]uint64, n), PartCPU: make([]time.Duration, n)}
+	return s.par.prof
+}
+
+// record adds one window.
+func (pf *Profile) record(pr *parallel, wall time.Duration) {
+	pf.Windows++
+	pf.Threads = pr.threads
+	pf.Wall += wall
+	pf.cpu, pf.ev = pf.cpu[:0], pf.ev[:0]
+	var evs uint64
+	for i, s := range pr.parts {
+		pf.PartEvents[i] += s.winEvents
+		pf.PartCPU[i] += s.winCPU
+		pf.Work += s.winCPU
+		evs += s.winEvents
+		if s.winEvents == 0 {
+			pf.EmptyParts++
+		}
+		pf.cpu = append(pf.cpu, s.winCPU)
+		pf.ev = append(pf.ev, s.winEvents)
+	}
+	pf.Events += evs
+	pf.MaxWindowEvents = max(pf.MaxWindowEvents, evs)
+	slices.Sort(pf.cpu)
+	slices.Reverse(pf.cpu)
+	slices.Sort(pf.ev)
+	slices.Reverse(pf.ev)
+	for i, n := range PredictCores {
+		pf.Span[i] += makespan(pf.cpu, n)
+		pf.SpanEvents[i] += makespan(pf.ev, n)
+	}
+	if b := wall - makespan(pf.cpu, min(pr.threads, len(pr.parts))); b > 0 {
+		pf.Barrier += b
+	}
+}
+
+// makespan places jobs (sorted longest first) onto n cores, each on the
+// least loaded one, and returns the largest load.
+func makespan[T time.Duration | uint64](jobs []T, n int) T {
+	if len(jobs) == 0 {
+		return 0
+	}
+	if n >= len(jobs) {
+		return jobs[0]
+	}
+	n = min(n, 64)
+	var load [64]T
+	for _, j := range jobs {
+		m := 0
+		for c := 1; c < n; c++ {
+			if load[c] < load[m] {
+				m = c
+			}
+		}
+		load[m] += j
+	}
+	return slices.Max(load[:n])
+}
+
+// BarrierPerWindow is the measured barrier cost of one window.
+func (pf *Profile) BarrierPerWindow() time.Duration {
+	if pf.Windows == 0 {
+		return 0
+	}
+	return pf.Barrier / time.Duration(pf.Windows)
+}
+
+// Predicted is the speedup over one core that an ideal machine with
+// PredictCores[i] cores would reach: from CPU times, and from event
+// counts (every event costing the same; immune to a loaded machine).
+// The barrier term is the same in both.
+func (pf *Profile) Predicted(i int) (cpu, events float64) {
+	n := PredictCores[i]
+	b := time.Duration(0)
+	if n > 1 {
+		// The measured cost is of the run's threads; a tree barrier's
+		// depth grows with log2 N.
+		depth := bits.Len(uint(n - 1))
+		ref := max(bits.Len(uint(pf.Threads-1)), 1)
+		b = pf.BarrierPerWindow() * time.Duration(depth) / time.Duration(ref)
+	}
+	bt := b * time.Duration(pf.Windows)
+	if d := pf.Span[i] + bt; d > 0 {
+		cpu = float64(pf.Work) / float64(d)
+	}
+	if pf.Events > 0 && pf.Work > 0 {
+		perEv := float64(pf.Work) / float64(pf.Events)
+		events = float64(pf.Events) * perEv / (float64(pf.SpanEvents[i])*perEv + float64(bt))
+	}
+	return cpu, events
+}
+
+// Write prints the profile as a few lines of text.
+func (pf *Profile) Write(w io.Writer) {
+	fmt.Fprintf(w, "parallel engine: %d partitions, %d threads, lookahead %v, %d windows\n",
+		pf.Partitions, pf.Threads, pf.Lookahead, pf.Windows)
+	if pf.Windows == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  events/window: mean %.0f, max %d; empty partition-windows %.1f%%\n",
+		float64(pf.Events)/float64(pf.Windows), pf.MaxWindowEvents,
+		100*float64(pf.EmptyParts)/float64(pf.Windows*uint64(pf.Partitions)))
+	var maxEv uint64
+	for _, e := range pf.PartEvents {
+		maxEv = max(maxEv, e)
+	}
+	mean := float64(pf.Events) / float64(pf.Partitions)
+	fmt.Fprintf(w, "  partition balance: largest partition %d events = %.2fx the mean\n", maxEv, float64(maxEv)/mean)
+	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier %.2fus per window\n",
+		pf.Work.Seconds(), pf.Wall.Seconds(), float64(pf.BarrierPerWindow().Nanoseconds())/1e3)
+	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine (from CPU time / from events):\n")
+	for i, n := range PredictCores {
+		c, e := pf.Predicted(i)
+		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx\n", n, c, e)
+	}
+}
