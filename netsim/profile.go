@@ -43,7 +43,7 @@ type Profile struct {
 	SpanEvents [len(PredictCores)]uint64
 	Events     uint64
 	// EmptyParts counts (window, partition) pairs with no event.
-	EmptyParts uint64
+	EmptyParts      uint64
 	MaxWindowEvents uint64
 
 	cpu []time.Duration
