@@ -58,7 +58,24 @@ type parallel struct {
 	// next is the partition index the workers of a window take next.
 	next atomic.Int64
 	prof *Profile
+	// barrier holds the hooks called after every window (OnBarrier).
+	barrier []func()
 }
+
+// OnBarrier registers f to be called on the coordinator of a partitioned
+// network after every window and at the end of every Run, with every
+// partition paused: a component that keeps partition-local tallies folds
+// them into totals there. It has no effect on an unpartitioned Sim.
+func (s *Sim) OnBarrier(f func()) {
+	if s.par != nil && s.par.root == s {
+		s.par.barrier = append(s.par.barrier, f)
+	}
+}
+
+// InWindow reports whether this Sim is the coordinator of a partitioned
+// run and a window is running: the partitions are then running, and
+// nothing may touch two partitions at once.
+func (s *Sim) InWindow() bool { return s.guard }
 
 // Partitions returns the partitions' Sims in index order (nil when the
 // network is not partitioned).
@@ -247,6 +264,9 @@ func (pr *parallel) run(until Time) {
 		if pr.prof != nil {
 			pr.prof.record(pr, time.Since(t0))
 		}
+		for _, f := range pr.barrier {
+			f()
+		}
 		for _, s := range pr.parts {
 			if s.stopped {
 				root.stopped = true
@@ -263,6 +283,9 @@ func (pr *parallel) run(until Time) {
 		}
 	}
 	pr.flush()
+	for _, f := range pr.barrier {
+		f()
+	}
 	if !root.stopped && until != Never {
 		for _, s := range pr.parts {
 			s.now = max(s.now, until)

@@ -106,7 +106,7 @@ func (sw *Switch) Forward(p *netsim.Packet) {
 	pt := sw.OutPort(p)
 	if pt == nil {
 		sw.NoRoute++
-		sw.Net().Drop(p)
+		sw.NodeBase.Drop(p)
 		return
 	}
 	sw.Forwarded++
@@ -119,7 +119,7 @@ func (sw *Switch) Forward(p *netsim.Packet) {
 // originate a packet on behalf of a host (ATP's switch answering for the
 // parameter server) or set p.Src = sw.ID().
 func (sw *Switch) Emit(p *netsim.Packet) {
-	sw.Net().Inject()
+	sw.NodeBase.Inject()
 	sw.Emitted++
 	sw.Forward(p)
 }
@@ -130,12 +130,12 @@ func (sw *Switch) Emit(p *netsim.Packet) {
 // port of the switch.
 func (sw *Switch) SendOn(i int, p *netsim.Packet, emit bool) {
 	if emit {
-		sw.Net().Inject()
+		sw.NodeBase.Inject()
 		sw.Emitted++
 	}
 	if i < 0 || i >= len(sw.Ports) {
 		sw.NoRoute++
-		sw.Net().Drop(p)
+		sw.NodeBase.Drop(p)
 		return
 	}
 	sw.Forwarded++
@@ -146,7 +146,7 @@ func (sw *Switch) SendOn(i int, p *netsim.Packet, emit bool) {
 // it.
 func (sw *Switch) Consume(p *netsim.Packet) {
 	sw.Consumed++
-	sw.Net().Consume(p)
+	sw.NodeBase.Consume(p)
 }
 
 // Deliver records that p reached its final receiver (the program) but leaves
@@ -154,11 +154,11 @@ func (sw *Switch) Consume(p *netsim.Packet) {
 // with Sim.Packets().Put.
 func (sw *Switch) Deliver(p *netsim.Packet) {
 	sw.Consumed++
-	sw.Net().Deliver(p)
+	sw.NodeBase.Deliver(p)
 }
 
 // Drop discards p, counting it dropped, and frees it.
-func (sw *Switch) Drop(p *netsim.Packet) { sw.Net().Drop(p) }
+func (sw *Switch) Drop(p *netsim.Packet) { sw.NodeBase.Drop(p) }
 
 // OutPort is the port the switch would use for p: the flow-hash ECMP choice
 // (Network.OutPort), or a uniformly random next hop when Spray is set. It
