@@ -331,12 +331,12 @@ func (s *Sim) fireAt(t Time) {
 type workerPool struct {
 	pr    *parallel
 	start []chan Time
-	done  chan struct{}
+	done  chan any // nil, or what a worker's partition panicked with
 	wg    sync.WaitGroup
 }
 
 func newWorkerPool(pr *parallel, n int) *workerPool {
-	wp := &workerPool{pr: pr, done: make(chan struct{}, n)}
+	wp := &workerPool{pr: pr, done: make(chan any, n)}
 	for i := 1; i < n; i++ {
 		c := make(chan Time, 1)
 		wp.start = append(wp.start, c)
@@ -344,8 +344,7 @@ func newWorkerPool(pr *parallel, n int) *workerPool {
 		go func() {
 			defer wp.wg.Done()
 			for end := range c {
-				wp.work(end)
-				wp.done <- struct{}{}
+				wp.done <- wp.safeWork(end)
 			}
 		}()
 	}
@@ -372,15 +371,38 @@ func (wp *workerPool) work(end Time) {
 	}
 }
 
+// safeWork is work on a worker goroutine: a panic in a partition is
+// caught and handed to the coordinator, which raises it again on its own
+// goroutine, where the caller of Run can recover it.
+func (wp *workerPool) safeWork(end Time) (v any) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = r
+			wp.pr.next.Store(int64(len(wp.pr.parts))) // the others stop taking partitions
+		}
+	}()
+	wp.work(end)
+	return nil
+}
+
 // window runs one window on every worker and waits for all.
 func (wp *workerPool) window(end Time) {
 	wp.pr.next.Store(0)
 	for _, c := range wp.start {
 		c <- end
 	}
-	wp.work(end)
+	own := wp.safeWork(end)
+	var first any
 	for range wp.start {
-		<-wp.done
+		if v := <-wp.done; v != nil && first == nil {
+			first = v
+		}
+	}
+	if own != nil {
+		first = own
+	}
+	if first != nil {
+		panic(first)
 	}
 }
 

@@ -267,6 +267,34 @@ func TestParallelMisuse(t *testing.T) {
 	s.Run(Never)
 }
 
+// TestParallelPanicOnWorker: a panic in a partition run by a worker
+// goroutine reaches the caller of Run, who can recover it.
+func TestParallelPanicOnWorker(t *testing.T) {
+	s := New(1)
+	net := NewNetwork(s)
+	r := &prouter{}
+	net.AddNode(r, KindSwitch, "r")
+	var hs []*Host
+	for i := 0; i < 4; i++ {
+		h := net.AddHost(fmt.Sprint(i))
+		net.Connect(h.ID(), r.ID(), Gbps, Microsecond, nil, nil)
+		hs = append(hs, h)
+	}
+	if _, err := net.Partition(net.AutoPartition(1)); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.SetThreads(4)
+	for _, h := range hs {
+		h.Sim().Schedule(5, HandlerFunc(func(Event) { panic("boom") }), 0, nil, 0)
+	}
+	defer func() {
+		if v := recover(); v != "boom" {
+			t.Fatalf("recovered %v, want boom", v)
+		}
+	}()
+	s.Run(Never)
+}
+
 // TestParallelMonitorAndStop: the coordinator's monitor is called at
 // barriers with the total event count and can halt the run.
 func TestParallelMonitorAndStop(t *testing.T) {

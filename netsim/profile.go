@@ -22,9 +22,11 @@ var PredictCores = [...]int{1, 2, 4, 8, 16, 32, 64}
 // core, as a load-adaptive scheduler would place them) plus a barrier
 // cost per window, and divides the single-core work (every partition's
 // time summed) by it. The barrier cost is measured: a window's wall time
-// less the makespan of its partitions on the threads the run used.
-// Beyond the measured thread count it is scaled by log2 N, the depth of
-// a combining-tree barrier.
+// less the makespan of its partitions on the threads the run used; the
+// prediction takes its 10th percentile over windows, since on a shared
+// machine the mean is dominated by the windows in which the OS paused a
+// thread, which an idle machine would not. Beyond the measured thread
+// count it is scaled by log2 N, the depth of a combining-tree barrier.
 type Profile struct {
 	Windows    uint64
 	Partitions int
@@ -46,8 +48,9 @@ type Profile struct {
 	EmptyParts      uint64
 	MaxWindowEvents uint64
 
-	cpu []time.Duration
-	ev  []uint64
+	cpu  []time.Duration
+	ev   []uint64
+	over []time.Duration // per window: wall less makespan on the run's threads
 }
 
 // EnableProfile starts recording a Profile of the coordinator's
@@ -90,9 +93,20 @@ func (pf *Profile) record(pr *parallel, wall time.Duration) {
 		pf.Span[i] += makespan(pf.cpu, n)
 		pf.SpanEvents[i] += makespan(pf.ev, n)
 	}
-	if b := wall - makespan(pf.cpu, min(pr.threads, len(pr.parts))); b > 0 {
-		pf.Barrier += b
+	b := max(wall-makespan(pf.cpu, min(pr.threads, len(pr.parts))), 0)
+	pf.Barrier += b
+	pf.over = append(pf.over, b)
+}
+
+// BarrierQuantile is the q-quantile (0..1) of the per-window barrier
+// cost.
+func (pf *Profile) BarrierQuantile(q float64) time.Duration {
+	if len(pf.over) == 0 {
+		return 0
 	}
+	s := slices.Clone(pf.over)
+	slices.Sort(s)
+	return s[min(int(q*float64(len(s))), len(s)-1)]
 }
 
 // makespan places jobs (sorted longest first) onto n cores, each on the
@@ -118,13 +132,9 @@ func makespan[T time.Duration | uint64](jobs []T, n int) T {
 	return slices.Max(load[:n])
 }
 
-// BarrierPerWindow is the measured barrier cost of one window.
-func (pf *Profile) BarrierPerWindow() time.Duration {
-	if pf.Windows == 0 {
-		return 0
-	}
-	return pf.Barrier / time.Duration(pf.Windows)
-}
+// BarrierPerWindow is the barrier cost of one window the predictions
+// use: the 10th percentile of the measured costs (see Profile).
+func (pf *Profile) BarrierPerWindow() time.Duration { return pf.BarrierQuantile(0.1) }
 
 // Predicted is the speedup over one core that an ideal machine with
 // PredictCores[i] cores would reach: from CPU times, and from event
@@ -167,8 +177,10 @@ func (pf *Profile) Write(w io.Writer) {
 	}
 	mean := float64(pf.Events) / float64(pf.Partitions)
 	fmt.Fprintf(w, "  partition balance: largest partition %d events = %.2fx the mean\n", maxEv, float64(maxEv)/mean)
-	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier %.2fus per window\n",
-		pf.Work.Seconds(), pf.Wall.Seconds(), float64(pf.BarrierPerWindow().Nanoseconds())/1e3)
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier per window: p10 %.1fus, median %.1fus, mean %.1fus\n",
+		pf.Work.Seconds(), pf.Wall.Seconds(), us(pf.BarrierQuantile(0.1)), us(pf.BarrierQuantile(0.5)),
+		us(pf.Barrier/time.Duration(pf.Windows)))
 	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine (from CPU time / from events):\n")
 	for i, n := range PredictCores {
 		c, e := pf.Predicted(i)
