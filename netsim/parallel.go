@@ -1,7 +1,9 @@
 package netsim
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,8 +57,6 @@ type parallel struct {
 	// of parity w. Window k writes parity k%2 and drains parity (k-1)%2.
 	out [2][][]crossing
 	cur int
-	// next is the partition index the workers of a window take next.
-	next atomic.Int64
 	prof *Profile
 	// barrier holds the hooks called after every window (OnBarrier).
 	barrier []func()
@@ -325,18 +325,45 @@ func (s *Sim) fireAt(t Time) {
 }
 
 // workerPool runs the partitions of each window on a fixed set of
-// goroutines; the coordinator's goroutine works too. Workers take
-// partitions in index order from a shared counter, so the load spreads
-// by itself; which worker ran which partition never affects results.
+// goroutines; the coordinator's goroutine is worker 0. Each worker owns
+// a list of partitions, so a partition's state stays in one core's cache
+// from window to window, and the lists are rebalanced every
+// rebalanceEvery windows from the events each partition fired since the
+// last time (longest first onto the least loaded worker: load-adaptive
+// assignment in the spirit of Unison). A worker done with its own list
+// takes partitions from the others' (work stealing), so a thread the OS
+// pauses does not hold the window up. Which worker runs a partition
+// never affects results.
 type workerPool struct {
 	pr    *parallel
 	start []chan Time
 	done  chan any // nil, or what a worker's partition panicked with
 	wg    sync.WaitGroup
+	lists []workList
+	// since counts the windows since the last rebalance.
+	since int
+	load  []uint64 // per partition: events since the last rebalance
 }
 
+// workList is one worker's partitions and the cursor the owner and
+// thieves take them with, padded to a cache line.
+type workList struct {
+	parts []*Sim
+	next  atomic.Int64
+	_     [64 - 32]byte
+}
+
+// rebalanceEvery is how many windows pass between rebalances.
+const rebalanceEvery = 64
+
 func newWorkerPool(pr *parallel, n int) *workerPool {
-	wp := &workerPool{pr: pr, done: make(chan any, n)}
+	wp := &workerPool{pr: pr, done: make(chan any, n), lists: make([]workList, n), load: make([]uint64, len(pr.parts))}
+	// Start with contiguous blocks: neighbouring partitions (a leaf's
+	// hosts) on one worker.
+	for i, s := range pr.parts {
+		w := i * n / len(pr.parts)
+		wp.lists[w].parts = append(wp.lists[w].parts, s)
+	}
 	for i := 1; i < n; i++ {
 		c := make(chan Time, 1)
 		wp.start = append(wp.start, c)
@@ -344,29 +371,55 @@ func newWorkerPool(pr *parallel, n int) *workerPool {
 		go func() {
 			defer wp.wg.Done()
 			for end := range c {
-				wp.done <- wp.safeWork(end)
+				wp.done <- wp.safeWork(i, end)
 			}
 		}()
 	}
 	return wp
 }
 
-// work runs partitions of the window ending at end until none is left.
-func (wp *workerPool) work(end Time) {
+// rebalance reassigns partitions to workers from their recent events.
+func (wp *workerPool) rebalance() {
+	parts := slices.Clone(wp.pr.parts)
+	slices.SortStableFunc(parts, func(a, b *Sim) int { return cmp.Compare(wp.load[b.index], wp.load[a.index]) })
+	loads := make([]uint64, len(wp.lists))
+	for i := range wp.lists {
+		wp.lists[i].parts = wp.lists[i].parts[:0]
+	}
+	for _, s := range parts {
+		w := 0
+		for i := range loads {
+			if loads[i] < loads[w] {
+				w = i
+			}
+		}
+		loads[w] += wp.load[s.index] + 1
+		wp.lists[w].parts = append(wp.lists[w].parts, s)
+	}
+	clear(wp.load)
+}
+
+// work runs worker w's partitions of the window ending at end, then
+// steals from the other workers until none is left.
+func (wp *workerPool) work(w int, end Time) {
 	pr := wp.pr
-	for {
-		i := int(pr.next.Add(1)) - 1
-		if i >= len(pr.parts) {
-			return
-		}
-		s := pr.parts[i]
-		var p0 time.Time
-		if pr.prof != nil {
-			p0 = time.Now()
-		}
-		pr.window(s, end)
-		if pr.prof != nil {
-			s.winCPU = time.Since(p0)
+	n := len(wp.lists)
+	for k := 0; k < n; k++ {
+		l := &wp.lists[(w+k)%n]
+		for {
+			i := int(l.next.Add(1)) - 1
+			if i >= len(l.parts) {
+				break
+			}
+			s := l.parts[i]
+			var p0 time.Time
+			if pr.prof != nil {
+				p0 = time.Now()
+			}
+			pr.window(s, end)
+			if pr.prof != nil {
+				s.winCPU = time.Since(p0)
+			}
 		}
 	}
 }
@@ -374,24 +427,32 @@ func (wp *workerPool) work(end Time) {
 // safeWork is work on a worker goroutine: a panic in a partition is
 // caught and handed to the coordinator, which raises it again on its own
 // goroutine, where the caller of Run can recover it.
-func (wp *workerPool) safeWork(end Time) (v any) {
+func (wp *workerPool) safeWork(w int, end Time) (v any) {
 	defer func() {
 		if r := recover(); r != nil {
 			v = r
-			wp.pr.next.Store(int64(len(wp.pr.parts))) // the others stop taking partitions
+			for i := range wp.lists { // the others stop taking partitions
+				wp.lists[i].next.Store(int64(len(wp.lists[i].parts)))
+			}
 		}
 	}()
-	wp.work(end)
+	wp.work(w, end)
 	return nil
 }
 
 // window runs one window on every worker and waits for all.
 func (wp *workerPool) window(end Time) {
-	wp.pr.next.Store(0)
+	if wp.since++; wp.since > rebalanceEvery {
+		wp.since = 1
+		wp.rebalance()
+	}
+	for i := range wp.lists {
+		wp.lists[i].next.Store(0)
+	}
 	for _, c := range wp.start {
 		c <- end
 	}
-	own := wp.safeWork(end)
+	own := wp.safeWork(0, end)
 	var first any
 	for range wp.start {
 		if v := <-wp.done; v != nil && first == nil {
@@ -403,6 +464,9 @@ func (wp *workerPool) window(end Time) {
 	}
 	if first != nil {
 		panic(first)
+	}
+	for _, s := range wp.pr.parts {
+		wp.load[s.index] += s.winEvents
 	}
 }
 
