@@ -55,8 +55,8 @@ type parallel struct {
 	threads   int
 	// out[w][src*P+dst]: packets partition src posted to dst in a window
 	// of parity w. Window k writes parity k%2 and drains parity (k-1)%2.
-	out [2][][]crossing
-	cur int
+	out  [2][][]crossing
+	cur  int
 	prof *Profile
 	// barrier holds the hooks called after every window (OnBarrier).
 	barrier []func()
