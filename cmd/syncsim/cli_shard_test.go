@@ -151,3 +151,40 @@ func TestShardFromEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// TestOversizeArrayMerges: a Slurm array with more tasks than the sweep
+// has runs completes (the spare tasks write empty shards) and its shards
+// merge into the unsharded sweep byte for byte; the same count given by
+// hand is refused.
+func TestOversizeArrayMerges(t *testing.T) {
+	args := []string{"toy-cli", "--vary", "n=1,2", "--trials", "2", "--seed", "4", "--quiet"}
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.csv")
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--csv", whole}, args...)...); code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	const tasks = 6 // 4 runs
+	var shards []string
+	for id := 0; id < tasks; id++ {
+		t.Setenv("SLURM_ARRAY_TASK_ID", fmt.Sprint(id))
+		t.Setenv("SLURM_ARRAY_TASK_COUNT", fmt.Sprint(tasks))
+		path := filepath.Join(dir, fmt.Sprintf("s%d.csv", id))
+		if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "auto", "--csv", path}, args...)...); code != 0 {
+			t.Fatalf("array task %d: exit %d %s", id, code, stderr)
+		}
+		shards = append(shards, path)
+	}
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "")
+	out := filepath.Join(dir, "merged.csv")
+	if _, stderr, code := runCLI(t, append([]string{"merge", "-o", out}, shards...)...); code != 0 {
+		t.Fatalf("merge: exit %d %s", code, stderr)
+	}
+	if got, want := readFile(t, out), readFile(t, whole); got != want {
+		t.Errorf("merged array differs from the whole sweep:\n%s\nwant\n%s", got, want)
+	}
+	if _, stderr, code := runCLI(t, append([]string{"sweep", "--shard", "5/6", "--csv", filepath.Join(dir, "x.csv")}, args...)...); code != 1 ||
+		!strings.Contains(stderr, "6 shards: the sweep has only 4 runs") {
+		t.Errorf("--shard 5/6 of 4 runs: exit %d %s", code, stderr)
+	}
+}

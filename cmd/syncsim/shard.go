@@ -94,3 +94,9 @@ func shardPath(path string, shard, shards int) string {
 	path = strings.ReplaceAll(path, "{shard}", strconv.Itoa(shard+1))
 	return strings.ReplaceAll(path, "{shards}", strconv.Itoa(shards))
 }
+
+// fromBatch reports whether the shard count comes from the batch
+// scheduler (--shard auto or --shards N) rather than from --shard I/N.
+func fromBatch(c *cli.Context) bool {
+	return c.String("shard") == "auto" || c.IsSet("shards")
+}
