@@ -3,6 +3,7 @@ package netsim
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -200,6 +201,10 @@ func (pr *parallel) run(until Time) {
 		return
 	}
 	limit := until // windows cover events at or before until
+	if pr.prof != nil {
+		runtime.LockOSThread() // threadCPU reads this thread's clock
+		defer runtime.UnlockOSThread()
+	}
 	var pool *workerPool
 	if pr.threads > 1 {
 		pool = newWorkerPool(pr, min(pr.threads, len(pr.parts)))
@@ -248,13 +253,13 @@ func (pr *parallel) run(until Time) {
 		root.guard = true
 		if pool == nil {
 			for _, s := range pr.parts {
-				var p0 time.Time
+				var p0 time.Duration
 				if pr.prof != nil {
-					p0 = time.Now()
+					p0 = threadCPU()
 				}
 				pr.window(s, end)
 				if pr.prof != nil {
-					s.winCPU = time.Since(p0)
+					s.winCPU = threadCPU() - p0
 				}
 			}
 		} else {
@@ -370,6 +375,11 @@ func newWorkerPool(pr *parallel, n int) *workerPool {
 		wp.wg.Add(1)
 		go func() {
 			defer wp.wg.Done()
+			if pr.prof != nil {
+				// threadCPU reads this thread's clock.
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			for end := range c {
 				wp.done <- wp.safeWork(i, end)
 			}
@@ -412,13 +422,13 @@ func (wp *workerPool) work(w int, end Time) {
 				break
 			}
 			s := l.parts[i]
-			var p0 time.Time
+			var p0 time.Duration
 			if pr.prof != nil {
-				p0 = time.Now()
+				p0 = threadCPU()
 			}
 			pr.window(s, end)
 			if pr.prof != nil {
-				s.winCPU = time.Since(p0)
+				s.winCPU = threadCPU() - p0
 			}
 		}
 	}

@@ -12,9 +12,10 @@ import (
 var PredictCores = [...]int{1, 2, 4, 8, 16, 32, 64}
 
 // Profile records the work of a partitioned run window by window: the
-// events and CPU time of each partition in each window, and the wall
-// time of each window, from which it predicts the speedup an ideal
-// machine with N cores would reach. Profiling reads the clock twice per
+// events and CPU time of each partition in each window (the CPU time of
+// the thread that ran it, on Linux; elsewhere the wall clock), and the
+// wall time of each window, from which it predicts the speedup an ideal
+// machine with N cores would reach. Profiling reads the clocks twice per
 // partition per window; it never changes results.
 //
 // The prediction for N cores sums, over windows, the makespan of the
@@ -181,9 +182,13 @@ func (pf *Profile) Write(w io.Writer) {
 	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier per window: p10 %.1fus, median %.1fus, mean %.1fus\n",
 		pf.Work.Seconds(), pf.Wall.Seconds(), us(pf.BarrierQuantile(0.1)), us(pf.BarrierQuantile(0.5)),
 		us(pf.Barrier/time.Duration(pf.Windows)))
-	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine (from CPU time / from events):\n")
+	clock := "thread CPU time"
+	if !threadCPUExact {
+		clock = "wall time"
+	}
+	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine, from partitions' %s + barrier / from events + barrier / from events, no barrier:\n", clock)
 	for i, n := range PredictCores {
 		c, e := pf.Predicted(i)
-		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx\n", n, c, e)
+		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx / %6.2fx\n", n, c, e, float64(pf.Events)/float64(max(pf.SpanEvents[i], 1)))
 	}
 }
