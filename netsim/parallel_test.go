@@ -323,3 +323,35 @@ func TestParallelMonitorAndStop(t *testing.T) {
 		t.Fatalf("halted=%v calls=%d events=%d", s.Halted(), calls, n)
 	}
 }
+
+// BenchmarkWindowBarrier is the cost of one window of the parallel engine
+// with nothing to do: 2 partitions, each with one event per window, on
+// the given threads. It is the barrier cost the profile's predictions
+// add per window: go test ./netsim -run xxx -bench WindowBarrier -count 5
+func BenchmarkWindowBarrier(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			s := New(1)
+			net := NewNetwork(s)
+			x, y := &prouter{}, &prouter{}
+			net.AddNode(x, KindSwitch, "x")
+			net.AddNode(y, KindSwitch, "y")
+			net.Connect(x.ID(), y.ID(), Gbps, Microsecond, nil, nil)
+			if _, err := net.Partition([]int{0, 1}); err != nil {
+				b.Fatal(err)
+			}
+			_ = s.SetThreads(threads)
+			var tick func(*Sim) HandlerFunc
+			tick = func(p *Sim) HandlerFunc {
+				var h HandlerFunc
+				h = func(ev Event) { p.Schedule(ev.At+Microsecond, h, 0, nil, 0) }
+				return h
+			}
+			for _, p := range s.Partitions() {
+				p.Schedule(0, tick(p), 0, nil, 0)
+			}
+			b.ResetTimer()
+			s.Run(Time(b.N) * Microsecond)
+		})
+	}
+}

@@ -22,12 +22,11 @@ var PredictCores = [...]int{1, 2, 4, 8, 16, 32, 64}
 // window's partitions on N cores (longest first onto the least loaded
 // core, as a load-adaptive scheduler would place them) plus a barrier
 // cost per window, and divides the single-core work (every partition's
-// time summed) by it. The barrier cost is measured: a window's wall time
-// less the makespan of its partitions on the threads the run used; the
-// prediction takes its 10th percentile over windows, since on a shared
-// machine the mean is dominated by the windows in which the OS paused a
-// thread, which an idle machine would not. Beyond the measured thread
-// count it is scaled by log2 N, the depth of a combining-tree barrier.
+// time summed) by it. The barrier cost is that of 2 threads scaled by
+// log2 N, the depth of a combining-tree barrier: either this run's,
+// measured as a window's wall time less the makespan of its partitions
+// on the run's threads (its 10th percentile over windows; on a shared
+// machine it includes waits for a core), or IdleBarrier.
 type Profile struct {
 	Windows    uint64
 	Partitions int
@@ -137,21 +136,23 @@ func makespan[T time.Duration | uint64](jobs []T, n int) T {
 // use: the 10th percentile of the measured costs (see Profile).
 func (pf *Profile) BarrierPerWindow() time.Duration { return pf.BarrierQuantile(0.1) }
 
+// IdleBarrier is the cost of a window's barrier on an idle machine, for
+// the predictions that leave out this run's waits for a core: the
+// slowest of five runs of BenchmarkWindowBarrier at 2 threads on the
+// 2-core development machine under load (0.59-1.83 us per empty window).
+const IdleBarrier = 2 * time.Microsecond
+
 // Predicted is the speedup over one core that an ideal machine with
-// PredictCores[i] cores would reach: from CPU times, and from event
-// counts (every event costing the same; immune to a loaded machine).
-// The barrier term is the same in both.
-func (pf *Profile) Predicted(i int) (cpu, events float64) {
+// PredictCores[i] cores would reach with a barrier of b per window at
+// 2 threads (scaled by log2 N, a combining tree's depth): from the
+// partitions' CPU times, and from their event counts (every event
+// costing the mean), which no waiting for a core can distort.
+func (pf *Profile) Predicted(i int, b time.Duration) (cpu, events float64) {
 	n := PredictCores[i]
-	b := time.Duration(0)
+	bt := time.Duration(0)
 	if n > 1 {
-		// The measured cost is of the run's threads; a tree barrier's
-		// depth grows with log2 N.
-		depth := bits.Len(uint(n - 1))
-		ref := max(bits.Len(uint(pf.Threads-1)), 1)
-		b = pf.BarrierPerWindow() * time.Duration(depth) / time.Duration(ref)
+		bt = b * time.Duration(bits.Len(uint(n-1))) * time.Duration(pf.Windows)
 	}
-	bt := b * time.Duration(pf.Windows)
 	if d := pf.Span[i] + bt; d > 0 {
 		cpu = float64(pf.Work) / float64(d)
 	}
@@ -186,9 +187,12 @@ func (pf *Profile) Write(w io.Writer) {
 	if !threadCPUExact {
 		clock = "wall time"
 	}
-	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine, from partitions' %s + barrier / from events + barrier / from events, no barrier:\n", clock)
+	b := pf.BarrierPerWindow()
+	fmt.Fprintf(w, "  predicted speedup on an ideal N-core machine, from partitions' %s / from events,\n", clock)
+	fmt.Fprintf(w, "  with this run's barrier (p10 %.1fus) and with an idle machine's (%.1fus), x log2 N:\n", us(b), us(IdleBarrier))
 	for i, n := range PredictCores {
-		c, e := pf.Predicted(i)
-		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx / %6.2fx\n", n, c, e, float64(pf.Events)/float64(max(pf.SpanEvents[i], 1)))
+		c, e := pf.Predicted(i, b)
+		ci, ei := pf.Predicted(i, IdleBarrier)
+		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx   idle: %6.2fx / %6.2fx\n", n, c, e, ci, ei)
 	}
 }
