@@ -3,6 +3,7 @@ package netsim
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // AutoPartition assigns nodes to partitions from the topology: every
@@ -119,6 +120,13 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	for id, nd := range net.nodes {
 		b := nd.Base()
 		b.sim = pr.parts[part[id]]
+		if b.sim.label == "" || (b.kind == KindSwitch && !strings.HasPrefix(b.sim.label, "switch ")) {
+			if b.kind == KindSwitch {
+				b.sim.label = "switch " + b.name
+			} else if b.sim.label == "" {
+				b.sim.label = "host " + b.name
+			}
+		}
 		for _, pt := range b.Ports {
 			pt.sim = b.sim
 		}

@@ -30,8 +30,10 @@ var PredictCores = [...]int{1, 2, 4, 8, 16, 32, 64}
 type Profile struct {
 	Windows    uint64
 	Partitions int
-	Threads    int
-	Lookahead  Time
+	// Labels name the partitions (by their first switch, or node).
+	Labels    []string
+	Threads   int
+	Lookahead Time
 	// Events and CPU per partition over the run.
 	PartEvents []uint64
 	PartCPU    []time.Duration
@@ -62,6 +64,9 @@ func (s *Sim) EnableProfile() *Profile {
 	}
 	n := len(s.par.parts)
 	s.par.prof = &Profile{Partitions: n, Lookahead: s.par.lookahead, PartEvents: make([]uint64, n), PartCPU: make([]time.Duration, n)}
+	for _, p := range s.par.parts {
+		s.par.prof.Labels = append(s.par.prof.Labels, p.label)
+	}
 	return s.par.prof
 }
 
@@ -173,12 +178,20 @@ func (pf *Profile) Write(w io.Writer) {
 	fmt.Fprintf(w, "  events/window: mean %.0f, max %d; empty partition-windows %.1f%%\n",
 		float64(pf.Events)/float64(pf.Windows), pf.MaxWindowEvents,
 		100*float64(pf.EmptyParts)/float64(pf.Windows*uint64(pf.Partitions)))
-	var maxEv uint64
-	for _, e := range pf.PartEvents {
-		maxEv = max(maxEv, e)
+	big, bigCPU := 0, 0
+	for i := range pf.PartEvents {
+		if pf.PartEvents[i] > pf.PartEvents[big] {
+			big = i
+		}
+		if pf.PartCPU[i] > pf.PartCPU[bigCPU] {
+			bigCPU = i
+		}
 	}
 	mean := float64(pf.Events) / float64(pf.Partitions)
-	fmt.Fprintf(w, "  partition balance: largest partition %d events = %.2fx the mean\n", maxEv, float64(maxEv)/mean)
+	meanCPU := float64(pf.Work) / float64(pf.Partitions)
+	fmt.Fprintf(w, "  partition balance: most events %d = %.2fx the mean (%s); most CPU %.2fx the mean (%s)\n",
+		pf.PartEvents[big], float64(pf.PartEvents[big])/mean, pf.Labels[big],
+		float64(pf.PartCPU[bigCPU])/meanCPU, pf.Labels[bigCPU])
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier per window: p10 %.1fus, median %.1fus, mean %.1fus\n",
 		pf.Work.Seconds(), pf.Wall.Seconds(), us(pf.BarrierQuantile(0.1)), us(pf.BarrierQuantile(0.5)),

@@ -54,6 +54,8 @@ type Sim struct {
 	outMin    Time
 	winEvents uint64
 	winCPU    time.Duration
+	// label names a partition by its first switch (or node).
+	label string
 }
 
 // Option configures a Sim.
