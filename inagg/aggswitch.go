@@ -114,7 +114,7 @@ type Aggregator struct {
 	Stats AggregatorStats
 }
 
-var _ switchmodel.Program = (*Aggregator)(nil)
+var _ switchmodel.KindFilter = (*Aggregator)(nil)
 
 // NewAggregator makes sw an aggregating switch with configuration cfg and
 // installs the program on it.
@@ -153,6 +153,10 @@ func (a *Aggregator) CheckLeaks() error {
 	}
 	return nil
 }
+
+// IngressKinds implements switchmodel.KindFilter: Ingress acts on
+// gradients and results and forwards every other packet untouched.
+func (a *Aggregator) IngressKinds() []uint8 { return []uint8{KindGradient, KindResult} }
 
 // Ingress implements switchmodel.Program.
 func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim.Link) switchmodel.Verdict {

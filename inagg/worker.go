@@ -175,7 +175,7 @@ func (w *worker) markSent(s int64) {
 
 // ringQueue is the port's queue if it has several transmit rings, else nil.
 func ringQueue(pt *netsim.Port) netsim.RingQueue {
-	if rq, ok := pt.Queue.(netsim.RingQueue); ok && rq.Rings() > 1 {
+	if rq, ok := pt.Queue().(netsim.RingQueue); ok && rq.Rings() > 1 {
 		return rq
 	}
 	return nil
@@ -206,7 +206,7 @@ func (w *worker) nicWait() netsim.Time {
 	if rq := ringQueue(nic); rq != nil {
 		return netsim.TxTime(netsim.Bytes(rq.Rings()-1)*switchmodel.RingQuantum+pkt, nic.Link.Rate)
 	}
-	return netsim.TxTime(nic.Queue.Bytes()+pkt, nic.Link.Rate)
+	return netsim.TxTime(nic.Queue().Bytes()+pkt, nic.Link.Rate)
 }
 
 // packetToPS is a header-only packet of kind for sequence seq from this

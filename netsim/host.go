@@ -68,6 +68,10 @@ func (h *Host) Send(p *Packet) {
 	pt.Send(p)
 }
 
+// ReceiveDesc implements Forwarder: the packet leaves the network here, so
+// its descriptor is written back and the packet handed to Receive.
+func (h *Host) ReceiveDesc(d Desc, in *Link) { h.Receive(h.sim.pool.Body(&d), in) }
+
 // Receive implements Node: it accounts delivery and hands p to its endpoint.
 func (h *Host) Receive(p *Packet, _ *Link) {
 	h.sim.books.Delivered++

@@ -11,15 +11,17 @@ type LinkID int32
 type Link struct {
 	// What every packet reads or writes, in one cache line (see Port):
 	// the packets on the wire, the delay a departure adds, the rate the
-	// sending port serialises at, and the node arrivals go to.
+	// sending port serialises at, the far node's receiving function and
+	// the network.
 	fifo  []inflight // ring buffer
 	head  int32
 	count int32 // packets on the wire; an arrival event is queued exactly when count > 0
 	Delay Time  // propagation delay
 	Rate  Rate  // serialisation rate at the sending port
-	to    Node
+	recv  func(d Desc, in *Link)
+	net   *Network
 
-	net  *Network
+	to   Node
 	port *Port // the sending port, whose counters give Delivered
 	// rsim is the Sim of the receiving node, which runs the arrivals;
 	// cross is set when it is not the sending port's (see parallel.go).
@@ -31,12 +33,22 @@ type Link struct {
 	To   NodeID // receiving node
 }
 
-// inflight is a packet on the wire with its arrival time and size (kept
-// here so delivery accounting does not read the packet).
+// inflight is a packet on the wire, as its descriptor, with its arrival
+// time.
 type inflight struct {
-	p    *Packet
-	at   Time
-	size Bytes
+	d  Desc
+	at Time
+}
+
+// setPeer makes n the far node: a Forwarder takes descriptors, any other
+// node the packet with its descriptor written back.
+func (l *Link) setPeer(n Node) {
+	l.to = n
+	if f, ok := n.(Forwarder); ok {
+		l.recv = f.ReceiveDesc
+	} else {
+		l.recv = func(d Desc, in *Link) { n.Receive(in.rsim.pool.Body(&d), in) }
+	}
 }
 
 // InFlight is the number of packets propagating on the link.
@@ -45,21 +57,21 @@ func (l *Link) InFlight() int { return int(l.count) }
 // Peer is the node at the far end.
 func (l *Link) Peer() Node { return l.to }
 
-// carry hands p to the link; its serialisation ends at depart (now or
+// carry hands d to the link; its serialisation ends at depart (now or
 // later), after which it propagates for Delay. Departures on a link are
 // non-decreasing, so the FIFO stays ordered by arrival. The link queues
 // an arrival event when it was empty, unless it is delivering right now
 // (then HandleEvent queues the next one when it is done).
-func (l *Link) carry(p *Packet, size Bytes, depart Time) {
+func (l *Link) carry(d Desc, depart Time) {
 	at := depart + l.Delay
 	if l.cross {
-		l.post(p, size, at)
+		l.post(d, at)
 		return
 	}
 	if int(l.count) == len(l.fifo) {
 		l.grow()
 	}
-	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p, at, size}
+	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{d, at}
 	l.count++
 	if l.count == 1 && l.rsim.delivering != l {
 		l.rsim.Schedule(at, l, 0, nil, 0)
@@ -86,14 +98,14 @@ func (l *Link) HandleEvent(ev Event) {
 	prev := s.delivering
 	s.delivering = l
 	for l.count > 0 {
-		e := l.fifo[l.head]
+		e := &l.fifo[l.head]
 		if e.at > now {
 			break
 		}
-		l.fifo[l.head] = inflight{}
+		d := e.d // descriptors hold no pointers: the slot needs no clearing
 		l.head = (l.head + 1) & int32(len(l.fifo)-1)
 		l.count--
-		l.to.Receive(e.p, l)
+		l.recv(d, l)
 	}
 	s.delivering = prev
 	if l.count > 0 {
@@ -109,7 +121,7 @@ func (l *Link) Delivered() uint64 { return l.port.TxPackets - uint64(l.count) }
 func (l *Link) DeliveredBytes() uint64 {
 	b := l.port.TxBytes
 	for i := 0; i < int(l.count); i++ {
-		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].size)
+		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].d.Size)
 	}
 	return b
 }

@@ -73,19 +73,18 @@ func (net *Network) ConnectAsym(a, b NodeID, rateAB, rateBA Rate, delay Time, qa
 }
 
 func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Port {
-	if q == nil {
-		q = NewFIFO(0)
-	}
 	// One allocation for the port and its link: a packet's hop touches
 	// both, and adjacent memory is cheaper to reach than two objects of
 	// different size classes far apart.
 	pl := &portLink{}
 	l := &pl.link
-	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, to: net.nodes[to], rsim: net.Sim}
+	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, rsim: net.Sim}
+	l.setPeer(net.nodes[to])
 	net.links = append(net.links, l)
 	b := net.nodes[from].Base()
 	pt := &pl.port
-	*pt = Port{Node: from, Index: len(b.Ports), Link: l, Queue: q, net: net, sim: net.Sim}
+	*pt = Port{Node: from, Index: len(b.Ports), Link: l, net: net, sim: net.Sim}
+	pt.SetQueue(q)
 	l.port = pt
 	b.Ports = append(b.Ports, pt)
 	return pt
@@ -129,8 +128,7 @@ func (net *Network) Stats() Stats {
 }
 
 // LivePackets is the number of packets taken from the packet pools and
-// not yet returned (summed over partitions: packets migrate between
-// partitions' pools, so only the sum is meaningful).
+// not yet returned, summed over partitions.
 func (net *Network) LivePackets() int64 {
 	n := net.Sim.pool.Live()
 	for _, p := range net.Sim.Partitions() {
@@ -176,7 +174,7 @@ func (net *Network) InFlight() uint64 {
 	var n uint64
 	for _, nd := range net.nodes {
 		for _, pt := range nd.Base().Ports {
-			n += uint64(pt.Queue.Len())
+			n += uint64(pt.queue.Len())
 		}
 	}
 	for _, l := range net.links {

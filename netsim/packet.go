@@ -26,13 +26,11 @@ const ExtWords = 8
 
 // Packet is one packet on the wire. Packets come from a Sim's PacketPool and
 // go back to it when delivered or dropped; the steady-state path allocates
-// nothing.
+// nothing. Inside the network a packet travels as its descriptor (Desc):
+// switches never read the body.
 //
-// The fields a switch reads and writes at every hop (Flow, Size, Dst,
-// Flags, Hops, Ring, Kind) come first: the pool lays packets out in
-// arrays whose elements start at 32-byte boundaries, so these 32 bytes
-// share one cache line, and a packet that went cold while it waited costs
-// a switch one line, not two.
+// A Packet holds no pointers (the pool chains free packets by index), so
+// the collector never scans the pool's arrays.
 type Packet struct {
 	Flow    uint64 // flow identifier; the ECMP hash key
 	Size    Bytes  // bytes on the wire, headers included
@@ -52,53 +50,77 @@ type Packet struct {
 	SentAt  Time   // when the sender sent it (for RTT samples)
 	Echo    Time   // timestamp echoed by the receiver
 	Ext     [ExtWords]int64
-	next    *Packet // free list and link FIFO chaining
+	ref     uint32 // the packet's place in its pool, plus one (0: not from a pool)
+	next    uint32 // free list: the next free packet's ref
 }
 
 // PacketPool is a free list of packets with conservation counters.
 //
 // New packets are cut from arrays (chunks) that double in length up to
 // maxChunk packets, not allocated one by one, so a packet's hot fields
-// start on a 32-byte boundary (see Packet). Freed packets are reused
-// last-in first-out, the most recently touched first.
+// start on a 32-byte boundary (see Packet), and every packet has a
+// 32-bit reference (its chunk and position) that descriptors carry
+// instead of a pointer. Freed packets are reused last-in first-out, the
+// most recently touched first.
 type PacketPool struct {
-	free    *Packet
+	chunks  [][]Packet
+	free    uint32 // ref of the first free packet, 0 when none
+	used    int    // packets cut from the newest chunk
 	nextID  uint64
 	gets    uint64
 	puts    uint64
 	created uint64
-	chunk   []Packet // the unused rest of the newest chunk
-	chunkN  int      // length of the newest chunk
 }
 
 // Chunk lengths of a PacketPool, in packets: the first chunk holds
 // minChunk (a small run allocates little), each next one twice the last,
-// up to maxChunk.
+// up to maxChunk. A reference is the chunk's number times maxChunk plus
+// the position in it, plus one.
 const (
-	minChunk = 64
-	maxChunk = 1 << 15
+	minChunk   = 64
+	chunkShift = 15
+	maxChunk   = 1 << chunkShift
+	maxChunks  = 1<<(32-chunkShift) - 1
 )
 
 // newPacket cuts a packet from the current chunk, starting a new one
 // when it is used up.
 func (pp *PacketPool) newPacket() *Packet {
-	if len(pp.chunk) == 0 {
-		n := min(max(2*pp.chunkN, minChunk), maxChunk)
-		pp.chunkN = n
-		pp.chunk = make([]Packet, n)
+	k := len(pp.chunks) - 1
+	if k < 0 || pp.used == len(pp.chunks[k]) {
+		if len(pp.chunks) == maxChunks {
+			panic("netsim: more than 4e9 packets allocated at once")
+		}
+		n := minChunk
+		if k >= 0 {
+			n = min(2*len(pp.chunks[k]), maxChunk)
+		}
+		pp.chunks = append(pp.chunks, make([]Packet, n))
+		pp.used = 0
+		k++
 	}
-	p := &pp.chunk[0]
-	pp.chunk = pp.chunk[1:]
+	p := &pp.chunks[k][pp.used]
+	p.ref = uint32(k<<chunkShift|pp.used) + 1
+	pp.used++
 	pp.created++
 	return p
 }
 
+// at returns the packet with reference ref (not 0).
+func (pp *PacketPool) at(ref uint32) *Packet {
+	i := ref - 1
+	return &pp.chunks[i>>chunkShift][i&(maxChunk-1)]
+}
+
 // Get returns a zeroed packet with a fresh ID.
 func (pp *PacketPool) Get() *Packet {
-	p := pp.free
-	if p != nil {
+	var p *Packet
+	if pp.free != 0 {
+		p = pp.at(pp.free)
 		pp.free = p.next
+		ref := p.ref
 		*p = Packet{}
+		p.ref = ref
 	} else {
 		p = pp.newPacket()
 	}
@@ -111,9 +133,12 @@ func (pp *PacketPool) Get() *Packet {
 // Put returns p to the pool. p must not be used afterwards.
 func (pp *PacketPool) Put(p *Packet) {
 	pp.puts++
+	if p.ref == 0 {
+		return // not from a pool: the collector frees it
+	}
 	p.next = pp.free
 	p.Flags = 0xffff // poison: a use after Put is easy to spot
-	pp.free = p
+	pp.free = p.ref
 }
 
 // Live is the number of packets taken and not yet returned.
@@ -125,9 +150,8 @@ func (pp *PacketPool) Allocated() uint64 { return pp.created }
 // Clone returns a copy of p from the pool with a fresh ID.
 func (pp *PacketPool) Clone(p *Packet) *Packet {
 	c := pp.Get()
-	id := c.ID
+	id, ref := c.ID, c.ref
 	*c = *p
-	c.ID = id
-	c.next = nil
+	c.ID, c.ref, c.next = id, ref, 0
 	return c
 }

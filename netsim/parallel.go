@@ -37,12 +37,14 @@ import (
 
 // crossing is a packet posted to a link whose far end lies in another
 // partition: it joins the link when the receiving partition drains its
-// inbox.
+// inbox. It carries a copy of the packet's body: a descriptor refers to
+// its body in the sending partition's pool, which only that partition
+// touches, so the body goes back to the sender's pool at once and the
+// receiver takes a packet from its own pool and copies the body in.
 type crossing struct {
 	l    *Link
-	p    *Packet
 	at   Time
-	size Bytes
+	body Packet
 }
 
 // MaxThreads bounds the worker threads of one parallel run.
@@ -121,36 +123,46 @@ func (s *Sim) misuse() {
 		"components must use their node's Sim (NodeBase.Sim)")
 }
 
-// post puts p, which the sending port finished serialising at depart, in
-// its partition's outbox for the link's far partition.
-func (l *Link) post(p *Packet, size Bytes, at Time) {
+// post puts the packet of d, whose serialisation ended so that it
+// arrives at at, in its partition's outbox for the link's far partition.
+func (l *Link) post(d Desc, at Time) {
 	src := l.port.sim
 	pr := src.par
 	i := src.index*len(pr.parts) + l.rsim.index
-	pr.out[pr.cur][i] = append(pr.out[pr.cur][i], crossing{l, p, at, size})
+	box := &pr.out[pr.cur][i]
+	*box = append(*box, crossing{l: l, at: at})
+	c := &(*box)[len(*box)-1]
+	p := src.pool.Body(&d)
+	c.body = *p
+	src.pool.Put(p)
 	if at < src.outMin {
 		src.outMin = at
 	}
 }
 
 // drain moves the packets posted to partition s in the window of parity
-// w onto their links, in source order, scheduling the arrivals.
+// w onto their links, in source order, scheduling the arrivals. Each
+// packet's body is copied into a packet of s's own pool.
 func (pr *parallel) drain(s *Sim, w int) {
 	n := len(pr.parts)
 	for src := 0; src < n; src++ {
 		box := &pr.out[w][src*n+s.index]
 		for i := range *box {
 			c := &(*box)[i]
+			p := s.pool.Get()
+			ref := p.ref
+			*p = c.body
+			p.ref, p.next = ref, 0
 			l := c.l
 			if int(l.count) == len(l.fifo) {
 				l.grow()
 			}
-			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{c.p, c.at, c.size}
+			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p.Desc(), c.at}
 			l.count++
 			if l.count == 1 {
 				s.Schedule(c.at, l, 0, nil, 0)
 			}
-			*c = crossing{}
+			c.l = nil
 		}
 		*box = (*box)[:0]
 	}

@@ -58,6 +58,12 @@ func (net *Network) AutoPartition(maxHosts int) []int {
 	return part
 }
 
+// SimBinder is a Queue that keeps a Sim for its clock or its packet
+// pool; Partition binds it to its port's partition.
+type SimBinder interface {
+	BindSim(s *Sim)
+}
+
 // Partition splits the network into partitions for the parallel engine:
 // part[id] is node id's partition, 0..P-1, each non-empty. It must be
 // called once, after the topology is complete and before any component
@@ -129,6 +135,10 @@ func (net *Network) Partition(part []int) (note string, err error) {
 		}
 		for _, pt := range b.Ports {
 			pt.sim = b.sim
+			pt.SetQueue(pt.queue) // a body queue resolves in the partition's pool
+			if sb, ok := pt.queue.(SimBinder); ok {
+				sb.BindSim(b.sim)
+			}
 		}
 	}
 	for _, l := range net.links {

@@ -3,15 +3,11 @@ package netsim
 // Queue is an output-queue discipline. Enqueue either accepts the packet or
 // refuses it (a drop, which the Port accounts and frees); it may mark the
 // packet (ECN) on the way in. Dequeue returns the next packet to serialise,
-// or nil when empty.
+// or nil when empty. A Queue that also implements DescQueue is handed
+// descriptors instead, and never reads a packet's body.
 type Queue interface {
 	Enqueue(p *Packet, now Time) bool
 	Dequeue(now Time) *Packet
-	// Next is Dequeue that also returns the packet's size (nil, 0 when
-	// empty). Queues that keep sizes beside their pointers answer
-	// without reading the packet, which has usually left the CPU cache
-	// while it waited; the serialiser uses Next.
-	Next(now Time) (*Packet, Bytes)
 	Len() int
 	Bytes() Bytes
 }
@@ -29,8 +25,10 @@ type RingQueue interface {
 	RingLen(r uint8) int
 }
 
-// FIFO is a plain drop-tail queue limited in bytes (Limit <= 0: unlimited).
-// Host NICs use it; switches use the disciplines of package switchmodel.
+// FIFO is a plain drop-tail queue limited in bytes (Limit <= 0: unlimited),
+// for tests and simple models; the topology builders give every port a
+// queue of package switchmodel. It holds packets, not descriptors, so a
+// type that embeds it and overrides Enqueue sees every packet.
 type FIFO struct {
 	Limit Bytes
 	ring  []*Packet
@@ -83,20 +81,34 @@ func (q *FIFO) Dequeue(_ Time) *Packet {
 	return p
 }
 
-// Next implements Queue.
-func (q *FIFO) Next(now Time) (*Packet, Bytes) {
-	p := q.Dequeue(now)
-	if p == nil {
-		return nil, 0
-	}
-	return p, p.Size
-}
-
 // Len implements Queue.
 func (q *FIFO) Len() int { return q.n }
 
 // Bytes implements Queue.
 func (q *FIFO) Bytes() Bytes { return q.bytes }
+
+// bodyQueue adapts a Queue that is not a DescQueue: descriptors are
+// written back into their packets on the way in and read from them on
+// the way out.
+type bodyQueue struct {
+	q    Queue
+	pool *PacketPool
+}
+
+func (b bodyQueue) Enqueue(p *Packet, now Time) bool { return b.q.Enqueue(p, now) }
+func (b bodyQueue) Dequeue(now Time) *Packet         { return b.q.Dequeue(now) }
+func (b bodyQueue) Len() int                         { return b.q.Len() }
+func (b bodyQueue) Bytes() Bytes                     { return b.q.Bytes() }
+func (b bodyQueue) EnqueueDesc(d Desc, now Time) bool {
+	return b.q.Enqueue(b.pool.Body(&d), now)
+}
+func (b bodyQueue) NextDesc(now Time) (Desc, int, bool) {
+	p := b.q.Dequeue(now)
+	if p == nil {
+		return Desc{}, 0, false
+	}
+	return p.Desc(), b.q.Len(), true
+}
 
 // Port is a node's output port: a queue feeding a serialiser that puts one
 // packet at a time onto its Link.
@@ -112,8 +124,8 @@ type Port struct {
 	// utilisation and the remembered serialisation times. A Port and its
 	// Link are allocated together (Network.Connect), so a packet's hop
 	// reads adjacent lines instead of scattered objects.
-	Queue   Queue
-	Link    *Link // outgoing link
+	dq      DescQueue // the queue, as descriptors (see SetQueue)
+	Link    *Link     // outgoing link
 	net     *Network
 	sim     *Sim // the owner's Sim (its partition's, when partitioned)
 	freeAt  Time // end of the current (or last) serialisation
@@ -130,6 +142,7 @@ type Port struct {
 	// division on most packets.
 	tx [2]txMemo
 
+	queue     Queue // the queue as set
 	Drops     uint64
 	DropBytes uint64
 	Node      NodeID // owner
@@ -141,6 +154,24 @@ type txMemo struct {
 	size Bytes
 	rate Rate
 	d    Time
+}
+
+// Queue is the port's output queue.
+func (pt *Port) Queue() Queue { return pt.queue }
+
+// SetQueue replaces the port's output queue (nil: an unlimited FIFO). It
+// is for set-up, before packets wait in the port: those in the old queue
+// stay there.
+func (pt *Port) SetQueue(q Queue) {
+	if q == nil {
+		q = NewFIFO(0)
+	}
+	pt.queue = q
+	if dq, ok := q.(DescQueue); ok {
+		pt.dq = dq
+	} else {
+		pt.dq = bodyQueue{q, &pt.sim.pool}
+	}
 }
 
 // txTime is TxTime(size, the link's rate), remembered for two sizes.
@@ -160,12 +191,16 @@ func (pt *Port) txTime(size Bytes) Time {
 
 // Send offers p to the port's queue and starts serialising if the port is
 // idle. It reports false if the queue dropped p (p is then freed).
-func (pt *Port) Send(p *Packet) bool {
+func (pt *Port) Send(p *Packet) bool { return pt.SendDesc(p.Desc()) }
+
+// SendDesc is Send for a packet given as its descriptor: what a switch
+// forwarding a packet it has not read uses.
+func (pt *Port) SendDesc(d Desc) bool {
 	now := pt.sim.now
-	if !pt.Queue.Enqueue(p, now) {
+	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
-		pt.DropBytes += uint64(p.Size)
-		pt.net.drop(pt.sim, p)
+		pt.DropBytes += uint64(d.Size)
+		pt.net.drop(pt.sim, pt.sim.pool.Body(&d))
 		return false
 	}
 	if !pt.pending {
@@ -182,17 +217,17 @@ func (pt *Port) Send(p *Packet) bool {
 // startNext serialises the head of the queue from now and, if more packets
 // wait, schedules the start of the next at the end of this one.
 func (pt *Port) startNext(now Time) {
-	p, size := pt.Queue.Next(now)
-	if p == nil {
+	d, rest, ok := pt.dq.NextDesc(now)
+	if !ok {
 		return
 	}
-	d := pt.txTime(size)
-	pt.busyTime += d
-	pt.freeAt = now + d
+	dt := pt.txTime(d.Bytes())
+	pt.busyTime += dt
+	pt.freeAt = now + dt
 	pt.TxPackets++
-	pt.TxBytes += uint64(size)
-	pt.Link.carry(p, size, pt.freeAt)
-	if pt.Queue.Len() > 0 {
+	pt.TxBytes += uint64(d.Size)
+	pt.Link.carry(d, pt.freeAt)
+	if rest > 0 {
 		pt.pending = true
 		pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
 	}
@@ -213,7 +248,7 @@ func (pt *Port) BusyTime() Time { return pt.busyTime }
 
 // Backlog is the number of packets held by the port: queued plus in service.
 func (pt *Port) Backlog() int {
-	n := pt.Queue.Len()
+	n := pt.queue.Len()
 	if pt.Busy() {
 		n++
 	}

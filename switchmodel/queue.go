@@ -232,38 +232,50 @@ func (q *PortQueue) ControlLen() int { return int(q.ctrl.n) }
 // Enqueue implements netsim.Queue: it admits p (and possibly marks it CE) or
 // refuses it; the Port then counts the drop and frees p.
 func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
+	d := p.Desc()
+	ok := q.enqueue(&d, now)
+	p.Flags = d.Flags
+	return ok
+}
+
+// EnqueueDesc implements netsim.DescQueue: Enqueue for a packet given as
+// its descriptor. A mark is set in the descriptor the queue keeps.
+func (q *PortQueue) EnqueueDesc(d netsim.Desc, now netsim.Time) bool { return q.enqueue(&d, now) }
+
+// enqueue admits d (marking it) or refuses it.
+func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 	if q.mode == 0 {
 		// A plain queue: drop-tail and step marking, the general path
 		// below without its feature tests.
-		if q.buffer > 0 && q.data.bytes+p.Size > q.buffer {
-			return q.refuse(p)
+		if q.buffer > 0 && q.data.bytes+d.Bytes() > q.buffer {
+			return q.refuse(d.Bytes())
 		}
-		if p.Flags&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
-			p.Flags&netsim.FlagCE == 0 {
-			p.Flags |= netsim.FlagCE
+		if d.Flags&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
+			d.Flags&netsim.FlagCE == 0 {
+			d.Flags |= netsim.FlagCE
 			q.Marked++
 		}
-		q.data.push(p)
-		q.accepted(p, now)
+		q.data.push(*d)
+		q.accepted(d.Bytes(), now)
 		return true
 	}
 	c := &q.cfg
-	if c.ControlFirst && p.Payload == 0 {
-		return q.enqueueControl(p, now)
+	if c.ControlFirst && q.sim.Packets().Peek(d).Payload == 0 {
+		return q.enqueueControl(d, now)
 	}
 	if q.rs != nil {
-		return q.enqueueRing(p, now)
+		return q.enqueueRing(d, now)
 	}
 	if c.RED != nil {
 		q.redAverage(now)
 	}
-	if c.Buffer > 0 && q.data.bytes+p.Size > c.Buffer {
-		return q.refuse(p)
+	if c.Buffer > 0 && q.data.bytes+d.Bytes() > c.Buffer {
+		return q.refuse(d.Bytes())
 	}
-	if c.Shared != nil && !c.Shared.admit(q.data.bytes, p.Size) {
-		return q.refuse(p)
+	if c.Shared != nil && !c.Shared.admit(q.data.bytes, d.Bytes()) {
+		return q.refuse(d.Bytes())
 	}
-	ect := p.Flags&netsim.FlagECT != 0
+	ect := d.Flags&netsim.FlagECT != 0
 	mark := false
 	if c.RED != nil {
 		switch q.redDecide() {
@@ -271,47 +283,47 @@ func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 			if ect {
 				mark = true
 			} else {
-				return q.refuse(p)
+				return q.refuse(d.Bytes())
 			}
 		case redDrop:
-			return q.refuse(p)
+			return q.refuse(d.Bytes())
 		}
 	}
 	if ect && ((c.ECNPackets > 0 && int(q.data.n) >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
 		mark = true
 	}
-	if mark && p.Flags&netsim.FlagCE == 0 {
-		p.Flags |= netsim.FlagCE
+	if mark && d.Flags&netsim.FlagCE == 0 {
+		d.Flags |= netsim.FlagCE
 		q.Marked++
 	}
 	if c.Shared != nil {
-		c.Shared.used += p.Size
+		c.Shared.used += d.Bytes()
 	}
-	q.data.push(p)
-	q.accepted(p, now)
+	q.data.push(*d)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 
 // enqueueControl admits a packet without payload to the control band,
 // bounded by ControlBuffer alone.
-func (q *PortQueue) enqueueControl(p *netsim.Packet, now netsim.Time) bool {
-	if b := q.cfg.ControlBuffer; b > 0 && q.ctrl.bytes+p.Size > b {
+func (q *PortQueue) enqueueControl(d *netsim.Desc, now netsim.Time) bool {
+	if b := q.cfg.ControlBuffer; b > 0 && q.ctrl.bytes+d.Bytes() > b {
 		q.ControlDropped++
-		return q.refuse(p)
+		return q.refuse(d.Bytes())
 	}
-	q.ctrl.push(p)
+	q.ctrl.push(*d)
 	q.ControlEnqueued++
-	q.accepted(p, now)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 
-// accepted books an admitted packet.
-func (q *PortQueue) accepted(p *netsim.Packet, now netsim.Time) {
+// accepted books an admitted packet of size bytes.
+func (q *PortQueue) accepted(size netsim.Bytes, now netsim.Time) {
 	q.Enqueued++
-	q.EnqueuedBytes += uint64(p.Size)
+	q.EnqueuedBytes += uint64(size)
 	q.n++
-	q.bytes += p.Size
-	q.avg.arrive(now, p.Size)
+	q.bytes += size
+	q.avg.arrive(now, size)
 	if q.bytes > q.MaxBytes {
 		q.MaxBytes = q.bytes
 	}
@@ -323,52 +335,60 @@ func (q *PortQueue) accepted(p *netsim.Packet, now netsim.Time) {
 	}
 }
 
-func (q *PortQueue) refuse(p *netsim.Packet) bool {
+// refuse books a refused packet of size bytes and reports false.
+func (q *PortQueue) refuse(size netsim.Bytes) bool {
 	q.Dropped++
-	q.DroppedBytes += uint64(p.Size)
+	q.DroppedBytes += uint64(size)
 	return false
 }
 
 // Dequeue implements netsim.Queue: the control band first, then data.
 func (q *PortQueue) Dequeue(now netsim.Time) *netsim.Packet {
-	p, _ := q.Next(now)
-	return p
+	d, _, ok := q.NextDesc(now)
+	if !ok {
+		return nil
+	}
+	return q.sim.Packets().Body(&d)
 }
 
-// Next implements netsim.Queue: Dequeue, with the packet's size from the
-// queue's own records.
-func (q *PortQueue) Next(now netsim.Time) (*netsim.Packet, netsim.Bytes) {
-	var p *netsim.Packet
-	var size netsim.Bytes
+// NextDesc implements netsim.DescQueue: Dequeue, as a descriptor, and the
+// number of packets still waiting.
+func (q *PortQueue) NextDesc(now netsim.Time) (netsim.Desc, int, bool) {
+	var d netsim.Desc
 	switch {
 	case q.mode == 0: // a plain queue: the data band alone
 		if q.data.n == 0 {
-			return nil, 0
+			return d, 0, false
 		}
-		p, size = q.data.pop()
+		d = q.data.pop()
 	case q.mode&queueControl != 0 && q.ctrl.n > 0:
-		p, size = q.ctrl.pop()
+		d = q.ctrl.pop()
 	case q.rs != nil:
-		if p, size = q.rs.next(); p == nil {
-			return nil, 0
+		var ok bool
+		if d, ok = q.rs.next(); !ok {
+			return d, 0, false
 		}
 	case q.data.n == 0:
 		if q.cfg.RED != nil {
 			q.red.idleSince(now)
 		}
-		return nil, 0
+		return d, 0, false
 	default:
-		p, size = q.data.pop()
+		d = q.data.pop()
 		if q.cfg.Shared != nil {
-			q.cfg.Shared.used -= size
+			q.cfg.Shared.used -= d.Bytes()
 		}
 	}
 	q.Dequeued++
 	q.n--
-	q.bytes -= size
-	q.avg.depart(now, size)
+	q.bytes -= d.Bytes()
+	q.avg.depart(now, d.Bytes())
 	if q.series != nil {
 		q.series.observe(now, q.bytes, q.n)
 	}
-	return p, size
+	return d, q.n, true
 }
+
+// BindSim implements netsim.SimBinder: a partitioned network moves the
+// queue to its port's partition, whose clock and packet pool it then uses.
+func (q *PortQueue) BindSim(s *netsim.Sim) { q.sim = s }

@@ -2,54 +2,46 @@ package switchmodel
 
 import "syncsim/netsim"
 
-// pktRing is a FIFO of packets in a power-of-two ring that doubles when
-// full and is reused, so a queue allocates nothing once it has grown to its
-// largest backlog. Each slot keeps the packet's size beside its pointer, so
-// serving the queue (byte counts, deficit round robin, the serialiser's
-// timing) never reads a packet that has gone cold while it waited.
+// pktRing is a FIFO of packets, as their descriptors, in a power-of-two
+// ring that doubles when full and is reused, so a queue allocates nothing
+// once it has grown to its largest backlog. Serving the queue (byte
+// counts, deficit round robin, the serialiser's timing) and marking never
+// read a packet's body, which has usually gone cold while it waited.
 type pktRing struct {
-	ring  []slot
+	ring  []netsim.Desc
 	head  int32
 	n     int32
 	bytes netsim.Bytes
 	sent  uint64 // bytes popped since creation
 }
 
-// slot is one queued packet and its size.
-type slot struct {
-	p    *netsim.Packet
-	size netsim.Bytes
-}
-
-// push appends p.
-func (r *pktRing) push(p *netsim.Packet) {
+// push appends d.
+func (r *pktRing) push(d netsim.Desc) {
 	if int(r.n) == len(r.ring) {
 		n := 2 * len(r.ring)
 		if n == 0 {
 			n = 16
 		}
-		nr := make([]slot, n)
+		nr := make([]netsim.Desc, n)
 		for i := 0; i < int(r.n); i++ {
 			nr[i] = r.ring[(int(r.head)+i)&(len(r.ring)-1)]
 		}
 		r.ring, r.head = nr, 0
 	}
-	r.ring[int(r.head+r.n)&(len(r.ring)-1)] = slot{p, p.Size}
+	r.ring[int(r.head+r.n)&(len(r.ring)-1)] = d
 	r.n++
-	r.bytes += p.Size
+	r.bytes += netsim.Bytes(d.Size)
 }
 
 // headSize is the size of the oldest packet; the ring must not be empty.
-func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].size }
+func (r *pktRing) headSize() netsim.Bytes { return netsim.Bytes(r.ring[r.head].Size) }
 
-// pop removes and returns the oldest packet and its size; the ring must
-// not be empty.
-func (r *pktRing) pop() (*netsim.Packet, netsim.Bytes) {
-	s := r.ring[r.head]
-	r.ring[r.head] = slot{}
+// pop removes and returns the oldest packet; the ring must not be empty.
+func (r *pktRing) pop() netsim.Desc {
+	d := r.ring[r.head] // descriptors hold no pointers: the slot needs no clearing
 	r.head = (r.head + 1) & int32(len(r.ring)-1)
 	r.n--
-	r.bytes -= s.size
-	r.sent += uint64(s.size)
-	return s.p, s.size
+	r.bytes -= netsim.Bytes(d.Size)
+	r.sent += uint64(d.Size)
+	return d
 }

@@ -31,21 +31,21 @@ func (s *ringSet) index(r uint8) int {
 	return int(r)
 }
 
-// push appends p to ring i, activating the ring if it was empty.
-func (s *ringSet) push(i int, p *netsim.Packet) {
+// push appends d to ring i, activating the ring if it was empty.
+func (s *ringSet) push(i int, d netsim.Desc) {
 	r := &s.rings[i]
 	if r.n == 0 {
 		s.active[(s.head+s.nactive)%MaxRings] = uint8(i)
 		s.nactive++
 	}
-	r.push(p)
+	r.push(d)
 	s.n++
-	s.bytes += p.Size
+	s.bytes += netsim.Bytes(d.Size)
 }
 
 // next removes and returns the next packet in DRR order and its size, or
 // nil.
-func (s *ringSet) next() (*netsim.Packet, netsim.Bytes) {
+func (s *ringSet) next() (netsim.Desc, bool) {
 	for s.nactive > 0 {
 		i := int(s.active[s.head])
 		r := &s.rings[i]
@@ -55,7 +55,7 @@ func (s *ringSet) next() (*netsim.Packet, netsim.Bytes) {
 		}
 		if size := r.headSize(); size <= s.deficit[i] {
 			s.deficit[i] -= size
-			p, _ := r.pop()
+			d := r.pop()
 			s.n--
 			s.bytes -= size
 			if r.n == 0 {
@@ -64,32 +64,32 @@ func (s *ringSet) next() (*netsim.Packet, netsim.Bytes) {
 				s.nactive--
 				s.granted = false
 			}
-			return p, size
+			return d, true
 		}
 		// The head does not fit the credit: the turn passes on.
 		s.active[(s.head+s.nactive)%MaxRings] = uint8(i)
 		s.head = (s.head + 1) % MaxRings
 		s.granted = false
 	}
-	return nil, 0
+	return netsim.Desc{}, false
 }
 
-// enqueueRing admits data packet p to its transmit ring, bounded by Buffer
+// enqueueRing admits data packet d to its transmit ring, bounded by Buffer
 // and marked against the ring's own occupancy.
-func (q *PortQueue) enqueueRing(p *netsim.Packet, now netsim.Time) bool {
+func (q *PortQueue) enqueueRing(d *netsim.Desc, now netsim.Time) bool {
 	c := &q.cfg
-	i := q.rs.index(p.Ring)
+	i := q.rs.index(q.sim.Packets().Peek(d).Ring)
 	r := &q.rs.rings[i]
-	if c.Buffer > 0 && r.bytes+p.Size > c.Buffer {
-		return q.refuse(p)
+	if c.Buffer > 0 && r.bytes+d.Bytes() > c.Buffer {
+		return q.refuse(d.Bytes())
 	}
-	if p.Flags&netsim.FlagECT != 0 && p.Flags&netsim.FlagCE == 0 &&
+	if d.Flags&netsim.FlagECT != 0 && d.Flags&netsim.FlagCE == 0 &&
 		((c.ECNPackets > 0 && int(r.n) >= c.ECNPackets) || (c.ECNBytes > 0 && r.bytes >= c.ECNBytes)) {
-		p.Flags |= netsim.FlagCE
+		d.Flags |= netsim.FlagCE
 		q.Marked++
 	}
-	q.rs.push(i, p)
-	q.accepted(p, now)
+	q.rs.push(i, *d)
+	q.accepted(d.Bytes(), now)
 	return true
 }
 

@@ -30,7 +30,7 @@ func TestRingSentBytes(t *testing.T) {
 	want := [][2]uint64{{0, 0}, {0, 0}, {1500, 0}, {1500, 310}, {1500, 620}, {1500, 930}, {3000, 930}}
 	for i, w := range want {
 		if i > 0 {
-			if p, _ := q.Next(0); p == nil {
+			if p := q.Dequeue(0); p == nil {
 				t.Fatalf("dequeue %d: empty", i)
 			}
 		}
@@ -49,7 +49,7 @@ func TestRingSentBytes(t *testing.T) {
 	p := sim.Packets().Get()
 	p.Ring, p.Size, p.Payload = 1, 500, 400
 	plain.Enqueue(p, 0)
-	plain.Next(0)
+	plain.Dequeue(0)
 	if plain.RingSentBytes(0) != 500 || plain.RingSentBytes(1) != 500 {
 		t.Error("a queue without rings counts its data band for every label")
 	}

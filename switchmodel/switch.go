@@ -52,6 +52,23 @@ type Program interface {
 	Ingress(sw *Switch, p *netsim.Packet, in *netsim.Link) Verdict
 }
 
+// KindFilter is a Program that handles packets of a few kinds
+// (netsim.Packet.Kind) only and returns Forward, changing nothing, for
+// every other packet. The switch then shows the program only packets of
+// the kinds IngressKinds lists and routes the others by their descriptor,
+// without reading their bodies, exactly as it would after the program's
+// Forward. IngressKinds is read once, when the program is installed.
+type KindFilter interface {
+	Program
+	IngressKinds() []uint8
+}
+
+// kindSet is a set of packet kinds, one bit per kind.
+type kindSet [4]uint64
+
+func (k *kindSet) add(kind uint8)      { k[kind>>6] |= 1 << (kind & 63) }
+func (k *kindSet) has(kind uint8) bool { return k[kind>>6]&(1<<(kind&63)) != 0 }
+
 // Switch is an output-queued switch: a packet that has fully arrived is
 // shown to the Program (if any), then queued at the output port chosen by
 // ECMP towards p.Dst. Ports are created by Network.Connect with queues made
@@ -65,6 +82,7 @@ type Switch struct {
 	Spray bool
 
 	prog  Program
+	kinds kindSet // the kinds prog is shown (every kind unless it is a KindFilter)
 	spray *rand.Rand
 
 	// Counters.
@@ -83,20 +101,49 @@ func Add(net *netsim.Network, name string) *Switch {
 }
 
 // SetProgram installs pr as the ingress pipeline (nil removes it).
-func (sw *Switch) SetProgram(pr Program) { sw.prog = pr }
+func (sw *Switch) SetProgram(pr Program) {
+	sw.prog = pr
+	sw.kinds = kindSet{}
+	if kf, ok := pr.(KindFilter); ok {
+		for _, k := range kf.IngressKinds() {
+			sw.kinds.add(k)
+		}
+	} else if pr != nil {
+		sw.kinds = kindSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	}
+}
 
 // Program returns the installed ingress pipeline, or nil.
 func (sw *Switch) Program() Program { return sw.prog }
 
 // Receive implements netsim.Node: it counts the hop, runs the program and
 // routes the packet unless the program consumed it.
-func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) {
+func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(p.Desc(), in) }
+
+// ReceiveDesc implements netsim.Forwarder: Receive for a packet given as
+// its descriptor. Without a program the switch routes and queues the
+// descriptor and never reads the packet's body; a program sees the body
+// with the descriptor written back (only packets of its kinds, if it is a
+// KindFilter).
+func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
-	p.Hops++
-	if sw.prog != nil && sw.prog.Ingress(sw, p, in) == Consumed {
+	d.Hops++
+	if sw.kinds.has(d.Kind) {
+		p := sw.Sim().Packets().Body(&d)
+		if sw.prog.Ingress(sw, p, in) == Consumed {
+			return
+		}
+		sw.Forward(p)
 		return
 	}
-	sw.Forward(p)
+	pt := sw.outPort(d.Dst, d.Flow)
+	if pt == nil {
+		sw.NoRoute++
+		sw.NodeBase.Drop(sw.Sim().Packets().Body(&d))
+		return
+	}
+	sw.Forwarded++
+	pt.SendDesc(d)
 }
 
 // Forward routes a packet that is already counted in flight (one that
@@ -163,13 +210,16 @@ func (sw *Switch) Drop(p *netsim.Packet) { sw.NodeBase.Drop(p) }
 // OutPort is the port the switch would use for p: the flow-hash ECMP choice
 // (Network.OutPort), or a uniformly random next hop when Spray is set. It
 // returns nil when p.Dst is unreachable or is the switch itself.
-func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port {
+func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port { return sw.outPort(p.Dst, p.Flow) }
+
+// outPort is OutPort for a packet to dst of the given flow.
+func (sw *Switch) outPort(dst netsim.NodeID, flow uint64) *netsim.Port {
 	net := sw.Net()
-	if p.Dst == sw.ID() || int(p.Dst) < 0 || int(p.Dst) >= net.NumNodes() {
+	if dst == sw.ID() || int(dst) < 0 || int(dst) >= net.NumNodes() {
 		return nil
 	}
 	if !sw.Spray {
-		switch i := net.Routes().Hop(sw.ID(), p.Dst, p.Flow); i {
+		switch i := net.Routes().Hop(sw.ID(), dst, flow); i {
 		case -1:
 			return nil
 		case -2:
@@ -181,7 +231,7 @@ func (sw *Switch) OutPort(p *netsim.Packet) *netsim.Port {
 			return sw.Ports[i]
 		}
 	}
-	hops := net.Routes().NextHops(sw.ID(), p.Dst)
+	hops := net.Routes().NextHops(sw.ID(), dst)
 	switch len(hops) {
 	case 0:
 		if len(sw.Ports) == 1 {
@@ -203,7 +253,7 @@ func (sw *Switch) PortQueue(i int) *PortQueue {
 	if i < 0 || i >= len(sw.Ports) {
 		return nil
 	}
-	q, _ := sw.Ports[i].Queue.(*PortQueue)
+	q, _ := sw.Ports[i].Queue().(*PortQueue)
 	return q
 }
 

@@ -118,6 +118,65 @@ func (m multicaster) Ingress(sw *Switch, p *netsim.Packet, _ *netsim.Link) Verdi
 	return Consumed
 }
 
+// kindEater consumes packets of its kinds; with filter set it declares
+// them as a KindFilter, without it it returns Forward for the others.
+type kindEater struct {
+	eater
+	kinds []uint8
+	seen  map[uint8]int
+}
+
+func (e *kindEater) Ingress(sw *Switch, p *netsim.Packet, in *netsim.Link) Verdict {
+	e.seen[p.Kind]++
+	for _, k := range e.kinds {
+		if p.Kind == k {
+			return e.eater.Ingress(sw, p, in)
+		}
+	}
+	return Forward
+}
+
+type filteringEater struct{ *kindEater }
+
+func (f filteringEater) IngressKinds() []uint8 { return f.kinds }
+
+func TestProgramKinds(t *testing.T) {
+	run := func(filter bool) (map[uint8]int, []netsim.Packet, *Switch) {
+		net, sw, hs, ks := star3(t, QueueConfig{})
+		e := &kindEater{kinds: []uint8{7, 200}, seen: map[uint8]int{}}
+		if filter {
+			sw.SetProgram(filteringEater{e})
+		} else {
+			sw.SetProgram(e)
+		}
+		for i, kind := range []uint8{0, 7, 3, 200, 255, 64, 7} {
+			p := net.Sim.Packets().Get()
+			p.Dst, p.Size, p.Payload, p.Flow, p.Kind, p.Seq = hs[2].ID(), 500, 500, 3, kind, int64(i)
+			hs[0].Send(p)
+		}
+		net.Sim.Run(netsim.Never)
+		mustConserve(t, net, 0)
+		return e.seen, ks[2].pkts, sw
+	}
+	seenAll, gotAll, swAll := run(false)
+	seenF, gotF, swF := run(true)
+	if len(seenAll) != 6 || seenF[7] != 2 || seenF[200] != 1 || len(seenF) != 2 {
+		t.Errorf("program saw kinds %v unfiltered (want all 6), %v filtered (want 7 twice, 200 once)", seenAll, seenF)
+	}
+	if len(gotF) != 4 || len(gotAll) != 4 || swF.Consumed != 3 || swAll.Consumed != 3 {
+		t.Fatalf("delivered %d and %d, consumed %d and %d; want 4, 4, 3, 3", len(gotAll), len(gotF), swAll.Consumed, swF.Consumed)
+	}
+	for i := range gotF {
+		if gotF[i].Kind != gotAll[i].Kind || gotF[i].Hops != 1 || gotAll[i].Hops != 1 || swF.Forwarded != swAll.Forwarded {
+			t.Errorf("packet %d: filtered %+v, unfiltered %+v", i, gotF[i], gotAll[i])
+		}
+	}
+	swF.SetProgram(nil)
+	if swF.kinds != (kindSet{}) {
+		t.Errorf("no program, kinds %v", swF.kinds)
+	}
+}
+
 func TestPrograms(t *testing.T) {
 	t.Run("reflect", func(t *testing.T) {
 		net, sw, hs, ks := star3(t, QueueConfig{})

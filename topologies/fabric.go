@@ -121,7 +121,7 @@ func (f *Fabric) QueueBetween(a, b netsim.NodeID) *switchmodel.PortQueue {
 	if pt == nil {
 		return nil
 	}
-	q, _ := pt.Queue.(*switchmodel.PortQueue)
+	q, _ := pt.Queue().(*switchmodel.PortQueue)
 	return q
 }
 
@@ -181,7 +181,7 @@ func (f *Fabric) SetHostQueues(q switchmodel.QueueConfig) error {
 	for _, h := range f.Hosts {
 		for _, pt := range h.Ports {
 			name := h.Name() + "->" + f.Net.Node(pt.Link.To).Base().Name()
-			pt.Queue = switchmodel.NewNamedQueue(f.Net.Sim, q, name)
+			pt.SetQueue(switchmodel.NewNamedQueue(f.Net.Sim, q, name))
 		}
 	}
 	return nil

@@ -145,8 +145,8 @@ func TestShapes(t *testing.T) {
 			// Every port has a PortQueue.
 			for id := 0; id < net.NumNodes(); id++ {
 				for _, pt := range net.Node(netsim.NodeID(id)).Base().Ports {
-					if _, ok := pt.Queue.(*switchmodel.PortQueue); !ok {
-						t.Fatalf("node %d port %d has queue %T", id, pt.Index, pt.Queue)
+					if _, ok := pt.Queue().(*switchmodel.PortQueue); !ok {
+						t.Fatalf("node %d port %d has queue %T", id, pt.Index, pt.Queue())
 					}
 				}
 			}

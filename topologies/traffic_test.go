@@ -190,7 +190,7 @@ func TestConservationUnderLoad(t *testing.T) {
 			var qDrops, marks uint64
 			for id := 0; id < net.NumNodes(); id++ {
 				for _, pt := range net.Node(netsim.NodeID(id)).Base().Ports {
-					q := pt.Queue.(*switchmodel.PortQueue)
+					q := pt.Queue().(*switchmodel.PortQueue)
 					qDrops += q.Dropped
 					marks += q.Marked
 					if q.Dropped != pt.Drops {
@@ -228,7 +228,7 @@ func TestSharedBufferPerSwitch(t *testing.T) {
 		}
 	}
 	for _, h := range f.Hosts {
-		if h.Ports[0].Queue.(*switchmodel.PortQueue).Config().Shared != nil {
+		if h.Ports[0].Queue().(*switchmodel.PortQueue).Config().Shared != nil {
 			t.Fatalf("host %s NIC draws on a shared buffer", h.Name())
 		}
 	}

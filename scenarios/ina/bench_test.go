@@ -37,3 +37,25 @@ func BenchmarkFig14Point(b *testing.B) {
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 	b.ReportMetric(ajct/float64(b.N), "ajct_ms")
 }
+
+// BenchmarkLeafSpineDefault runs `syncsim run ina-leafspine` at its
+// defaults (PA-ATP, 8 jobs x 12 workers, run_length=steady) once per op:
+// the point whose CPU docs/performance.md compares across engines. Profile
+// it with -cpuprofile.
+func BenchmarkLeafSpineDefault(b *testing.B) {
+	e := LeafSpine()
+	ps, err := e.Resolve(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var events uint64
+	for i := 0; i < b.N; i++ {
+		res, err := e.Run(&experiments.Run{Exp: e, Params: ps, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += res.Events
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+}

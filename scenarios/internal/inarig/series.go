@@ -144,7 +144,7 @@ func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start
 				}
 				seen[pt] = true
 				n := &nicPort{port: pt}
-				if rc, ok := pt.Queue.(ringCounter); ok && rc.Rings() > 1 {
+				if rc, ok := pt.Queue().(ringCounter); ok && rc.Rings() > 1 {
 					n.rings = rc
 				}
 				p.nics = append(p.nics, n)

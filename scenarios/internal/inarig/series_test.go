@@ -16,13 +16,14 @@ import (
 func TestNICShare(t *testing.T) {
 	sim := netsim.New(1)
 	q := switchmodel.NewQueue(sim, switchmodel.QueueConfig{ControlFirst: true, Rings: 2})
-	pt := &netsim.Port{Queue: q}
+	pt := &netsim.Port{}
+	pt.SetQueue(q)
 	send := func(ring uint8, size, payload netsim.Bytes) {
 		p := sim.Packets().Get()
 		p.Ring, p.Size, p.Payload = ring, size, payload
 		q.Enqueue(p, 0)
-		p, n := q.Next(0)
-		pt.TxBytes += uint64(n) // as the port counts a packet it starts
+		p = q.Dequeue(0)
+		pt.TxBytes += uint64(p.Size) // as the port counts a packet it starts
 		sim.Packets().Put(p)
 	}
 	p := &jobProbe{nics: []*nicPort{{port: pt, rings: q}}}
