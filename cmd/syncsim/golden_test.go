@@ -133,8 +133,10 @@ func TestGoldenThreads(t *testing.T) {
 		}
 		n++
 		for _, threads := range []string{"2", "3", "8"} {
+			// Not parallel: urfave/cli's shared help flag races when
+			// commands parse flags at once (go test -race), and the
+			// engine's own threads are what this test shakes.
 			t.Run(name+"/"+threads, func(t *testing.T) {
-				t.Parallel()
 				path := filepath.Join(t.TempDir(), name+".csv")
 				cmd := append([]string{"sweep", name, "--trials", "2", "--seed", "3", "--parallel", "1", "--threads", threads, "--csv", path}, goldenSweeps[name]...)
 				if _, stderr, code := runCLI(t, cmd...); code != 0 {
