@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,6 +37,10 @@ func interruptAfter(t *testing.T, args []string, delay time.Duration, sig syscal
 				break
 			}
 		}
+	} else {
+		// No file to watch: wait until the process has had some CPU, so
+		// that it has installed its handler however loaded the machine.
+		waitForCPU(cmd.Process.Pid, 100*time.Millisecond, time.Minute)
 	}
 	time.Sleep(delay)
 	sent := time.Now()
@@ -130,5 +136,29 @@ func TestSecondInterruptEndsAtOnce(t *testing.T) {
 	code, _, took := interruptAfter(t, []string{"run", "incast", "--set", "duration_ms=600000", "--quiet", "--csv", csv}, 200*time.Millisecond, syscall.SIGINT, true, 5*time.Second)
 	if code != 130 || took > time.Second {
 		t.Errorf("exit %d after %v, want 130 at once", code, took)
+	}
+}
+
+// waitForCPU waits until process pid has used at least cpu of CPU time
+// (from /proc; it returns at once where /proc is not there), or until
+// limit has passed.
+func waitForCPU(pid int, cpu, limit time.Duration) {
+	const tick = 10 * time.Millisecond // USER_HZ 100
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return
+		}
+		// Fields after the command name (which may hold spaces): state is
+		// field 3, utime 14 and stime 15.
+		f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+		if len(f) < 13 {
+			return
+		}
+		u, _ := strconv.Atoi(f[11])
+		s, _ := strconv.Atoi(f[12])
+		if time.Duration(u+s)*tick >= cpu {
+			return
+		}
 	}
 }

@@ -68,7 +68,7 @@ done
 `
 
 // TestScriptCommandsRun: every syncsim command the reproduce scripts,
-// the INA sensitivity study and the Slurm array job run parses and
+// the studies beside them and the Slurm array job run parses and
 // validates. Each script runs for real with a recorder in place of
 // syncsim (so its loops, functions and variables are expanded as they
 // will be), and the recorded commands are then checked in order, each
@@ -90,13 +90,16 @@ func TestScriptCommandsRun(t *testing.T) {
 	for _, family := range []string{"ina", "crew", "dssync", "selective-reduce"} {
 		scripts = append(scripts, filepath.Join(c.repo, "scripts", family, "reproduce.sh"))
 	}
+	for _, study := range []string{"ina/sensitivity.sh", "crew/studies.sh", "dssync/stragglers.sh", "selective-reduce/stragglers.sh", "mixed/interference.sh"} {
+		scripts = append(scripts, filepath.Join(c.repo, "scripts", filepath.FromSlash(study)))
+	}
 	type run struct {
 		script string
 		args   []string
 		env    []string
 	}
 	var runs []run
-	for _, s := range append(scripts, filepath.Join(c.repo, "scripts", "ina", "sensitivity.sh")) {
+	for _, s := range scripts {
 		runs = append(runs, run{script: s})
 	}
 	sbatch := filepath.Join(c.repo, "scripts", "slurm", "sweep.sbatch")

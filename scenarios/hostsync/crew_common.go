@@ -28,10 +28,16 @@ func crewNetParams() []experiments.Param {
 				"none, const (latency_ms), or the symmetric CSV matrix in latency_file (ms)"),
 		experiments.FloatParam("latency_ms", 50, 0, 1e5, "latency=const: one-way latency in ms").OnlyWhen("latency", "const"),
 		experiments.TextParam("latency_file", "", "latency=file: a CSV square symmetric matrix of one-way latencies in ms").OnlyWhen("latency", "file"),
+		experiments.FloatParam("bw_scale", 1, 0.001, 1000, "multiplies every b_ij of the network (and of its law, for bw_model=redraw or walk): "+
+			"a faster or slower N1 or N2 with the same shape"),
 		experiments.FloatParam("bw_noise", 0, 0, 0.99, "bandwidth estimation noise lambda: schemes plan with b(1 + x), x ~ U[-lambda, lambda] per directed pair (Sec. V-H)"),
 		experiments.FloatParam("model_mb", 180, 0.001, 1e6, "model size in MB (paper 180)"),
 		experiments.FloatParam("model_scale", 1, 0.001, 1000, "multiplies model_mb (Fig. 10: 2, 4, 8)"),
-		experiments.IntParam("chunks", 1000, 1, 10000000, "k, chunks the model is serialised into for Alg. 1 and 2 (the paper only says k >> n)").OnlyWhen("scheme", "crew", "opr"),
+		experiments.IntParam("chunks", 1000, 1, 10000000, "k, chunks the model is serialised into: Alg. 1 and 2 split whole chunks and they are the pipeline's unit "+
+			"(the paper only says k >> n; a block gets up to one chunk more than k x_j, and each chunk is a transfer: CPU grows with k)").OnlyWhen("scheme", "crew", "opr"),
+		experiments.EnumParam("pipeline", "chunk", []string{"chunk", "block"},
+			"chunk: every copy streams chunk by chunk and each chunk is reduced and multicast as soon as its p copies arrive "+
+				"(Sec. IV-A1's pipelining, T/2 <= T_CREW <= T); block: each block moves as one transfer and is multicast once all p copies arrived").OnlyWhen("scheme", "crew", "opr"),
 		experiments.EnumParam("split", "n-a", []string{"n-a", "e-d"}, "CREW/OPR block weights: n-a from LP (2), e-d even").OnlyWhen("scheme", "crew", "opr"),
 		experiments.EnumParam("objective", "eq2", []string{"eq2", "store-forward"},
 			"n-a weights minimise eq2 (LP (2): T_scatter + T_multicast) or store-forward (max_j x_j (1/s_j + 1/m_j), the uncontended time of per-block store-and-forward)").OnlyWhen("scheme", "crew", "opr"),
@@ -51,6 +57,7 @@ type crewSetup struct {
 	est   crew.Matrix
 	opt   crew.Options
 	model netsim.Bytes
+	law   crew.Law // the network's law (nil for a matrix file)
 }
 
 // buildCrewNet builds the WAN and the common options of a run.
@@ -81,6 +88,30 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var law crew.Law
+	switch ps.String("network") {
+	case "n1":
+		s := crew.N1Pooled
+		if ps.String("n1_sampling") == "regional" {
+			s = crew.N1Regional
+		}
+		law, err = crew.N1Law(regions, s)
+	case "n2":
+		law = crew.N2Law()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if k := ps.Float("bw_scale"); k != 1 {
+		for i := range bw {
+			for j := range bw[i] {
+				bw[i][j] *= k
+			}
+		}
+		if law != nil {
+			law = crew.ScaleLaw(law, k)
+		}
 	}
 	var delay [][]netsim.Time
 	switch ps.String("latency") {
@@ -131,12 +162,16 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	if model < 1 {
 		return nil, fmt.Errorf("%s: model of %d bytes", name, model)
 	}
+	pipeline, err := crew.ParsePipeline(ps.String("pipeline"))
+	if err != nil {
+		return nil, err
+	}
 	opt := crew.Options{
-		P: p, Split: split, Objective: obj, Model: model, Chunks: ps.Int("chunks"),
+		P: p, Split: split, Objective: obj, Model: model, Chunks: ps.Int("chunks"), Pipeline: pipeline,
 		Control:    netsim.FromMillis(ps.Float("control_ms")),
 		ReduceRate: ps.Float("reduce_gbps") * 1e9,
 	}
-	return &crewSetup{sim: sim, net: nt, est: est, opt: opt, model: model}, nil
+	return &crewSetup{sim: sim, net: nt, est: est, opt: opt, model: model, law: law}, nil
 }
 
 // readMatrixFile reads a CSV matrix parameter, scaling entries by unit.

@@ -27,6 +27,7 @@ func CrewSingle() *experiments.Experiment {
 		Metrics: []experiments.Metric{
 			{Name: "pr_time_s", Unit: "s", Help: "completion time of the partial reduce (Fig. 4)"},
 			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: objective of the planned weights (Eq. 1a + 1b for eq2 and e-d); NaN for other schemes"},
+			{Name: "t_split_s", Unit: "s", Help: "crew/opr: T_scatter + T_multicast (Eq. 1a + 1b) of the split in whole chunks that ran (the LP's x rounded by Alg. 1); NaN for other schemes"},
 			{Name: "traffic_mb", Unit: "MB", Help: "bytes handed to the network"},
 			{Name: "transfers", Unit: "", Help: "bulk transfers handed to the network"},
 		},
@@ -70,6 +71,7 @@ func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
 	out.Events = s.sim.Events()
 	out.Metrics["pr_time_s"] = res.Time.Seconds()
 	out.Metrics["lp_objective_s"] = res.LPObjective
+	out.Metrics["t_split_s"] = res.SplitT
 	out.Metrics["traffic_mb"] = float64(res.Bytes) / 1e6
 	out.Metrics["transfers"] = float64(res.Transfers)
 	return out, nil

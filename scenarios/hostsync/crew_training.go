@@ -7,7 +7,9 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/learnrig"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/crew"
+	"syncsim/workloads/training"
 )
 
 // CrewTraining is the crew-training experiment: n workers train for
@@ -34,7 +36,25 @@ func CrewTraining() *experiments.Experiment {
 		experiments.FloatParam("budget_s", 0, 0, 1e6, "abandon a partial reduce not done this long after P formed").Means("0", "no budget"),
 		experiments.EnumParam("eq3", "candidate", []string{"candidate", "literal"},
 			"Eq. 3's load term: the candidate's own load (our reading) or l_i of each initiator, as printed"),
+		experiments.EnumParam("eq3_scope", "task", []string{"task", "running"},
+			"Eq. 3's load l: the blocks a worker reduces in the partial reduce being repaired, or in every partial reduce under way"),
+		experiments.EnumParam("failover", "move", []string{"move", "split"},
+			"move: the replacement takes over every chunk of the block some member lacks (the paper's 'aggregator role' for x_j); "+
+				"split: the old aggregator keeps the chunks it reduced whose result already crossed the broken connection"),
+		experiments.EnumParam("bw_model", "static", crew.BWModelNames,
+			"how the WAN's b_ij change: static (drawn once, Sec. V), redraw (from the network's law every bw_period_s), "+
+				"walk (a reflected random walk of each b_ij's quantile that keeps the law, steps up to bw_walk_step every bw_period_s) "+
+				"or trace (the per-pair series in bw_trace_file); flow fidelity"),
+		experiments.FloatParam("bw_period_s", 5, 0.001, 1e6, "bw_model=redraw or walk: time between changes, s").OnlyWhen("bw_model", "redraw", "walk"),
+		experiments.FloatParam("bw_walk_step", 0.1, 0.001, 1, "bw_model=walk: largest step of a b_ij's quantile per period").OnlyWhen("bw_model", "walk"),
+		experiments.TextParam("bw_trace_file", "", "bw_model=trace: CSV rows time_s,src,dst,mbps (workers from 0; a header line allowed): "+
+			"from time_s on b_src,dst is mbps; pairs and times not listed keep the network's value").OnlyWhen("bw_model", "trace"),
+		experiments.FloatParam("bw_probe_s", 1, -1, 1e6, "every worker measures its outgoing connections every bw_probe_s and reports them "+
+			"to the controller (control_ms later), which plans every partial reduce with the latest reports "+
+			"(0: it knows every change at once; -1: it never learns a change)").
+			Means("0", "the controller knows every change at once").Means("-1", "the controller never learns a change").OnlyWhen("bw_model", "redraw", "walk", "trace"),
 	}, crewNetParams()...)
+	params = append(params, workers.Params()...)
 	return learnrig.With(&experiments.Experiment{
 		Name:    "crew-training",
 		Summary: "cross-cloud training with CREW vs OPR vs A2A partial reduce: rounds per worker (CREW Figs. 5-11)",
@@ -47,6 +67,7 @@ func CrewTraining() *experiments.Experiment {
 			{Name: "pr_time_s", Unit: "s", Help: "mean time from a P's formation until all of it holds the result (Fig. 11)"},
 			{Name: "prs", Unit: "", Help: "partial reduces completed"},
 			{Name: "lp_objective_s", Unit: "s", Help: "crew/opr: mean objective of the planned weights (NaN for a2a)"},
+			{Name: "t_split_s", Unit: "s", Help: "crew/opr: mean T_scatter + T_multicast (Eq. 1a + 1b) of the splits in whole chunks the partial reduces ran, at the planning estimate (NaN for a2a)"},
 			{Name: "abandoned_rounds", Unit: "rounds", Help: "partial reduces abandoned (no replacement aggregator, lost initiator, controller unreachable, budget)"},
 			{Name: "discarded_chunks", Unit: "chunks", Help: "chunks that reached an aggregator they no longer belonged to (non-blocking adjustments, failover)"},
 			{Name: "failovers", Unit: "", Help: "blocks moved to a replacement aggregator by Eq. 3"},
@@ -75,6 +96,16 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	if opt.Eq3, err = crew.ParseEq3(ps.String("eq3")); err != nil {
 		return nil, err
 	}
+	if opt.Eq3Scope, err = crew.ParseEq3Scope(ps.String("eq3_scope")); err != nil {
+		return nil, err
+	}
+	if opt.Failover, err = crew.ParseFailover(ps.String("failover")); err != nil {
+		return nil, err
+	}
+	vary, err := crewVariation(ps, s.law)
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	opt.Detect = netsim.FromMillis(ps.Float("detect_ms"))
 	opt.Budget = netsim.FromSeconds(ps.Float("budget_s"))
 	dist, err := crewTrace(ps)
@@ -100,13 +131,17 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 		}
 		faults = append(faults, rnd...)
 	}
+	mult, err := workers.Multipliers(ps, s.sim, n)
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	learning, err := learnrig.New(r, s.sim, learnrig.Job{Workers: n})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
 	}
 	cl, err := crew.NewCluster(s.net, crew.Config{
-		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"),
-		Duration: dur, Faults: faults, Recorder: learning.Crew(),
+		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"), ComputeMult: mult,
+		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")), Recorder: learning.Crew(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -128,6 +163,7 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	}
 	out.Metrics["prs"] = float64(m.PRs)
 	out.Metrics["lp_objective_s"] = m.LPObjective
+	out.Metrics["t_split_s"] = m.SplitT
 	out.Metrics["abandoned_rounds"] = float64(m.Abandoned)
 	out.Metrics["discarded_chunks"] = float64(m.Discarded)
 	out.Metrics["failovers"] = float64(m.Failovers)
@@ -157,5 +193,63 @@ func validateCrewTraining(ps experiments.Params) error {
 	if ps.String("fidelity") == "packet" && (ps.Int("faulty_links") > 0 || ps.Str("faults") != "") {
 		return fmt.Errorf("outages need fidelity=flow")
 	}
+	if err := workers.Validate(ps, n); err != nil {
+		return err
+	}
+	if m := ps.String("bw_model"); m != "static" {
+		if ps.String("fidelity") == "packet" {
+			return fmt.Errorf("bw_model=%s needs fidelity=flow", m)
+		}
+		if m != "trace" && ps.String("network") == "file" {
+			return fmt.Errorf("bw_model=%s draws from the network's law, which network=file has none of: use bw_model=trace", m)
+		}
+		if m == "trace" {
+			if _, err := crewTraceRows(ps); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// crewVariation is the run's bandwidth variation.
+func crewVariation(ps experiments.Params, law crew.Law) (crew.Variation, error) {
+	model, err := crew.ParseBWModel(ps.String("bw_model"))
+	if err != nil {
+		return crew.Variation{}, err
+	}
+	v := crew.Variation{Model: model, Period: netsim.FromSeconds(ps.Float("bw_period_s")), Step: ps.Float("bw_walk_step"), Law: law}
+	if model == crew.BWTrace {
+		if v.Trace, err = crewTraceRows(ps); err != nil {
+			return crew.Variation{}, err
+		}
+	}
+	return v, nil
+}
+
+// crewTraceRows reads bw_trace_file (Mbit/s), scaled by bw_scale.
+func crewTraceRows(ps experiments.Params) ([]training.SeriesRow, error) {
+	name := ps.Str("bw_trace_file")
+	if name == "" {
+		return nil, fmt.Errorf("bw_model=trace needs bw_trace_file (CSV rows time_s,src,dst,mbps)")
+	}
+	rows, err := training.ReadSeriesFile(name, 2, ps.Int("n"))
+	if err != nil {
+		return nil, fmt.Errorf("bw_trace_file: %w", err)
+	}
+	for i := range rows {
+		if rows[i].Key[0] == rows[i].Key[1] {
+			return nil, fmt.Errorf("bw_trace_file: row at %g s sets worker %d to itself", rows[i].At, rows[i].Key[0])
+		}
+		rows[i].Value *= ps.Float("bw_scale")
+	}
+	return rows, nil
+}
+
+// crewProbe maps bw_probe_s to Config.Probe: -1 never, 0 at once.
+func crewProbe(s float64) netsim.Time {
+	if s < 0 {
+		return -1
+	}
+	return netsim.FromSeconds(s)
 }

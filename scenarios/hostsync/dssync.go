@@ -9,6 +9,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/training"
@@ -20,7 +21,7 @@ func DSSync() *experiments.Experiment {
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
 		Doc:     doc("dssync"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("scheme", "dssync", dssync.Schemes, "synchronisation scheme"),
 			experiments.EnumParam("scenario", "both", dssync.ScenarioNames,
 				"network bottleneck (Sec. V-A5): static, inter-rack (Table IV), end-host, both (Table III)"),
@@ -55,11 +56,12 @@ func DSSync() *experiments.Experiment {
 			experiments.IntParam("tree_chunks", 32, 1, 100000, "pipeline chunks per piece of the tree and leader-mode hierarchical all-reduce"),
 			experiments.EnumParam("hier_mode", "shard", collective.HierModeNames, "hierarchical all-reduce: shard (BlueConnect) or leader"),
 			experiments.FloatParam("consensus_tol", 1e-3, 1e-12, 0.999, "worst-case distance to the average that counts as consensus"),
-		},
+		}, workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "comm_time_ms", Unit: "ms", Help: "communication time per iteration (first invocation to last completion), mean over workers (asp: the fastest worker)"},
 			{Name: "comm_time_max_ms", Unit: "ms", Help: "the slowest worker's mean communication time per iteration"},
-			{Name: "iter_time_ms", Unit: "ms", Help: "time per iteration, mean over workers (asp: the fastest worker)"},
+			{Name: "iter_time_ms", Unit: "ms", Help: "time per iteration, mean over workers (asp: the worker with the shortest communication)"},
+			{Name: "iter_time_min_ms", Unit: "ms", Help: "the mean iteration time of the worker that iterates fastest"},
 			{Name: "inter_rack_gb", Unit: "GB", Help: "the job's bytes between racks per iteration"},
 			{Name: "bg_gbps", Unit: "Gbit/s", Help: "the competing task's throughput (both directions) while the job ran"},
 			{Name: "rho", Unit: "", Help: "second largest eigenvalue modulus of the period product of W_k (0: exact average; NaN for asp)"},
@@ -69,7 +71,8 @@ func DSSync() *experiments.Experiment {
 			{Name: "detected_racks", Unit: "racks", Help: "DS-Sync: racks with inter-rack contention in force at the end (NaN for the baselines)"},
 			{Name: "detected_workers", Unit: "workers", Help: "DS-Sync: workers with end-host contention in force at the end (NaN for the baselines)"},
 		},
-		Run: runDSSync,
+		Run:      runDSSync,
+		Validate: func(ps experiments.Params) error { return workers.Validate(ps, 0) },
 	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
 }
 
@@ -164,6 +167,13 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
 	sim := setup.NewSim(r)
+	layout := cfg.Layout
+	if layout == nil {
+		layout = dssync.PaperLayout(cfg.Scenario)
+	}
+	if cfg.Mult, err = workers.Multipliers(r.Params, sim, layout.Workers()); err != nil {
+		return nil, fmt.Errorf("dssync: %w", err)
+	}
 	learning, err := dssyncLearning(r, sim, &cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
@@ -176,6 +186,7 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	res.Events = out.Events
 	m := res.Metrics
 	m["comm_time_ms"], m["comm_time_max_ms"], m["iter_time_ms"] = out.CommMs, out.CommMaxMs, out.IterMs
+	m["iter_time_min_ms"] = out.IterMinMs
 	m["inter_rack_gb"], m["bg_gbps"] = out.InterRackGB, out.BGGbps
 	m["rho"] = out.Rho
 	if out.ConsensusIters >= 0 {

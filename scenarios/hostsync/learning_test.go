@@ -29,9 +29,13 @@ func TestLearningLeavesTheNetworkAlone(t *testing.T) {
 		{SRCluster(), []string{"scheme=partial-reduce", "n=8", "duration_s=20", "model_mb=20"}},
 		{SRCluster(), []string{"scheme=selective-reduce", "n=8", "duration_s=20", "model_mb=20"}},
 		{CrewTraining(), []string{"scheme=crew", "n=8", "p=3", "duration_s=10", "model_mb=2", "network=n2"}},
+		// heterogeneous workers and changing bandwidths
+		{DSSync(), []string{"stragglers=1", "scheme=dssync", "model=custom", "model_mb=16", "compute_ms=20", "iterations=40", "adjust_every=8", "bg_model=bert-base"}},
+		{SRCluster(), []string{"stragglers=2", "worker_classes=v100:0.5+k80:0.5", "scheme=selective-reduce", "n=8", "duration_s=20", "model_mb=20", "bw_model=walk"}},
+		{CrewTraining(), []string{"stragglers=2", "bw_model=walk", "bw_period_s=1", "faulty_links=2", "scheme=crew", "n=8", "p=3", "duration_s=10", "model_mb=2", "network=n2"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.e.Name+"/"+tc.sets[0], func(t *testing.T) {
+		t.Run(tc.e.Name+"/"+tc.sets[0]+"/"+tc.sets[1], func(t *testing.T) {
 			plain := exptest.Run(t, tc.e, 4, tc.sets...)
 			learnt := exptest.Run(t, tc.e, 4, append(append([]string(nil), tc.sets...), learnSets...)...)
 			learning := map[string]bool{}

@@ -1,7 +1,10 @@
 package hostsync
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +51,42 @@ func TestSRTimeVaryingFidelities(t *testing.T) {
 		f["avg_sync_time_s"], f["total_sync"], r)
 	if !(r > 0.9 && r <= 1+1e-9) {
 		t.Errorf("flow / analytic = %v, want in (0.9, 1]", r)
+	}
+}
+
+// TestSRBandwidthTrace: a trace that sets every worker to 20 Gbit/s at 0 s
+// and drops worker 0 to 1 Gbit/s at 10 s. All reduce with a constant
+// compute time synchronises everybody, so its syncs take 2(n-1)/n x v /
+// 20 Gbit/s + 2(n-1) alpha before 10 s and twenty times the bandwidth
+// term after: the average lies strictly between, and a flow-fidelity run
+// of the same trace moves data at the same rates (within 2 %).
+func TestSRBandwidthTrace(t *testing.T) {
+	path := t.TempDir() + "/trace.csv"
+	var sb strings.Builder
+	sb.WriteString("time_s,worker,gbps\n")
+	for w := 0; w < 8; w++ {
+		fmt.Fprintf(&sb, "0,%d,20\n", w)
+	}
+	sb.WriteString("10,0,1\n")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sets := []string{"scheme=allreduce", "n=8", "duration_s=20", "trace=constant", "compute_ms=100", "model_mb=100",
+		"bw_model=trace", "bw_trace_file=" + path}
+	a := srRun(t, 1, append(sets, "fidelity=analytic")...).Metrics
+	fast := 2 * 7.0 / 8 * 800e6 / 20e9
+	slow := 2 * 7.0 / 8 * 800e6 / 1e9
+	lat := 2 * 7 * 1e-3
+	if got := a["avg_sync_time_s"]; !(got > fast+lat && got < slow+lat) {
+		t.Errorf("average sync %v s, want between %v and %v", got, fast+lat, slow+lat)
+	}
+	f := srRun(t, 1, append(sets, "fidelity=flow")...).Metrics
+	if r := f["avg_sync_time_s"] / a["avg_sync_time_s"]; r < 0.98 || r > 1.02 {
+		t.Errorf("flow / analytic = %v", r)
+	}
+	// Without the drop every sync takes the fast time.
+	s := srRun(t, 1, "scheme=allreduce", "n=8", "duration_s=20", "trace=constant", "compute_ms=100", "model_mb=100", "lambda=1").Metrics
+	if math.Abs(s["avg_sync_time_s"]-(fast+lat)) > 1e-6 {
+		t.Errorf("static 20 Gbit/s: %v s, want %v", s["avg_sync_time_s"], fast+lat)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"syncsim/netsim/fluid"
 	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
+	"syncsim/scenarios/internal/workers"
 	"syncsim/transport"
 	"syncsim/workloads/background"
 	"syncsim/workloads/syncctl"
@@ -34,7 +35,7 @@ func SRCluster() *experiments.Experiment {
 		Name:    "sr-cluster",
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc:     doc("sr-cluster"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
 			experiments.FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
@@ -60,7 +61,10 @@ func SRCluster() *experiments.Experiment {
 			experiments.EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)").OnlyWhen("fidelity", "analytic"),
 			experiments.EnumParam("bw_model", "static", training.BWModelNames,
 				"how b_i changes: static (drawn once), redraw (every bw_period_s from the same law) or walk (a bounded random walk "+
-					"that keeps the law, steps of up to bw_walk_step of its range every bw_period_s); the controller reads the values in force every pass (Alg. 3 line 9)"),
+					"that keeps the law, steps of up to bw_walk_step of its range every bw_period_s) or trace (the measured series in bw_trace_file); "+
+					"the controller reads the values in force every pass (Alg. 3 line 9)"),
+			experiments.TextParam("bw_trace_file", "", "bw_model=trace: CSV rows time_s,worker,gbps (workers from 0; a header line allowed): "+
+				"from time_s on the worker's bandwidth is gbps; workers and times not listed keep the law's draw").OnlyWhen("bw_model", "trace"),
 			experiments.FloatParam("bw_period_s", 1, 0.001, 1e6, "bw_model=redraw or walk: time between bandwidth changes, s (1 s with walk steps of 0.2 gives the paper's headline gains: docs/selective-reduce-fidelity.md)").OnlyWhen("bw_model", "redraw", "walk"),
 			experiments.FloatParam("bw_walk_step", 0.2, 0.001, 1, "bw_model=walk: largest step per period as a fraction of the law's range").OnlyWhen("bw_model", "walk"),
 			experiments.EnumParam("bag_seed", "p+1", syncctl.BAGSeedNames,
@@ -78,7 +82,7 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
-		},
+		}, workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
 			{Name: "avg_sync_scale", Unit: "workers", Help: "average number of workers per completed synchronisation"},
@@ -116,16 +120,19 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	p := int(math.Round(ps.Float("p_frac") * float64(n)))
 	p = max(1, min(p, n))
 	sim := setup.NewSim(r)
-	bwp, err := srBandwidths(sim, ps, n)
+	gbps, sched, err := srBandwidths(sim, ps, n)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	gbps := bwp.Epoch(0)
 	bw := make([]float64, n)
 	for i, g := range gbps {
 		bw[i] = g * 1e9
 	}
 	dist, err := srComputeDist(ps)
+	if err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
+	mult, err := workers.Multipliers(ps, sim, n)
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
@@ -137,14 +144,12 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		BW:         bw,
 		ModelBytes: ps.Float("model_mb") * 1e6,
 		Alpha:      ps.Float("alpha_ms") / 1e3,
-		Compute:    []training.Dist{dist},
+		Compute:    training.PerWorker(dist, mult),
 		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
 		Cost:       cost,
 		Record:     r.Series,
 	}
-	if bwp.Period() > 0 {
-		cfg.Schedule = syncctl.Process(bwp)
-	}
+	cfg.Schedule = sched
 	seed, err := syncctl.ParseBAGSeed(ps.String("bag_seed"))
 	if err != nil {
 		return nil, err
@@ -315,6 +320,16 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 // distribution can be built (a readable trace file, a uniform spread
 // below 1).
 func validateSRCluster(ps experiments.Params) error {
-	_, err := srComputeDist(ps)
-	return err
+	if _, err := srComputeDist(ps); err != nil {
+		return err
+	}
+	if err := workers.Validate(ps, ps.Int("n")); err != nil {
+		return err
+	}
+	if ps.String("bw_model") == "trace" {
+		if _, err := srTraceRows(ps, ps.Int("n")); err != nil {
+			return err
+		}
+	}
+	return nil
 }

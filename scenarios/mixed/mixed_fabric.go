@@ -26,7 +26,7 @@ const (
 func MixedFabric() *experiments.Experiment {
 	return &experiments.Experiment{
 		Name: "mixed-fabric",
-		Summary: "INA jobs, ring all-reduce jobs over DCTCP and background traffic sharing one leaf-spine " +
+		Summary: "INA jobs, ring all-reduce and partial-reduce jobs over DCTCP and background traffic sharing one leaf-spine " +
 			"(beyond the papers: every tenant on one fabric)",
 		Doc: doc("mixed-fabric"),
 		Params: append([]experiments.Param{
@@ -50,23 +50,34 @@ func MixedFabric() *experiments.Experiment {
 			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
 			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms").Means("0", "communication only"),
 			experiments.EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("load"),
-			experiments.FloatParam("load", 0.3, 0, 1, "background offered load over the background hosts' NIC capacity (0: none)").Means("0", "no background traffic"),
+			experiments.FloatParam("load", 0.3, 0, 1, "background load: with load_basis=fabric the busiest tier of links is offered load of its capacity "+
+				"(ina-leafspine's basis); with load_basis=host, offered bytes/s over the background hosts' NIC capacity (0: none)").Means("0", "no background traffic"),
+			experiments.EnumParam("load_basis", inarig.BasisFabric, []string{inarig.BasisFabric, inarig.BasisHost},
+				"what load is a fraction of: fabric (the busiest tier's capacity, as ina-leafspine) or host (the senders' NIC capacity; "+
+					"loads whose busiest tier would exceed 1 are refused)").OnlyWhenPositive("load"),
+			experiments.FloatParam("bg_warmup_ms", setup.LeafSpineWarmupMs, 0, 1e6, "the background starts at t = 0 and every job at bg_warmup_ms, so the jobs meet it "+
+				"in its steady state (ina-leafspine's measured warm-up; without background the idle time costs nothing)"),
 			experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job").OnlyWhenPositive("load"),
-			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
+			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: 10% of the run)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
-		}, inarig.ConstantParams()...),
+		}, append(prParams(), inarig.ConstantParams()...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
+			{Name: "ina_jct_ms", Unit: "ms", Help: "INA jobs: mean job completion time from the jobs' start (bg_warmup_ms) over finished jobs"},
 			{Name: "ring_iter_ms", Unit: "ms", Help: "ring jobs: mean iteration time (compute + all-reduce) over their completed iterations"},
-			{Name: "switch_agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from time 0 to the last INA job's end"},
+			{Name: "pr_sync_ms", Unit: "ms", Help: "partial-reduce jobs: mean time of a group's ring all-reduce, launch to completion, over completed groups"},
+			{Name: "pr_scale", Unit: "workers", Help: "partial-reduce jobs: mean group size"},
+			{Name: "pr_jct_ms", Unit: "ms", Help: "partial-reduce jobs: mean time from the jobs' start until their workers averaged iterations rounds"},
+			{Name: "switch_agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from the jobs' start to the last INA job's end"},
 			{Name: "switch_agg_frac", Unit: "", Help: "fraction of INA worker contributions summed in a switch (the rest at parameter servers)"},
 			{Name: "fct_slowdown_p50", Unit: "", Help: "median background slowdown (FCT / FCT on an empty network) of completed flows"},
 			{Name: "fct_slowdown_p99", Unit: "", Help: "99th-percentile background slowdown of completed flows"},
 			{Name: "flows_started", Unit: "flows", Help: "background flows started in the measurement window"},
 			{Name: "flows_done", Unit: "flows", Help: "of those, flows completed by the end of the run"},
-			{Name: "makespan_ms", Unit: "ms", Help: "time until the last job finished (max_ms if some did not)"},
-			{Name: "jobs_done_frac", Unit: "", Help: "fraction of jobs (INA and ring) that finished every iteration"},
+			{Name: "makespan_ms", Unit: "ms", Help: "time from the jobs' start until the last job finished (until max_ms if some did not)"},
+			{Name: "jobs_done_frac", Unit: "", Help: "fraction of jobs (INA, ring and partial-reduce) that finished"},
+			{Name: "host_load", Unit: "", Help: "the background's load on the host basis that load on load_basis resolved to"},
 			{Name: "drops", Unit: "packets", Help: "packets dropped anywhere in the network (whole run)"},
 			{Name: "timeouts", Unit: "", Help: "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
@@ -85,16 +96,23 @@ type mixedRig struct {
 	aggs  []*inagg.Aggregator // by leaf; nil where no parameter server sits
 	ina   []*inagg.Job
 	rings []*mixedRingJob
+	prs   []*prJob
 	gen   *background.Generator
-	left  int // jobs not yet finished
+	start netsim.Time // when the jobs start (the background warm-up)
+	load  float64     // the background's host-basis load
+	left  int         // jobs not yet finished
 
 	warmupMs float64 // warmup_ms (negative: 10% of the run)
 }
 
 // mixedDemand is the number of hosts the jobs need.
 func mixedDemand(ps experiments.Params) int64 {
-	return int64(ps.Int("ina_jobs"))*int64(ps.Int("workers")+1) + int64(ps.Int("ring_jobs"))*int64(ps.Int("ring_workers"))
+	return int64(ps.Int("ina_jobs"))*int64(ps.Int("workers")+1) + int64(ps.Int("ring_jobs"))*int64(ps.Int("ring_workers")) +
+		int64(ps.Int("pr_jobs"))*int64(ps.Int("pr_workers"))
 }
+
+// mixedWarmup is the background warm-up in force: when the jobs start.
+func mixedWarmup(ps experiments.Params) float64 { return ps.Float("bg_warmup_ms") }
 
 func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	ps := r.Params
@@ -115,14 +133,9 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if err := lc.Queue.Validate(); err != nil {
 		return nil, err
 	}
-	nINA, nRing := ps.Int("ina_jobs"), ps.Int("ring_jobs")
-	if nINA+nRing == 0 {
-		return nil, fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0 and ring_jobs=0); the run ends when the jobs do")
-	}
-	hosts := int64(lc.Leaves) * int64(lc.HostsPerLeaf)
-	if need := mixedDemand(ps); need > hosts {
-		return nil, fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers) "+
-			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+	nINA, nRing, nPR := ps.Int("ina_jobs"), ps.Int("ring_jobs"), ps.Int("pr_jobs")
+	if err := validateMixedFabric(ps); err != nil {
+		return nil, err
 	}
 	proto, err := inagg.ParseProtocol(ps.String("protocol"))
 	if err != nil {
@@ -135,7 +148,8 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		return nil, err
 	}
 	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, transport.DefaultConfig()),
-		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms")}
+		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms"),
+		start: netsim.FromMillis(mixedWarmup(ps))}
 
 	// Placement: a seeded shuffle of the hosts, taken in order.
 	perm := sim.Rand(mixedPlacementStream).Perm(len(fab.Hosts))
@@ -161,7 +175,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 			sim.Stop()
 		}
 	}
-	rig.left = nINA + nRing
+	rig.left = nINA + nRing + nPR
 
 	// INA jobs, aggregated at their parameter server's leaf. The BDP that
 	// caps windows and sets the AECN threshold is the longest path's round
@@ -185,7 +199,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		}
 		job, err := inagg.NewJob(net, inagg.JobConfig{
 			ID: j, Protocol: proto, Workers: hs[:len(hs)-1], PS: psHost, Switch: rig.aggs[leaf],
-			Gradient: grad, Iterations: iters, Compute: computeFn, Params: inarig.JobParams(ps),
+			Gradient: grad, Iterations: iters, Compute: computeFn, Params: inarig.JobParams(ps), Start: rig.start,
 			OnDone: func(*inagg.Job) { finished() },
 		})
 		if err != nil {
@@ -208,6 +222,23 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 			iters: iters, compute: compute, onDone: finished})
 	}
 
+	// Partial-reduce jobs: each group's ring all-reduce over DCTCP. Their
+	// controllers' latency alpha is the fabric's longest one-way path (4
+	// cables between leaves).
+	alpha := (4 * lc.Delay).Seconds()
+	for j := 0; j < nPR; j++ {
+		hs := take(ps.Int("pr_workers"))
+		ids := make([]netsim.NodeID, len(hs))
+		for i, h := range hs {
+			ids[i] = h.ID()
+		}
+		job, err := newPRJob(rig, ps, j, ids, alpha, rig.start, finished)
+		if err != nil {
+			return nil, fmt.Errorf("mixed-fabric: partial-reduce job %d: %w", j, err)
+		}
+		rig.prs = append(rig.prs, job)
+	}
+
 	// Background traffic.
 	if load := ps.Float("load"); load > 0 {
 		cdf, err := background.Workload(ps.String("workload"))
@@ -224,8 +255,11 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 			return nil, fmt.Errorf("mixed-fabric: bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
 				ps.String("bg_hosts"), len(bg))
 		}
+		if rig.load, err = inarig.HostLoad(load, ps.String("load_basis"), inarig.Tiers(inarig.FabricGroups(fab, bg, nil), lc.HostRate)); err != nil {
+			return nil, fmt.Errorf("mixed-fabric: %w", err)
+		}
 		rig.gen, err = background.New(sim, rig.stack, background.Config{
-			CDF: cdf, Load: load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName,
+			CDF: cdf, Load: rig.load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName,
 		})
 		if err != nil {
 			return nil, err
@@ -265,7 +299,10 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	for _, j := range rig.rings {
-		j.start()
+		rig.sim.At(rig.start, j.start)
+	}
+	for _, j := range rig.prs {
+		rig.sim.At(rig.start, j.cluster.Start)
 	}
 	if rig.gen != nil {
 		rig.gen.Start()
@@ -282,9 +319,13 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 
 	res := r.Exp.NewResult()
 	m := res.Metrics
-	m["makespan_ms"] = end.Milliseconds()
+	m["makespan_ms"] = (end - rig.start).Milliseconds()
 	m["ina_iter_ms"], m["ring_iter_ms"] = rig.iterationMeans()
-	m["jobs_done_frac"] = float64(len(rig.ina)+len(rig.rings)-rig.left) / float64(len(rig.ina)+len(rig.rings))
+	m["ina_jct_ms"] = rig.inaJCT()
+	m["pr_sync_ms"], m["pr_scale"], m["pr_jct_ms"] = rig.prMeans()
+	jobs := len(rig.ina) + len(rig.rings) + len(rig.prs)
+	m["jobs_done_frac"] = float64(jobs-rig.left) / float64(jobs)
+	m["host_load"] = rig.load
 	if len(rig.ina) > 0 {
 		var aggBytes float64
 		for _, a := range rig.aggs {
@@ -306,7 +347,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 				last = at
 			}
 		}
-		m["switch_agg_tput_gbps"] = setup.Gbps(aggBytes, last)
+		m["switch_agg_tput_gbps"] = setup.Gbps(aggBytes, last-rig.start)
 		if tot > 0 {
 			m["switch_agg_frac"] = sw / tot
 		}
@@ -353,14 +394,27 @@ func (rig *mixedRig) iterationMeans() (ina, ring float64) {
 	return ina, s / n // 0/0 is NaN: no completed iteration
 }
 
+// inaJCT is the INA jobs' mean completion time from their start, ms, over
+// the finished ones (NaN if none).
+func (rig *mixedRig) inaJCT() float64 {
+	var s, n float64
+	for _, j := range rig.ina {
+		if j.Done() {
+			s += (j.DoneAt() - rig.start).Milliseconds()
+			n++
+		}
+	}
+	return s / n
+}
+
 // iterationSeries lists every completed iteration of every job: job number
 // (INA jobs first, then ring jobs), whether it is a ring job, iteration,
-// end time and duration in ms. Jobs start at 0 and iterate back to back,
-// so an iteration ends at the sum of the durations so far.
+// end time and duration in ms. Jobs start at bg_warmup_ms and iterate back
+// to back, so an iteration ends at the start plus the durations so far.
 func (rig *mixedRig) iterationSeries() experiments.Series {
 	s := experiments.Series{Name: "iterations", Columns: []string{"job", "ring", "iteration", "end_ms", "iter_ms"}}
 	add := func(job, ring int, ts []netsim.Time) {
-		var end netsim.Time
+		end := rig.start
 		for k, t := range ts {
 			end += t
 			s.Rows = append(s.Rows, []float64{float64(job), float64(ring), float64(k), end.Milliseconds(), t.Milliseconds()})
@@ -427,6 +481,11 @@ func (rig *mixedRig) check(r *experiments.Run) error {
 	for i, j := range rig.rings {
 		if err := j.check(); err != nil {
 			return fmt.Errorf("%s: ring job %d: %w", r.Exp.Name, i, err)
+		}
+	}
+	for i, j := range rig.prs {
+		if err := j.check(); err != nil {
+			return fmt.Errorf("%s: partial-reduce job %d: %w", r.Exp.Name, i, err)
 		}
 	}
 	rig.recordBooks(r)

@@ -8,20 +8,29 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/workers"
 )
 
 // validateMixedFabric checks a point without building it: there are jobs,
 // the fabric has hosts for them, and idle hosts enough for background
 // traffic when it is confined to them.
 func validateMixedFabric(ps experiments.Params) error {
-	if ps.Int("ina_jobs")+ps.Int("ring_jobs") == 0 {
-		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0 and ring_jobs=0); the run ends when the jobs do")
+	if ps.Int("ina_jobs")+ps.Int("ring_jobs")+ps.Int("pr_jobs") == 0 {
+		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
 	}
 	hosts := int64(ps.Int("leaves")) * int64(ps.Int("hosts_per_leaf"))
 	need := mixedDemand(ps)
 	if need > hosts {
-		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers) "+
+		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
 			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+	}
+	if ps.Int("pr_jobs") > 0 {
+		if ps.Int("pr_p") > ps.Int("pr_workers") {
+			return fmt.Errorf("mixed-fabric: pr_p = %d exceeds pr_workers = %d", ps.Int("pr_p"), ps.Int("pr_workers"))
+		}
+		if err := workers.Validate(ps, ps.Int("pr_workers")); err != nil {
+			return fmt.Errorf("mixed-fabric: %w", err)
+		}
 	}
 	if ps.Float("load") > 0 && ps.String("bg_hosts") != "all" && hosts-need < 2 {
 		return fmt.Errorf("mixed-fabric: bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
@@ -41,6 +50,14 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 		bytes := math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte) / float64(n))
 		quiet += netsim.FromSeconds(8 * bytes / (ps.Float("host_gbps") * 1e9))
 	}
+	if len(rig.prs) > 0 {
+		// A partial-reduce group waits for its slowest worker's compute.
+		slow := 1.0
+		if ps.Int("stragglers") > 0 {
+			slow = ps.Float("straggler_slowdown")
+		}
+		quiet += netsim.FromMillis(4 * slow * ps.Float("pr_compute_ms"))
+	}
 	// Every INA worker receives every result; a ring all-reduce over n
 	// hosts moves n transfers in each of its 2(n-1) steps.
 	iters := float64(ps.Int("iterations"))
@@ -51,6 +68,9 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 	for _, j := range rig.rings {
 		n := float64(len(j.hosts))
 		goal += 2 * n * (n - 1) * iters
+	}
+	for _, j := range rig.prs {
+		goal += float64(j.target)
 	}
 	r.Watch(experiments.Watch{
 		What:  "INA results and ring transfers completed",
@@ -64,6 +84,9 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 			}
 			for _, j := range rig.rings {
 				n += float64(j.dones)
+			}
+			for _, j := range rig.prs {
+				n += float64(j.rounds)
 			}
 			return n
 		},
@@ -92,4 +115,16 @@ func (rig *mixedRig) recordBooks(r *experiments.Run) {
 	r.Book(experiments.Book{Name: "ring transfers", Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
 		{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
 	}})
+	if len(rig.prs) > 0 {
+		sends, dones, sent, delivered = 0, 0, 0, 0
+		for _, j := range rig.prs {
+			sends += float64(j.sends)
+			dones += float64(j.dones)
+			sent += float64(j.sentB)
+			delivered += float64(j.deliveredB)
+		}
+		r.Book(experiments.Book{Name: "partial-reduce transfers", Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
+			{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
+		}})
+	}
 }

@@ -21,10 +21,23 @@ type Config struct {
 	// (seconds), scaled by ComputeScale (Fig. 9).
 	Compute      training.Dist
 	ComputeScale float64
+	// ComputeMult multiplies each worker's compute times (heterogeneous
+	// workers, persistent stragglers: training.Heterogeneity); nil: all 1.
+	ComputeMult []float64
 	// Duration is the simulated training time.
 	Duration netsim.Time
 	// Faults are the outages of the run (Sec. IV-B, Fig. 8).
 	Faults []Fault
+	// Vary makes the real capacities change during the run (flow
+	// fidelity).
+	Vary Variation
+	// Probe is how often every worker measures its outgoing connections
+	// and reports them to the controller (the reports arrive Control
+	// later), which plans every partial reduce with the latest reports
+	// (times each pair's estimation error, Estimate / real at time 0). 0:
+	// the controller knows every change at once; negative: it never learns
+	// a change and plans with Estimate throughout.
+	Probe netsim.Time
 	// Recorder, if set, hears the schedule (recorder.go).
 	Recorder Recorder
 }
@@ -68,6 +81,7 @@ type Cluster struct {
 	ch  Chunking
 
 	est       Matrix  // the controller's bandwidth estimate
+	noise     Matrix  // each pair's estimation error factor, est / real
 	view      Matrix  // est with connections known to be down at 0
 	knownDown [][]int // detected outages per connection
 	physDown  [][]int // outages in force per connection
@@ -81,8 +95,10 @@ type Cluster struct {
 	rng     []*rand.Rand
 	pre     []*preScatter // non-blocking scatter under way, by worker
 
+	mesh    *mesh // CREW's and OPR's streams at flow fidelity
 	forming *forming
 	nextPid int
+	nextSeq int64  // streams started (their flow-level FCFS rank)
 	tasks   []task // under way, in formation order
 
 	defSplit Split // CREW's default plan (P = N), nil when stale
@@ -94,6 +110,7 @@ type Cluster struct {
 	prTime      netsim.Time
 	lpSum       float64
 	lpCount     int
+	splitSum    float64 // Eq. 1a + 1b of the chunk splits used, summed like lpSum
 	abandoned   int
 	discarded   int64
 	failovers   int
@@ -128,6 +145,9 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if !(cfg.ComputeScale > 0) {
 		return nil, fmt.Errorf("compute scale %v must be positive", cfg.ComputeScale)
 	}
+	if cfg.ComputeMult != nil && len(cfg.ComputeMult) != n {
+		return nil, fmt.Errorf("%d compute multipliers for %d workers", len(cfg.ComputeMult), n)
+	}
 	est := cfg.Estimate
 	if est == nil {
 		est = net.BW
@@ -135,9 +155,24 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if est.N() != n {
 		return nil, fmt.Errorf("estimate is %d x %d for %d workers", est.N(), est.N(), n)
 	}
+	if err := cfg.Vary.validate(n); err != nil {
+		return nil, err
+	}
+	if cfg.Vary.Model != BWStatic && !net.CanCancel() {
+		return nil, fmt.Errorf("time-varying bandwidth needs flow fidelity")
+	}
+	est = est.Clone()
+	noise := NewMatrix(n)
+	for i := range noise {
+		for j := range noise[i] {
+			if i != j {
+				noise[i][j] = est[i][j] / net.BW[i][j]
+			}
+		}
+	}
 	c := &Cluster{
 		sim: net.Sim, net: net, cfg: cfg, n: n, ch: cfg.chunking(),
-		est: est, view: est.Clone(), ctrlUp: true,
+		est: est, noise: noise, view: est.Clone(), ctrlUp: true,
 		knownDown: intMatrix(n), physDown: intMatrix(n),
 		dead: make([]bool, n), knownDead: make([]bool, n),
 		wstate: make([]uint8, n), wgen: make([]uint32, n), rng: make([]*rand.Rand, n),
@@ -145,6 +180,10 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	}
 	for w := range c.rng {
 		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
+	}
+	if net.Fluid != nil && cfg.Scheme != A2A && !cfg.viaEngine {
+		c.mesh = newMesh(c)
+		net.onRate = c.mesh.capacity
 	}
 	return c, nil
 }
@@ -169,8 +208,11 @@ type Metrics struct {
 	PRs    int
 	PRTime netsim.Time
 	// LPObjective is the mean objective (seconds) of the weights the
-	// partial reduces were planned with (CREW and OPR; NaN otherwise).
+	// partial reduces were planned with (CREW and OPR; NaN otherwise);
+	// SplitT the mean T_scatter + T_multicast (Eq. 1a + 1b) of the chunk
+	// splits used.
 	LPObjective float64
+	SplitT      float64
 	// Abandoned counts partial reduces given up (no replacement
 	// aggregator, a lost initiator, the controller unreachable, the time
 	// budget); Discarded counts chunks that reached an aggregator that was
@@ -191,6 +233,10 @@ func (c *Cluster) Run() Metrics {
 		c.startCompute(w)
 	}
 	c.scheduleFaults()
+	c.startVariation()
+	if c.cfg.Probe > 0 && c.cfg.Vary.Model != BWStatic {
+		c.sim.AfterFunc(c.cfg.Probe, c.probe)
+	}
 	c.sim.Run(c.cfg.Duration)
 	return c.metrics()
 }
@@ -209,9 +255,10 @@ func (c *Cluster) metrics() Metrics {
 	if c.waitCount > 0 {
 		m.QueueWait = c.waitSum / netsim.Time(c.waitCount)
 	}
-	m.LPObjective = math.NaN()
+	m.LPObjective, m.SplitT = math.NaN(), math.NaN()
 	if c.lpCount > 0 {
 		m.LPObjective = c.lpSum / float64(c.lpCount)
+		m.SplitT = c.splitSum / float64(c.lpCount)
 	}
 	return m
 }
@@ -222,7 +269,11 @@ func (c *Cluster) startCompute(w int) {
 		return
 	}
 	c.wstate[w] = wComputing
-	d := netsim.FromSeconds(c.cfg.Compute.Sample(c.rng[w]) * c.cfg.ComputeScale)
+	x := c.cfg.Compute.Sample(c.rng[w]) * c.cfg.ComputeScale
+	if c.cfg.ComputeMult != nil {
+		x *= c.cfg.ComputeMult[w]
+	}
+	d := netsim.FromSeconds(x)
 	gen := c.wgen[w]
 	c.sim.AfterFunc(max(d, 0), func() {
 		if c.wgen[w] == gen {
@@ -397,6 +448,11 @@ func (c *Cluster) Check() error {
 	if c.err != nil {
 		return c.err
 	}
+	if c.mesh != nil {
+		if err := c.mesh.check(); err != nil {
+			return err
+		}
+	}
 	return c.net.Check()
 }
 
@@ -480,7 +536,7 @@ func (c *Cluster) defaultSplit() Split {
 // got to aggregators are discarded.
 func (c *Cluster) dropPre(w int) {
 	if p := c.pre[w]; p != nil {
-		c.discarded += int64(p.cancel(c))
+		p.cancel(c)
 		c.pre[w] = nil
 	}
 }

@@ -18,15 +18,17 @@ import (
 //
 //	FL: one persistent connection per ordered pair (windows carry over
 //	    from message to message): packet / flow in [0.99, 1.2].
-//	FS: a new DCTCP flow per transfer, each slow-starting, so CREW's
+//	FS: a connection per stream (a copy or a multicast of a block, its
+//	    chunks one message after another), each slow-starting, so CREW's
 //	    2 MB blocks (about 130 ms each way alone) pay 3-4 round trips of
-//	    slow start twice, scatter and multicast, while several flows share
-//	    a connection: [0.99, 1.8] (measured: CREW 1.71, PS 1.05).
+//	    slow start twice, scatter and multicast, while several streams
+//	    share a connection: [0.99, 1.8].
 //
-// Measured on FL: CREW 1.14, OPR 1.09, A2A 1.07, Ring 1.04. At WAN round
-// trips of hundreds of milliseconds slow start costs seconds per cold
-// connection (a 2 MB transfer at 50 Mbit/s over 300 ms took 2.3 s cold,
-// 0.56 s warm, 0.47 s fluid), so the cross-check uses 5 ms.
+// Measured: FL CREW 1.13, OPR 1.09, A2A 1.07, Ring 1.04; FS CREW 1.52, PS
+// 1.05. At WAN round trips of hundreds of milliseconds slow start costs
+// seconds per cold connection (a 2 MB transfer at 50 Mbit/s over 300 ms
+// took 2.3 s cold, 0.56 s warm, 0.47 s fluid), so the cross-check uses
+// 5 ms.
 func TestPacketMatchesFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packet-level runs take a few seconds")

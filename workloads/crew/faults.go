@@ -268,8 +268,8 @@ func (c *Cluster) faultDetected(f Fault) {
 // the plan of the worker's P will route its chunks elsewhere.
 func (c *Cluster) preConnDown(u, v int) {
 	for _, d := range [][2]int{{u, v}, {v, u}} {
-		if p := c.pre[d[0]]; p != nil && p.legs[d[1]].live {
-			p.stop(c, d[1])
+		if p := c.pre[d[0]]; p != nil && p.legs[d[1]] != nil {
+			c.stop(p.legs[d[1]])
 		}
 	}
 }

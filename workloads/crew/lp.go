@@ -26,12 +26,13 @@ import (
 // minimises T = T_scatter + T_multicast subject to sum x = 1, x >= 0. The
 // paper motivates T as an upper bound of the pipelined completion T_CREW
 // (T/2 <= T_CREW <= T), and x of the LP as a guideline, not as the exact
-// optimum of T_CREW. Our simulator moves every block as one transfer and
-// multicasts it once its p copies have arrived (store-and-forward per
-// block), so an uncontended partial reduce takes max_j x_j (1/s_j +
-// 1/m_j) plus latencies, which is at most T. ObjectiveStoreForward
-// minimises that quantity instead; it is the alternative reading, kept as
-// a parameter.
+// optimum of T_CREW; the simulator pipelines blocks chunk by chunk by
+// default (Pipeline), within that bound. When each block moves as one
+// transfer and is multicast once its p copies have arrived
+// (PipelineBlock: store-and-forward per block), an uncontended partial
+// reduce takes max_j x_j (1/s_j + 1/m_j) plus latencies, which is at most
+// T. ObjectiveStoreForward minimises that quantity instead; it is the
+// alternative reading, kept as a parameter.
 type Objective uint8
 
 const (

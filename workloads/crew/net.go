@@ -76,7 +76,7 @@ func (p Policy) String() string {
 }
 
 // Transfer classes, carried in netsim.BulkOpts.Class; the partial reduce
-// id travels in BulkOpts.Tag.
+// id and the stream's sequence number travel in BulkOpts.Tag (legTag).
 const (
 	// ClassScatter marks a block sent by an initiator to an aggregator.
 	ClassScatter uint8 = 1
@@ -87,25 +87,50 @@ const (
 	ClassOther uint8 = 3
 )
 
+// seqBits is how many low bits of a transfer's Tag carry the sequence
+// number of the stream it belongs to; the bits above carry the partial
+// reduce id.
+const seqBits = 40
+
+// legTag packs a partial reduce id and a stream's sequence number into a
+// BulkOpts.Tag.
+func legTag(pid int, seq int64) int64 { return int64(pid)<<seqBits | seq&(1<<seqBits-1) }
+
 // priorityKey returns the fluid priority key function of policy p, or nil
-// for the policies that are plain engine modes (FS, FL).
+// for FS, which is max-min. Every transfer of one stream (the chunks of
+// one copy or of one multicast, sent one after another) carries the
+// stream's sequence number, taken when the stream started, so the ranks
+// are those of streams, not of chunks:
+//
+//	FL: by stream (flow-level FCFS: an earlier stream is never preempted
+//	    by a later one on its connection);
+//	TL: by partial-reduce id, then stream;
+//	C1: multicast before anything else, then stream;
+//	C2: scatter (and baselines) before multicast, then stream.
+//
+// The baselines' transfers (Tag 0) share one key and keep the engine's
+// FCFS by activation among themselves.
 func priorityKey(p Policy) func(netsim.BulkOpts) int64 {
+	const classBit = int64(1) << 61
+	seq := func(o netsim.BulkOpts) int64 { return o.Tag & (1<<seqBits - 1) }
 	switch p {
+	case FL:
+		return seq
 	case TL:
 		return func(o netsim.BulkOpts) int64 { return o.Tag }
 	case C1:
 		return func(o netsim.BulkOpts) int64 {
 			if o.Class == ClassMulticast {
-				return 0
+				return seq(o)
 			}
-			return 1
+			return classBit | seq(o)
 		}
 	case C2:
 		return func(o netsim.BulkOpts) int64 {
 			if o.Class == ClassMulticast {
-				return 1
+				return classBit | seq(o)
 			}
-			return 0
+			return seq(o)
 		}
 	}
 	return nil
@@ -115,9 +140,17 @@ func priorityKey(p Policy) func(netsim.BulkOpts) int64 {
 // is host w<i> behind its own site switch, sites joined pairwise by a
 // cable carrying b_ij one way and b_ji the other) driven by the fluid
 // engine or by the packet engine.
+//
+// At flow fidelity the fluid engine allocates bandwidth on cables without
+// delay, and the one-way latency of the pair is added after a transfer's
+// last byte has left its source: a stream can then start its next chunk
+// the moment the previous one has left, as a sender's byte stream does,
+// while each chunk still arrives a latency later. For a single transfer
+// this is the fluid engine's own timing (rate-limited sending plus the
+// path's propagation).
 type Net struct {
 	Sim   *netsim.Sim
-	BW    Matrix          // real capacities, bits/s
+	BW    Matrix          // capacities at time 0, bits/s
 	Delay [][]netsim.Time // one-way latencies
 	// Fluid is the flow engine (flow fidelity), Stack the transport stack
 	// (packet fidelity); the other is nil.
@@ -126,10 +159,17 @@ type Net struct {
 	// Fabric is the built topology.
 	Fabric *topologies.Fabric
 
+	pol   Policy
 	hosts []netsim.NodeID
-	bulk  netsim.Bulk
+	index map[netsim.NodeID]int
+	bulk  netsim.Bulk       // what the baselines send through
+	conns netsim.Bulk       // packet fidelity: the transfers of crew's streams (FL)
 	pair  [][]netsim.LinkID // flow fidelity: the link from site i to site j
 	up    [][]bool          // connection state (both directions)
+	cur   Matrix            // capacities in force, bits/s
+	// onRate, if set, hears of every change of a connection's capacity
+	// or state (the mesh of a CREW or OPR run).
+	onRate func(i, j int)
 
 	// Transfers and BytesSent count what was handed to the engine.
 	Transfers uint64
@@ -140,8 +180,9 @@ type Net struct {
 // fidelity and scheduling policy. At flow fidelity the access cables of
 // topologies.WAN (rated at the sum of a site's WAN links, so never a
 // bottleneck) are left out of allocation, and every policy is available.
-// At packet fidelity the transfers are DCTCP flows, one per transfer (FS)
-// or one persistent connection per ordered pair whose byte stream serves
+// At packet fidelity the transfers are DCTCP flows: a stream of chunks is
+// one connection of its own (FS), or every stream of an ordered pair
+// shares the pair's persistent connection, whose byte stream serves
 // messages first come, first served (FL); TL, C1 and C2 need the flow
 // engine's priorities and are refused.
 func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol Policy) (*Net, error) {
@@ -168,18 +209,25 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 	}
 	nw := netsim.NewNetwork(sim)
 	var wo topologies.WANOptions
+	cableDelay := delay
 	if fid == Packet {
 		if pol != FS && pol != FL {
 			return nil, fmt.Errorf("scheduling %v needs flow fidelity (the packet engine offers fs and fl)", pol)
 		}
 		wo.AccessHeadroom = 2 // queues at the WAN ports, which mark ECN
 		wo.PairQueue = func(i, j int) switchmodel.QueueConfig { return wanPortQueue(rates[i][j], delay[i][j]) }
+	} else {
+		cableDelay = ConstLatency(n, 0) // latency is added per transfer (see Net)
 	}
-	fab, err := topologies.WANWith(nw, rates, delay, switchmodel.QueueConfig{}, wo)
+	fab, err := topologies.WANWith(nw, rates, cableDelay, switchmodel.QueueConfig{}, wo)
 	if err != nil {
 		return nil, err
 	}
-	nt := &Net{Sim: sim, BW: bw, Delay: delay, Fabric: fab, hosts: fab.HostIDs()}
+	nt := &Net{Sim: sim, BW: bw, Delay: delay, Fabric: fab, pol: pol, hosts: fab.HostIDs(), cur: bw.Clone()}
+	nt.index = make(map[netsim.NodeID]int, n)
+	for i, h := range nt.hosts {
+		nt.index[h] = i
+	}
 	nt.up = make([][]bool, n)
 	for i := range nt.up {
 		nt.up[i] = make([]bool, n)
@@ -191,19 +239,16 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 	case Flow:
 		if key := priorityKey(pol); key != nil {
 			nt.Fluid = fluid.NewPriority(nw, key)
-		} else if pol == FL {
-			nt.Fluid = fluid.New(nw, fluid.FCFS)
 		} else {
 			nt.Fluid = fluid.New(nw, fluid.MaxMin)
 		}
-		for i, h := range fab.Hosts {
+		for _, h := range fab.Hosts {
 			site := fab.EdgeOf(h.ID()).ID()
 			for _, l := range []*netsim.Link{fab.LinkBetween(h.ID(), site), fab.LinkBetween(site, h.ID())} {
 				if err := nt.Fluid.SetUncapped(l.ID); err != nil {
 					return nil, err
 				}
 			}
-			_ = i
 		}
 		nt.pair = make([][]netsim.LinkID, n)
 		for i := range nt.pair {
@@ -214,7 +259,7 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 				}
 			}
 		}
-		nt.bulk = nt.Fluid
+		nt.bulk = propBulk{nt}
 	case Packet:
 		tc := transport.DefaultConfig()
 		// DCTCP's alpha starts at 0, not 1: on a WAN round trip of tens of
@@ -233,6 +278,7 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 		nt.Stack = transport.NewStack(nw, tc)
 		if pol == FL {
 			nt.bulk = nt.Stack.Persistent()
+			nt.conns = nt.bulk
 		} else {
 			nt.bulk = nt.Stack
 		}
@@ -240,6 +286,24 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 		return nil, fmt.Errorf("unknown fidelity %d", fid)
 	}
 	return nt, nil
+}
+
+// propBulk is the flow engine with each pair's latency added after the
+// last byte left: what the baselines (collectives) send through.
+type propBulk struct{ nt *Net }
+
+func (b propBulk) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	d := b.nt.Delay[b.nt.index[src]][b.nt.index[dst]]
+	b.nt.Fluid.Send(src, dst, size, opts, func() { b.nt.later(d, done) })
+}
+
+// later runs f after d, or now if d is 0.
+func (nt *Net) later(d netsim.Time, f func()) {
+	if d <= 0 {
+		f()
+		return
+	}
+	nt.Sim.AfterFunc(d, f)
 }
 
 // wanPortQueue is the packet-level queue of the WAN port carrying rate
@@ -270,27 +334,63 @@ func (nt *Net) N() int { return len(nt.hosts) }
 // engine), which non-blocking scatter and failover need.
 func (nt *Net) CanCancel() bool { return nt.Fluid != nil }
 
-// Bulk is the bulk-transfer interface over the workers' hosts.
+// Bulk is the bulk-transfer interface over the workers' hosts (with the
+// pairs' latencies at flow fidelity), for the baselines.
 func (nt *Net) Bulk() netsim.Bulk { return nt.bulk }
 
 // Host is worker i's node.
 func (nt *Net) Host(i int) netsim.NodeID { return nt.hosts[i] }
 
+// newStream returns the Bulk a new stream of chunks sends through at
+// packet fidelity: the pair's persistent connection (FL) or a connection
+// of its own (FS). At flow fidelity it is nil (the fluid engine).
+func (nt *Net) newStream() netsim.Bulk {
+	if nt.Stack == nil {
+		return nil
+	}
+	if nt.conns != nil {
+		return nt.conns
+	}
+	return nt.Stack.Persistent()
+}
+
 // send moves size bytes from worker src to worker dst as a transfer of
-// class cls for partial reduce pid, and calls done when they have arrived.
-func (nt *Net) send(src, dst int, size netsim.Bytes, cls uint8, pid int, done func()) fluid.Handle {
+// class cls tagged tag (legTag), through via at packet fidelity (nil: the
+// baselines' Bulk). At flow fidelity left is called when the last byte has
+// left src and arrived a latency later; at packet fidelity left is never
+// called and arrived when the last byte has reached dst.
+func (nt *Net) send(src, dst int, size netsim.Bytes, cls uint8, tag int64, via netsim.Bulk, left, arrived func()) fluid.Handle {
 	nt.Transfers++
 	nt.BytesSent += size
-	opts := netsim.BulkOpts{Class: cls, Tag: int64(pid)}
+	opts := netsim.BulkOpts{Class: cls, Tag: tag}
 	if nt.Fluid != nil {
-		return nt.Fluid.Start(nt.hosts[src], nt.hosts[dst], size, opts, done)
+		d := nt.Delay[src][dst]
+		return nt.Fluid.Start(nt.hosts[src], nt.hosts[dst], size, opts, func() {
+			if left != nil {
+				left()
+			}
+			nt.later(d, arrived)
+		})
 	}
-	nt.bulk.Send(nt.hosts[src], nt.hosts[dst], size, opts, done)
+	if via == nil {
+		via = nt.bulk
+	}
+	via.Send(nt.hosts[src], nt.hosts[dst], size, opts, arrived)
 	return fluid.Handle{}
 }
 
+// sentBytes is how many bytes of a transfer have left its source (flow
+// fidelity only).
+func (nt *Net) sentBytes(h fluid.Handle) netsim.Bytes {
+	if nt.Fluid == nil {
+		return 0
+	}
+	b, _ := nt.Fluid.Sent(h)
+	return b
+}
+
 // cancel abandons a transfer (flow fidelity only) and returns the bytes
-// it had sent.
+// that had left its source.
 func (nt *Net) cancel(h fluid.Handle) (netsim.Bytes, bool) {
 	if nt.Fluid == nil {
 		return 0, false
@@ -298,20 +398,12 @@ func (nt *Net) cancel(h fluid.Handle) (netsim.Bytes, bool) {
 	return nt.Fluid.Cancel(h)
 }
 
-// sentBytes is how far a transfer has got (flow fidelity only).
-func (nt *Net) sentBytes(h fluid.Handle) (netsim.Bytes, bool) {
-	if nt.Fluid == nil {
-		return 0, false
-	}
-	return nt.Fluid.Sent(h)
-}
-
 // Up reports whether the connection between workers i and j works.
 func (nt *Net) Up(i, j int) bool { return nt.up[i][j] }
 
 // SetConnection takes the connection between workers i and j down (both
-// directions stall at zero capacity) or brings it back at its bandwidths.
-// Flow fidelity only.
+// directions stall at zero capacity) or brings it back at the bandwidths
+// in force. Flow fidelity only.
 func (nt *Net) SetConnection(i, j int, up bool) error {
 	if nt.Fluid == nil {
 		return fmt.Errorf("connection outages need flow fidelity")
@@ -321,15 +413,44 @@ func (nt *Net) SetConnection(i, j int, up bool) error {
 	}
 	nt.up[i][j], nt.up[j][i] = up, up
 	for _, d := range [][2]int{{i, j}, {j, i}} {
-		r := netsim.Rate(0)
-		if up {
-			r = netsim.Rate(math.Round(nt.BW[d[0]][d[1]]))
-		}
-		if err := nt.Fluid.SetCapacity(nt.pair[d[0]][d[1]], r); err != nil {
+		if err := nt.rate(d[0], d[1]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// SetBandwidth changes the capacity of the directed connection i -> j to
+// bps from now on (a connection that is down takes it when it comes
+// back). Flow fidelity only.
+func (nt *Net) SetBandwidth(i, j int, bps float64) error {
+	if nt.Fluid == nil {
+		return fmt.Errorf("time-varying bandwidth needs flow fidelity")
+	}
+	if i == j {
+		return nil
+	}
+	if !(bps > 0) || math.IsInf(bps, 0) {
+		return fmt.Errorf("bandwidth (%d,%d) = %v bit/s: want a finite positive rate", i+1, j+1, bps)
+	}
+	nt.cur[i][j] = bps
+	return nt.rate(i, j)
+}
+
+// Bandwidth is the capacity of the directed connection i -> j in force
+// (bits/s), whether the connection is up or not.
+func (nt *Net) Bandwidth(i, j int) float64 { return nt.cur[i][j] }
+
+// rate sets the fluid capacity of i -> j from its state.
+func (nt *Net) rate(i, j int) error {
+	r := netsim.Rate(0)
+	if nt.up[i][j] {
+		r = max(netsim.Rate(math.Round(nt.cur[i][j])), 1)
+	}
+	if nt.onRate != nil {
+		nt.onRate(i, j)
+	}
+	return nt.Fluid.SetCapacity(nt.pair[i][j], r)
 }
 
 // Check verifies the engine's books: the fluid engine's conservation and

@@ -128,6 +128,86 @@ func ParseEq3(s string) (Eq3Load, error) {
 	return 0, fmt.Errorf("unknown Eq. 3 load reading %q (allowed: candidate, literal)", s)
 }
 
+// Pipeline is how CREW and OPR move a block: chunk by chunk, pipelined
+// (Sec. IV-A1: "by splitting the tensors into fine-grained chunks for
+// pipelined communication, the multicast procedure can be partially
+// overlapped with the scatter, thus T_CREW <= T"), or as one transfer
+// multicast once every copy has arrived.
+type Pipeline uint8
+
+const (
+	// PipelineChunk sends every copy as a stream of chunks in increasing
+	// order; an aggregator reduces each chunk as soon as its p copies have
+	// arrived and multicasts it at once (the paper's design).
+	PipelineChunk Pipeline = iota
+	// PipelineBlock moves each copy as one transfer and multicasts the
+	// block once all p copies have arrived (store-and-forward per block).
+	PipelineBlock
+)
+
+// ParsePipeline parses "chunk" or "block".
+func ParsePipeline(s string) (Pipeline, error) {
+	switch s {
+	case "chunk":
+		return PipelineChunk, nil
+	case "block":
+		return PipelineBlock, nil
+	}
+	return 0, fmt.Errorf("unknown pipeline %q (allowed: chunk, block)", s)
+}
+
+// FailoverMode is what moves to a replacement aggregator (Sec. IV-B).
+type FailoverMode uint8
+
+const (
+	// FailoverMove: the replacement takes over the block ("take over the
+	// aggregator role of worker j", Eq. 3 sized by the block's x_j): every
+	// chunk of it that some member still lacks is scattered again to the
+	// replacement by every member and reduced there; copies at the old
+	// aggregator are discarded; members keep the result chunks they hold.
+	FailoverMove FailoverMode = iota
+	// FailoverSplit keeps what the old aggregator can still finish: the
+	// chunks it has reduced and whose result already crossed the broken
+	// connection stay with it (it multicasts them to the members it still
+	// reaches); only the rest moves to the replacement.
+	FailoverSplit
+)
+
+// ParseFailover parses "move" or "split".
+func ParseFailover(s string) (FailoverMode, error) {
+	switch s {
+	case "move":
+		return FailoverMove, nil
+	case "split":
+		return FailoverSplit, nil
+	}
+	return 0, fmt.Errorf("unknown failover mode %q (allowed: move, split)", s)
+}
+
+// Eq3Scope is which partial reduces Eq. 3's load l counts.
+type Eq3Scope uint8
+
+const (
+	// Eq3Task counts the blocks a worker reduces in the partial reduce
+	// being repaired.
+	Eq3Task Eq3Scope = iota
+	// Eq3Running counts the blocks it reduces in every partial reduce
+	// under way ("the total block volume that worker i is scheduled to
+	// reduce" need not be limited to one task).
+	Eq3Running
+)
+
+// ParseEq3Scope parses "task" or "running".
+func ParseEq3Scope(s string) (Eq3Scope, error) {
+	switch s {
+	case "task":
+		return Eq3Task, nil
+	case "running":
+		return Eq3Running, nil
+	}
+	return 0, fmt.Errorf("unknown Eq. 3 load scope %q (allowed: task, running)", s)
+}
+
 // Options configure how partial reduces run.
 type Options struct {
 	Scheme    Scheme
@@ -145,8 +225,14 @@ type Options struct {
 	// extra copy); 0 makes reduction instantaneous (Sec. I: the reduce
 	// computation is "not computationally intensive").
 	ReduceRate float64
-	// Eq3 selects the reading of Eq. 3 for replacement aggregators.
-	Eq3 Eq3Load
+	// Eq3 selects the reading of Eq. 3 for replacement aggregators, and
+	// Eq3Scope which partial reduces its load counts.
+	Eq3      Eq3Load
+	Eq3Scope Eq3Scope
+	// Pipeline is chunk-by-chunk (the paper's) or block store-and-forward.
+	Pipeline Pipeline
+	// Failover is what moves to a replacement aggregator.
+	Failover FailoverMode
 	// Detect is how long after an outage begins its endpoints notice it
 	// (heartbeat timeout, Sec. IV-B).
 	Detect netsim.Time
@@ -158,6 +244,10 @@ type Options struct {
 	TreeSegments int
 	// AnnealSteps is the number of simulated-annealing steps of ToA.
 	AnnealSteps int
+
+	// viaEngine moves CREW's and OPR's streams through the fluid engine,
+	// one transfer per chunk, instead of the mesh (tests compare the two).
+	viaEngine bool
 }
 
 // Validate checks the options against n workers.

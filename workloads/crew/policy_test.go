@@ -64,7 +64,7 @@ func TestPoliciesTwoFlows(t *testing.T) {
 			for i, f := range tc.flows {
 				i, f := i, f
 				sim.At(f.at, func() {
-					nt.send(0, 1, netsim.Megabyte, f.cls, f.pid, func() { got[i] = sim.Now() })
+					nt.send(0, 1, netsim.Megabyte, f.cls, legTag(f.pid, int64(i+1)), nil, nil, func() { got[i] = sim.Now() })
 				})
 			}
 			sim.Run(netsim.Never)

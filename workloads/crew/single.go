@@ -15,8 +15,10 @@ type SingleResult struct {
 	// reduced model.
 	Time netsim.Time
 	// LPObjective is the objective of the weights CREW and OPR planned
-	// with (seconds), NaN for the other schemes.
+	// with (seconds), NaN for the other schemes; SplitT is T_scatter +
+	// T_multicast (Eq. 1a + 1b) of the split into chunks they used.
 	LPObjective float64
+	SplitT      float64
 	// Transfers and Bytes count what the scheme handed to the engine.
 	Transfers uint64
 	Bytes     netsim.Bytes
@@ -48,7 +50,7 @@ func RunSingle(nt *Net, opt Options, est Matrix, P []int, r *rand.Rand) (SingleR
 	if est == nil {
 		est = nt.BW
 	}
-	res := SingleResult{LPObjective: math.NaN(), Server: -1}
+	res := SingleResult{LPObjective: math.NaN(), SplitT: math.NaN(), Server: -1}
 	sim := nt.Sim
 	start := sim.Now()
 	var end netsim.Time = -1
@@ -83,6 +85,7 @@ func RunSingle(nt *Net, opt Options, est Matrix, P []int, r *rand.Rand) (SingleR
 		}
 		if c.lpCount > 0 {
 			res.LPObjective = c.lpSum / float64(c.lpCount)
+			res.SplitT = c.splitSum / float64(c.lpCount)
 		}
 	case PS:
 		ps := ChoosePS(est, nt.Delay)

@@ -74,7 +74,8 @@ func (t *a2aTask) send(si int) {
 		}
 		di := di
 		t.live[si][di] = true
-		t.h[si][di] = c.net.send(t.P[si], dst, c.cfg.Model, ClassOther, t.id, func() {
+		c.nextSeq++
+		t.h[si][di] = c.net.send(t.P[si], dst, c.cfg.Model, ClassOther, legTag(t.id, c.nextSeq), nil, nil, func() {
 			if t.state != tActive || !t.live[si][di] {
 				return
 			}

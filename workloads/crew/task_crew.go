@@ -4,26 +4,13 @@ import (
 	"slices"
 
 	"syncsim/netsim"
-	"syncsim/netsim/fluid"
 )
 
-// leg is one initiator's copy of one block on its way to the block's
-// aggregator.
-type leg struct {
-	h     fluid.Handle
-	gen   uint32
-	live  bool  // a transfer is under way
-	carry Block // chunks the transfer under way carries, in order
-	got   Block // chunks that have reached dst (or are local)
-	dst   int   // worker the chunks go to
-	want  Block // the chunks dst must end up with; nil before the plan
-}
-
-// memberLegs are one worker's scatter legs, indexed by block. Before its
-// P is formed (non-blocking scatter) they belong to no task.
+// memberLegs are one worker's scatter streams, indexed by block. Before
+// its P is formed (non-blocking scatter) they belong to no task.
 type memberLegs struct {
 	w    int
-	legs []leg
+	legs []*stream
 	t    *crewTask // nil before formation
 	mi   int       // index in t.P
 }
@@ -32,91 +19,44 @@ type memberLegs struct {
 // plan, started before its P is known (Sec. IV-A2).
 type preScatter = memberLegs
 
+// scatterStream starts ml's stream of block b towards dst for partial
+// reduce pid.
+func (c *Cluster) scatterStream(ml *memberLegs, b, dst, pid int) *stream {
+	s := c.newStream(ml.w, dst, ClassScatter, pid)
+	s.onArrive = func(m Block) {
+		if ml.t != nil {
+			ml.t.copyArrived(ml.mi, b, m)
+		}
+	}
+	return s
+}
+
 // startPreScatter starts worker w's non-blocking scatter: block b of the
 // default plan goes to worker b, chunks in increasing order.
 func (c *Cluster) startPreScatter(w int) *preScatter {
 	split := c.defaultSplit()
 	pid := c.formingGroup().pid
-	ml := &memberLegs{w: w, legs: make([]leg, c.n), mi: -1}
+	ml := &memberLegs{w: w, legs: make([]*stream, c.n), mi: -1}
 	for b := range split {
-		lg := &ml.legs[b]
-		lg.dst = b
+		s := c.scatterStream(ml, b, b, pid)
+		ml.legs[b] = s
 		if b == w {
-			lg.got = append(Block(nil), split[b]...)
+			s.got = append(Block(nil), split[b]...)
 			continue
 		}
-		if split[b].Len() > 0 {
-			c.sendLeg(ml, b, split[b], pid)
-		}
+		c.push(s, split[b])
 	}
 	return ml
 }
 
-// sendLeg sends chunks of leg b of ml to the leg's dst.
-func (c *Cluster) sendLeg(ml *memberLegs, b int, chunks Block, pid int) {
-	lg := &ml.legs[b]
-	lg.gen++
-	lg.live = true
-	lg.carry = chunks
-	gen := lg.gen
-	lg.h = c.net.send(ml.w, lg.dst, c.ch.Bytes(chunks), ClassScatter, pid, func() { ml.arrived(c, b, gen) })
-}
-
-// arrived books the chunks of leg b's transfer as delivered.
-func (ml *memberLegs) arrived(c *Cluster, b int, gen uint32) {
-	lg := &ml.legs[b]
-	if gen != lg.gen || !lg.live {
-		return
-	}
-	lg.live = false
-	if dup := lg.got.Intersect(lg.carry); dup.Len() > 0 {
-		c.fail("worker %d delivered chunks %v of block %d to worker %d twice", ml.w, dup, b, lg.dst)
-	}
-	lg.got = lg.got.Union(lg.carry)
-	lg.carry = nil
-	if lg.want != nil {
-		lg.got = lg.got.Intersect(lg.want) // discards were booked with the plan
-	}
-	if ml.t != nil {
-		ml.t.legProgress(ml.mi, b)
-	}
-}
-
-// stop cancels leg b's transfer, if any; the chunks it had fully sent
-// will arrive and join got. It returns those chunks.
-func (ml *memberLegs) stop(c *Cluster, b int) Block {
-	lg := &ml.legs[b]
-	if !lg.live {
-		return nil
-	}
-	sent, _ := c.net.cancel(lg.h)
-	done := c.ch.Sent(lg.carry, sent)
-	lg.got = lg.got.Union(done)
-	lg.live = false
-	lg.gen++
-	lg.carry = nil
-	return done
-}
-
-// cancel stops every leg; it returns the number of chunks that had reached
-// (or will reach) other workers, all of which are now discarded.
-func (ml *memberLegs) cancel(c *Cluster) int {
-	n := 0
-	for b := range ml.legs {
-		ml.stop(c, b)
-		if ml.legs[b].dst != ml.w {
-			n += ml.legs[b].got.Len()
+// cancel stops every leg; the chunks that had reached (or will reach)
+// other workers are discarded and counted.
+func (ml *memberLegs) cancel(c *Cluster) {
+	for _, s := range ml.legs {
+		if s != nil {
+			c.reset(s)
 		}
-		ml.legs[b].got = nil
 	}
-	return n
-}
-
-// mleg is the multicast of one reduced block to one initiator.
-type mleg struct {
-	h    fluid.Handle
-	gen  uint32
-	live bool
 }
 
 // task states
@@ -126,30 +66,38 @@ const (
 	tAbandoned
 )
 
+// blockAgg is an aggregator's state for one block of a partial reduce:
+// how many copies of each chunk it holds, what it has reduced, and its
+// multicast streams back to the members.
+type blockAgg struct {
+	idx  chunkIndex
+	cnt  []int32 // copies at the aggregator, by position in idx
+	red  Block   // chunks reduced
+	gen  uint32  // bumped when the block moves: pending reductions drop
+	busy netsim.Time
+	mc   []*stream // per member; nil until the first chunk goes out
+}
+
 // crewTask is one partial reduce by CREW or OPR: weighted scatter of the
 // blocks to their aggregators, controlled reduce, way-back multicast
-// (Sec. III), with failover (Sec. IV-B).
+// (Sec. III), chunk by chunk (Options.Pipeline), with failover (Sec.
+// IV-B, failover.go).
 type crewTask struct {
-	c      *Cluster
-	id     int
-	P      []int
-	pos    []int // worker -> index in P, or -1
-	pool   []int // block b's first aggregator (CREW: worker b; OPR: P[b])
-	owner  []int // block b's aggregator now
-	split  Split
-	share  []float64 // block b's share of the model (chunks / k)
-	load   []float64 // per worker: model share it reduces in this task
-	ml     []*memberLegs
-	legOK  [][]bool // [member][block] counted in scDone
-	scDone []int    // per block: members whose copy has fully arrived
-	reduce []bool   // per block: reduced (its multicast may be under way)
-	redGen []uint32
-	mc     [][]mleg // [block][member]
-	has    [][]bool // [block][member] result delivered
-	res    []int    // per member: blocks whose result it holds
-	need   int      // non-empty blocks
-	done   []bool
-	left   int
+	c     *Cluster
+	id    int
+	P     []int
+	pos   []int // worker -> index in P, or -1
+	pool  []int // block b's first aggregator (CREW: worker b; OPR: P[b])
+	split Split // chunks of each block; failover may shrink blocks and append new ones
+	owner []int // block b's aggregator now
+	share []float64
+	load  []float64 // per worker: model share it reduces in this task
+	ml    []*memberLegs
+	agg   []*blockAgg
+	held  []chunkSet // per member: chunks whose result it holds
+	skip  []Block    // per member: results on their way from a replaced aggregator
+	done  []bool
+	left  int
 
 	planned []bool      // per member: the plan has reached it
 	aggAt   netsim.Time // when aggregators know P
@@ -182,27 +130,15 @@ func newCrewTask(c *Cluster, pid int, P []int, pre []*preScatter) *crewTask {
 		if pre != nil && pre[mi] != nil {
 			t.ml[mi] = pre[mi]
 		} else {
-			t.ml[mi] = &memberLegs{w: w, legs: make([]leg, nb)}
-			for b := range t.ml[mi].legs {
-				t.ml[mi].legs[b].dst = t.pool[b]
-			}
+			t.ml[mi] = &memberLegs{w: w, legs: make([]*stream, nb)}
 		}
 		t.ml[mi].t, t.ml[mi].mi = t, mi
 	}
-	t.legOK = make([][]bool, p)
-	for mi := range t.legOK {
-		t.legOK[mi] = make([]bool, nb)
+	t.held = make([]chunkSet, p)
+	for mi := range t.held {
+		t.held[mi] = newChunkSet(c.cfg.Chunks)
 	}
-	t.scDone = make([]int, nb)
-	t.reduce = make([]bool, nb)
-	t.redGen = make([]uint32, nb)
-	t.mc = make([][]mleg, nb)
-	t.has = make([][]bool, nb)
-	for b := range t.mc {
-		t.mc[b] = make([]mleg, p)
-		t.has[b] = make([]bool, p)
-	}
-	t.res = make([]int, p)
+	t.skip = make([]Block, p)
 	t.done = make([]bool, p)
 	t.left = p
 	t.planned = make([]bool, p)
@@ -220,9 +156,7 @@ func (t *crewTask) start() {
 	c := t.c
 	if len(t.P) == 1 {
 		// Nothing to exchange: one model is its own reduction.
-		for b := range t.ml[0].legs {
-			t.ml[0].stop(c, b)
-		}
+		t.ml[0].cancel(c)
 		t.finishMember(0)
 		return
 	}
@@ -243,10 +177,13 @@ func (t *crewTask) start() {
 	for b, blk := range t.split {
 		t.share[b] = float64(blk.Len()) / float64(c.cfg.Chunks)
 		t.load[t.owner[b]] += t.share[b]
-		if blk.Len() > 0 {
-			t.need++
-		}
+		t.agg = append(t.agg, newBlockAgg(blk, len(t.P)))
 	}
+	// T = T_scatter + T_multicast (Eq. 1a + 1b) of the split in chunks,
+	// which Alg. 1's integer bounds move from the LP's x by up to a chunk
+	// per block.
+	ts, tm := Evaluate(c.view, t.P, t.pool, t.share, float64(c.cfg.Model)*8)
+	c.splitSum += ts + tm
 	t.aggAt = t.formed + c.cfg.Control
 	for mi := range t.P {
 		mi := mi
@@ -254,10 +191,14 @@ func (t *crewTask) start() {
 	}
 }
 
+func newBlockAgg(blk Block, p int) *blockAgg {
+	return &blockAgg{idx: newChunkIndex(blk), cnt: make([]int32, blk.Len()), mc: make([]*stream, p)}
+}
+
 // planArrives: member mi learns P and the split. Chunks its non-blocking
 // scatter already delivered to an aggregator that no longer owns them are
-// discarded; the rest of each block is sent (or the transfer under way
-// continues when it carries exactly what is missing).
+// discarded; the rest of each block is streamed to its aggregator (a
+// stream already heading there carries on, keeping its rank).
 func (t *crewTask) planArrives(mi int) {
 	if t.state != tActive {
 		return
@@ -267,137 +208,136 @@ func (t *crewTask) planArrives(mi int) {
 	ml := t.ml[mi]
 	w := t.P[mi]
 	for b, target := range t.split {
-		lg := &ml.legs[b]
 		o := t.owner[b]
-		if target.Len() == 0 {
-			// No chunk belongs here: whatever arrived is discarded.
-			ml.stop(c, b)
-			if lg.dst != w {
-				c.discarded += int64(lg.got.Len())
-			}
-			lg.got, lg.want = nil, Block{}
-			continue
-		}
-		if o == w {
-			ml.stop(c, b)
-			lg.dst, lg.got, lg.want = w, append(Block(nil), target...), target
-			t.legProgress(mi, b)
-			continue
-		}
-		D := lg.got
-		var sentCh Block
-		if lg.live {
-			sent, _ := c.net.sentBytes(lg.h)
-			sentCh = c.ch.Sent(lg.carry, sent)
-			D = D.Union(sentCh)
-		}
-		if lg.dst != o {
-			// Delivered to a worker that is not the aggregator: all lost.
-			c.discarded += int64(D.Len())
-			D = nil
-		}
-		keep := D.Intersect(target)
-		c.discarded += int64(D.Minus(target).Len())
-		need := target.Minus(keep)
-		if lg.live && lg.dst == o && need.Len() > 0 && need.Equal(lg.carry.Minus(sentCh)) {
-			lg.want = target // the transfer under way carries the rest
-			continue
-		}
-		inFlight := lg.live && sentCh.Len() > 0
-		ml.stop(c, b)
-		lg.dst, lg.got, lg.want = o, keep, target
+		s := ml.legs[b]
 		switch {
-		case need.Len() > 0:
-			c.sendLeg(ml, b, need, t.id)
-		case inFlight:
-			// The chunks kept are still on the wire: an empty transfer
-			// arrives behind them after the propagation delay.
-			c.sendLeg(ml, b, nil, t.id)
-		default:
-			t.legProgress(mi, b)
+		case target.Len() == 0:
+			// No chunk belongs here: whatever arrived is discarded.
+			if s != nil {
+				c.reset(s)
+				s.want = Block{}
+			}
+			continue
+		case s == nil:
+			s = c.scatterStream(ml, b, o, t.id)
+			ml.legs[b] = s
+		case s.dst != o:
+			c.retarget(s, o)
+		}
+		s.want = target
+		if o == w {
+			s.got = append(Block(nil), target...)
+			t.copyArrived(mi, b, target)
+			continue
+		}
+		if drop := s.got.Minus(target); drop.Len() > 0 {
+			c.discarded += int64(drop.Len())
+			s.got = s.got.Intersect(target)
+		}
+		if s.live && s.cur.Minus(target).Len() > 0 {
+			c.stop(s) // what had left arrives and is filtered by want
+		}
+		s.queue = target.Minus(s.got).Minus(s.prop).Minus(s.cur)
+		t.copyArrived(mi, b, s.got)
+		c.pump(s)
+	}
+}
+
+// copyArrived: chunks m of member mi's copy of block b have reached the
+// block's aggregator. A chunk whose p copies are all there is reduced.
+func (t *crewTask) copyArrived(mi, b int, m Block) {
+	if t.state != tActive || !t.planned[mi] || b >= len(t.agg) || m.Len() == 0 {
+		return
+	}
+	if t.ml[mi].legs[b].dst != t.owner[b] {
+		return
+	}
+	a := t.agg[b]
+	p := int32(len(t.P))
+	if !t.split[b].within(m) {
+		m = m.Intersect(t.split[b])
+	}
+	var ready Block
+	for _, sp := range m {
+		for ch := sp.Lo; ch <= sp.Hi; ch++ {
+			k := a.idx.pos(ch)
+			a.cnt[k]++
+			if a.cnt[k] == p {
+				ready = ready.add(Span{ch, ch})
+			}
 		}
 	}
-}
-
-// legProgress checks whether member mi's copy of block b is complete at
-// the block's aggregator.
-func (t *crewTask) legProgress(mi, b int) {
-	if t.state != tActive || t.legOK[mi][b] {
-		return
-	}
-	lg := &t.ml[mi].legs[b]
-	if lg.live || lg.want == nil || lg.dst != t.owner[b] || !lg.got.Equal(lg.want) || t.split[b].Len() == 0 {
-		return
-	}
-	t.legOK[mi][b] = true
-	t.scDone[b]++
-	if t.scDone[b] == len(t.P) {
-		t.startReduce(b)
+	if ready.Len() > 0 {
+		t.reduce(b, ready)
 	}
 }
 
-// startReduce: the aggregator holds every initiator's copy of block b. It
-// reduces them once it knows P (controlled reduce, Sec. III), taking
-// (p - 1) block sizes at ReduceRate, then multicasts the result.
-func (t *crewTask) startReduce(b int) {
+// reduce: the aggregator of block b holds every initiator's copy of the
+// chunks ready. It sums them once it knows P (controlled reduce, Sec.
+// III), taking (p - 1) copies' bytes at ReduceRate one batch after
+// another, then multicasts them.
+func (t *crewTask) reduce(b int, ready Block) {
 	c := t.c
-	if t.reduce[b] {
+	a := t.agg[b]
+	now := c.sim.Now()
+	end := max(now, t.aggAt)
+	if r := c.cfg.ReduceRate; r > 0 {
+		end = max(end, a.busy) + netsim.FromSeconds(float64(len(t.P)-1)*float64(c.ch.Bytes(ready))*8/r)
+		a.busy = end
+	}
+	if end <= now {
+		t.reduced(b, ready)
 		return
 	}
-	d := max(t.aggAt-c.sim.Now(), 0)
-	if r := c.cfg.ReduceRate; r > 0 {
-		d += netsim.FromSeconds(float64(len(t.P)-1) * float64(c.ch.Bytes(t.split[b])) * 8 / r)
-	}
-	t.redGen[b]++
-	gen := t.redGen[b]
-	c.after(d, func() {
-		if t.state == tActive && t.redGen[b] == gen {
-			t.reduce[b] = true
-			t.multicast(b)
+	gen := a.gen
+	c.sim.AfterFunc(end-now, func() {
+		if t.state == tActive && a.gen == gen {
+			t.reduced(b, ready)
 		}
 	})
 }
 
-// multicast sends block b's result from its aggregator to every member
-// that lacks it (way-back multicast).
-func (t *crewTask) multicast(b int) {
+// reduced: chunks of block b are reduced; the aggregator multicasts them
+// to every member that lacks them (way-back multicast).
+func (t *crewTask) reduced(b int, chunks Block) {
 	c := t.c
+	a := t.agg[b]
+	chunks = chunks.Intersect(t.split[b])
+	a.red = a.red.Union(chunks)
 	o := t.owner[b]
-	size := c.ch.Bytes(t.split[b])
 	for mi, w := range t.P {
-		if t.has[b][mi] {
+		need := t.held[mi].from(chunks)
+		if t.skip[mi] != nil {
+			need = need.Minus(t.skip[mi])
+		}
+		if need.Len() == 0 {
 			continue
 		}
 		if w == o {
-			t.result(b, mi)
+			t.result(mi, need)
 			continue
 		}
-		m := &t.mc[b][mi]
-		m.gen++
-		m.live = true
-		gen := m.gen
-		mi := mi
-		m.h = c.net.send(o, w, size, ClassMulticast, t.id, func() {
-			if t.mc[b][mi].gen == gen && t.mc[b][mi].live {
-				t.mc[b][mi].live = false
-				t.result(b, mi)
-			}
-		})
+		s := a.mc[mi]
+		if s == nil {
+			s = c.newStream(o, w, ClassMulticast, t.id)
+			mi := mi
+			s.onArrive = func(m Block) { t.result(mi, m) }
+			a.mc[mi] = s
+		}
+		c.push(s, need)
 	}
 }
 
-// result: member mi holds block b's reduced result.
-func (t *crewTask) result(b, mi int) {
+// result: member mi holds the reduced chunks m.
+func (t *crewTask) result(mi int, m Block) {
 	if t.state != tActive {
 		return
 	}
-	if t.has[b][mi] {
-		t.c.fail("partial reduce %d: worker %d received block %d's result twice", t.id, t.P[mi], b)
+	if dup := t.held[mi].add(m); dup.Len() > 0 {
+		t.c.fail("partial reduce %d: worker %d received the result of chunks %v twice", t.id, t.P[mi], dup)
 		return
 	}
-	t.has[b][mi] = true
-	t.res[mi]++
-	if t.res[mi] == t.need {
+	if !t.done[mi] && t.held[mi].Len() == t.c.cfg.Chunks {
 		t.finishMember(mi)
 	}
 }
@@ -412,9 +352,10 @@ func (t *crewTask) finishMember(mi int) {
 	}
 }
 
-// complete checks the books of a finished partial reduce: every
-// aggregator received every chunk of its block from every initiator, and
-// every member got every block.
+// complete checks the books of a finished partial reduce: the blocks
+// partition the k chunks, every aggregator received every chunk of its
+// block from every initiator, and every member holds every chunk's
+// result.
 func (t *crewTask) complete() {
 	c := t.c
 	t.state = tComplete
@@ -425,20 +366,48 @@ func (t *crewTask) complete() {
 		}
 		chunks += blk.Len()
 		for mi := range t.P {
-			lg := &t.ml[mi].legs[b]
-			if !lg.got.Equal(blk) || lg.dst != t.owner[b] || lg.live {
-				c.fail("partial reduce %d: aggregator %d of block %d holds %v from worker %d, want %v", t.id, t.owner[b], b, lg.got, t.P[mi], blk)
-			}
-			if !t.has[b][mi] {
-				c.fail("partial reduce %d: worker %d lacks block %d", t.id, t.P[mi], b)
+			s := t.ml[mi].legs[b]
+			if s == nil || !s.got.Equal(blk) || s.dst != t.owner[b] {
+				c.fail("partial reduce %d: aggregator %d of block %d lacks chunks of %v from worker %d", t.id, t.owner[b], b, blk, t.P[mi])
 			}
 		}
 	}
-	if len(t.P) > 1 && chunks != c.cfg.Chunks {
-		c.fail("partial reduce %d: blocks hold %d chunks of %d", t.id, chunks, c.cfg.Chunks)
+	if len(t.P) > 1 {
+		if chunks != c.cfg.Chunks {
+			c.fail("partial reduce %d: blocks hold %d chunks of %d", t.id, chunks, c.cfg.Chunks)
+		}
+		for mi := range t.P {
+			if t.held[mi].Len() != c.cfg.Chunks {
+				c.fail("partial reduce %d: worker %d holds %d results of %d", t.id, t.P[mi], t.held[mi].Len(), c.cfg.Chunks)
+			}
+		}
+		c.accepted += int64(chunks * len(t.P))
 	}
-	c.accepted += int64(chunks * len(t.P))
+	t.release()
 	c.taskEnded(t, true, t.formed)
+}
+
+// release stops every stream of the task (all of them idle after a
+// completion) and drops their late arrivals.
+func (t *crewTask) release() {
+	c := t.c
+	for _, ml := range t.ml {
+		for _, s := range ml.legs {
+			if s != nil {
+				c.stop(s)
+				s.epoch++
+			}
+		}
+	}
+	for _, a := range t.agg {
+		a.gen++
+		for _, s := range a.mc {
+			if s != nil {
+				c.stop(s)
+				s.epoch++
+			}
+		}
+	}
 }
 
 // abandon gives the partial reduce up: every transfer stops and the
@@ -449,20 +418,7 @@ func (t *crewTask) abandon() {
 	}
 	c := t.c
 	t.state = tAbandoned
-	for _, ml := range t.ml {
-		for b := range ml.legs {
-			ml.stop(c, b)
-		}
-	}
-	for b := range t.mc {
-		for mi := range t.mc[b] {
-			if m := &t.mc[b][mi]; m.live {
-				c.net.cancel(m.h)
-				m.live = false
-				m.gen++
-			}
-		}
-	}
+	t.release()
 	for mi, w := range t.P {
 		if !t.done[mi] {
 			c.memberReleased(w)
@@ -471,162 +427,36 @@ func (t *crewTask) abandon() {
 	c.taskEnded(t, false, t.formed)
 }
 
-// connDown handles a detected outage of connection u-v: every block whose
-// aggregator still needs that connection (a copy from, or a result to, a
-// member at the other end) gets a replacement aggregator by Eq. 3; if one
-// has none, or the controller is unreachable (the standalone mode), the
-// partial reduce is abandoned.
-func (t *crewTask) connDown(u, v int) {
-	if t.state != tActive || t.split == nil {
-		return
-	}
-	var affected []int
-	for b, o := range t.owner {
-		if t.split[b].Len() == 0 || (o != u && o != v) {
-			continue
-		}
-		z := u + v - o
-		mi := t.pos[z]
-		if mi < 0 || z == o {
-			continue
-		}
-		if !t.legOK[mi][b] || !t.has[b][mi] {
-			affected = append(affected, b)
-		}
-	}
-	t.failover(affected)
+// chunkIndex gives each chunk of a block its position among the block's
+// chunks.
+type chunkIndex struct {
+	spans Block
+	off   []int // position of each span's first chunk
 }
 
-// nodeDown handles a detected failure of worker w: an initiator's model
-// is lost, so the partial reduce is abandoned; an aggregator's unfinished
-// blocks get replacements.
-func (t *crewTask) nodeDown(w int) {
-	if t.state != tActive {
-		return
+func newChunkIndex(b Block) chunkIndex {
+	x := chunkIndex{spans: append(Block(nil), b...), off: make([]int, len(b))}
+	n := 0
+	for i, s := range b {
+		x.off[i] = n
+		n += s.Hi - s.Lo + 1
 	}
-	if t.pos[w] >= 0 {
-		t.abandon()
-		return
-	}
-	if t.split == nil {
-		return
-	}
-	var affected []int
-	for b, o := range t.owner {
-		if o != w || t.split[b].Len() == 0 {
-			continue
-		}
-		for mi := range t.P {
-			if !t.has[b][mi] {
-				affected = append(affected, b)
-				break
-			}
-		}
-	}
-	t.failover(affected)
+	return x
 }
 
-// failover moves each block in blocks to a replacement aggregator, or
-// abandons the partial reduce.
-func (t *crewTask) failover(blocks []int) {
-	if len(blocks) == 0 {
-		return
+// pos is chunk ch's position, or -1 if it is not in the block.
+func (x chunkIndex) pos(ch int) int {
+	i, ok := slices.BinarySearchFunc(x.spans, ch, func(s Span, c int) int {
+		switch {
+		case s.Hi < c:
+			return -1
+		case s.Lo > c:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return -1
 	}
-	if !t.c.ctrlUp {
-		t.abandon()
-		return
-	}
-	for _, b := range blocks {
-		k := t.replacement(b)
-		if k < 0 {
-			t.abandon()
-			return
-		}
-		t.reassign(b, k)
-		if t.state != tActive {
-			return
-		}
-	}
-}
-
-// replacement picks the new aggregator of block b by Eq. 3 among the
-// workers that are alive and have working connections to and from every
-// member of P (CREW: any worker; OPR: the members), or returns -1.
-func (t *crewTask) replacement(b int) int {
-	c := t.c
-	cands := t.pool
-	best, bestScore := -1, 0.0
-	for _, k := range cands {
-		if k == t.owner[b] || !c.usable(k) {
-			continue
-		}
-		ok := true
-		for _, i := range t.P {
-			if !c.viewUp(i, k) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		score := 0.0
-		for _, i := range t.P {
-			if i == k {
-				continue
-			}
-			l := t.load[k]
-			if c.cfg.Eq3 == Eq3Literal {
-				l = t.load[i]
-			}
-			score = max(score, (l+t.share[b])/min(c.est[i][k], c.est[k][i]))
-		}
-		if best < 0 || score < bestScore {
-			best, bestScore = k, score
-		}
-	}
-	return best
-}
-
-// reassign makes k block b's aggregator: the copies and partial results
-// at the old aggregator are discarded, every member sends its copy to k,
-// and k multicasts the result to the members that lack it.
-func (t *crewTask) reassign(b, k int) {
-	c := t.c
-	c.failovers++
-	o := t.owner[b]
-	t.load[o] -= t.share[b]
-	t.load[k] += t.share[b]
-	t.owner[b] = k
-	t.redGen[b]++
-	t.reduce[b] = false
-	t.scDone[b] = 0
-	for mi := range t.mc[b] {
-		if m := &t.mc[b][mi]; m.live {
-			c.net.cancel(m.h)
-			m.live = false
-			m.gen++
-		}
-	}
-	for mi, w := range t.P {
-		ml := t.ml[mi]
-		lg := &ml.legs[b]
-		ml.stop(c, b)
-		if lg.dst != w {
-			c.discarded += int64(lg.got.Len())
-		}
-		t.legOK[mi][b] = false
-		lg.dst, lg.got = k, nil
-		if !t.planned[mi] {
-			lg.want = nil // planArrives sends the block to k
-			continue
-		}
-		lg.want = t.split[b]
-		if w == k {
-			lg.got = append(Block(nil), t.split[b]...)
-			t.legProgress(mi, b)
-			continue
-		}
-		c.sendLeg(ml, b, t.split[b], t.id)
-	}
+	return x.off[i] + ch - x.spans[i].Lo
 }

@@ -131,7 +131,7 @@ func TestFailoverHandWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms := netsim.Millisecond
-	cfg := Config{Options: Options{Scheme: CREW, P: 2, Split: Even, Model: 4 * netsim.Megabyte, Chunks: 400, Detect: 10 * ms},
+	cfg := Config{Options: Options{Scheme: CREW, P: 2, Split: Even, Model: 4 * netsim.Megabyte, Chunks: 400, Detect: 10 * ms, Pipeline: PipelineBlock},
 		ComputeScale: 1, Faults: []Fault{{Kind: FaultLink, A: 0, B: 2, At: 40 * ms}}}
 	c, err := NewCluster(nt, cfg)
 	if err != nil {
@@ -154,15 +154,17 @@ func TestFailoverHandWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for mi := range task.P {
-		if !task.has[2][mi] {
-			t.Fatalf("member %d lacks block 2", mi)
+		if task.held[mi].Len() != 400 {
+			t.Fatalf("member %d holds %v", mi, task.held[mi])
 		}
 	}
 	if d := took - 160*ms; d < 0 || d > 10 {
 		t.Errorf("partial reduce took %v, want 160ms", took)
 	}
-	if task.owner[2] != 3 || c.failovers != 1 || c.discarded != 112 {
-		t.Errorf("block 2 at worker %d (want 3), %d failovers (want 1), %d chunks discarded (want 112)", task.owner[2], c.failovers, c.discarded)
+	if len(task.split) != 5 || task.owner[4] != 3 || !task.split[4].Equal(Block{{201, 300}}) || task.split[2].Len() != 0 ||
+		c.failovers != 1 || c.discarded != 112 {
+		t.Errorf("blocks %v owned by %v (want block 2's chunks 201-300 moved to a fifth block at worker 3), %d failovers (want 1), %d chunks discarded (want 112)",
+			task.split, task.owner, c.failovers, c.discarded)
 	}
 	if c.accepted != 2*400 {
 		t.Errorf("%d chunk copies reduced, want 800", c.accepted)
@@ -217,7 +219,7 @@ func TestEq3Replacement(t *testing.T) {
 			task.owner = []int{0, 1, 2, 3, 4, 5}
 			task.share = []float64{0, 0, 0.2, 0, 0, 0}
 			task.load = []float64{0.1, 0.1, 0.2, 0.7, 1.5, 0}
-			if got := task.replacement(2); got != tc.want {
+			if got := task.replacement(2, 0.2); got != tc.want {
 				t.Errorf("replacement %d, want %d", got, tc.want)
 			}
 		})
@@ -242,7 +244,7 @@ func TestNonBlockingHandWorked(t *testing.T) {
 	nt := uniformNet(t, 4, 100e6, FL)
 	ms := netsim.Millisecond
 	c, err := NewCluster(nt, Config{Options: Options{Scheme: CREW, P: 2, Split: Even, Scatter: NonBlocking,
-		Model: 4 * netsim.Megabyte, Chunks: 400}, ComputeScale: 1})
+		Model: 4 * netsim.Megabyte, Chunks: 400, Pipeline: PipelineBlock}, ComputeScale: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +294,9 @@ func randomFaults(r *rand.Rand, n int, dur netsim.Time) []Fault {
 }
 
 // TestFailoverBooks: under random outages (connections, workers, the
-// controller), with every scheme, blocking and non-blocking scatter, no
+// controller), with every scheme, blocking and non-blocking scatter, both
+// failover modes and Eq. 3 scopes, chunk and block pipelines, and
+// bandwidths that walk, no
 // chunk is lost or duplicated: every completed partial reduce's
 // aggregators got each chunk of their block from each initiator exactly
 // once and every member got every block once (Cluster.Check), the engine's
@@ -309,6 +313,15 @@ func TestFailoverBooks(t *testing.T) {
 			const n = 8
 			cfg := testConfig(sch, 2+trial%4)
 			cfg.Scatter = scatter
+			cfg.Failover = FailoverMode((trial / 2) % 2)
+			cfg.Eq3Scope = Eq3Scope((trial / 4) % 2)
+			if trial%7 == 6 {
+				cfg.Pipeline = PipelineBlock
+			}
+			if trial%5 == 2 {
+				cfg.Vary = Variation{Model: BWWalk, Period: 700 * netsim.Millisecond, Step: 0.5, Law: N2Law()}
+				cfg.Probe = netsim.Time(r.Int64N(int64(2 * netsim.Second)))
+			}
 			cfg.Duration = 10 * netsim.Second
 			cfg.Detect = netsim.Time(r.Int64N(int64(netsim.Second)))
 			if trial%4 == 3 {

@@ -39,6 +39,10 @@ type JobConfig struct {
 	// and Backward) from a distribution such as measured times
 	// (training.ReadTrace), instead of Spread around the nominal.
 	Trace training.Dist
+	// Mult, if set, multiplies each worker's compute in every iteration
+	// (heterogeneous workers and persistent stragglers,
+	// training.Heterogeneity); one per worker.
+	Mult []float64
 	// Iterations to run; 0 runs until the simulation stops.
 	Iterations int
 	// Warmup iterations are left out of the statistics.
@@ -133,6 +137,14 @@ func NewJob(sim *netsim.Sim, cfg JobConfig, s Syncer) (*Job, error) {
 	if s == nil {
 		return nil, fmt.Errorf("job %s: no synchronisation scheme", cfg.Name)
 	}
+	if cfg.Mult != nil && len(cfg.Mult) != len(cfg.Hosts) {
+		return nil, fmt.Errorf("job %s: %d compute multipliers for %d workers", cfg.Name, len(cfg.Mult), len(cfg.Hosts))
+	}
+	for w, m := range cfg.Mult {
+		if !(m > 0) || math.IsInf(m, 0) {
+			return nil, fmt.Errorf("job %s: worker %d's compute multiplier %g must be positive", cfg.Name, w, m)
+		}
+	}
 	n := len(cfg.Hosts)
 	j := &Job{sim: sim, cfg: cfg, sync: s, rng: sim.Rand("dssync/job/" + cfg.Name),
 		w: make([]worker, n), left: n, comm: make([]netsim.Time, n), measured: make([]int, n)}
@@ -205,6 +217,9 @@ func (j *Job) beginIteration(w int) {
 		f = j.cfg.Trace.Sample(j.rng) / nominal.Seconds()
 	case j.cfg.Spread > 0:
 		f = 1 + j.cfg.Spread*(2*j.rng.Float64()-1)
+	}
+	if j.cfg.Mult != nil {
+		f *= j.cfg.Mult[w]
 	}
 	L := netsim.Time(len(j.cfg.Pieces))
 	x.f = netsim.Time(math.Round(f*float64(j.cfg.Forward))) / L

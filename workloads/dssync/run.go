@@ -45,6 +45,9 @@ type Config struct {
 	// the nominal; Trace, if set, draws it from measured times instead.
 	Spread float64
 	Trace  training.Dist
+	// Mult multiplies each worker's compute (heterogeneous workers,
+	// persistent stragglers); nil: all alike. One per worker of Layout.
+	Mult []float64
 
 	LinkRate netsim.Rate // every host link
 	// Oversub is a host link's rate over a rack uplink's (the paper's
@@ -95,6 +98,9 @@ type Result struct {
 	// fastest worker's, as Table III reports); CommMaxMs is the slowest
 	// worker's mean communication time.
 	CommMs, CommMaxMs, IterMs float64
+	// IterMinMs is the mean iteration time of the worker that iterates
+	// fastest (with stragglers, ASP's other workers run ahead of them).
+	IterMinMs float64
 	// InterRackGB is the job's bytes between racks per iteration, in GB.
 	InterRackGB float64
 	// BGGbps is the background task's throughput while the job ran.
@@ -313,7 +319,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	c := r.cfg
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
-		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Iterations: c.Iterations,
+		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
 		Warmup: c.Warmup, Record: c.Record, Recorder: c.Recorder}, s)
 	if err != nil {
 		return nil, err
@@ -330,7 +336,11 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	// A generous horizon: every iteration moving the model over a
 	// thousandth of a link, plus its compute, a hundred times over.
 	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
-	h := float64(c.Iterations) * (float64(c.Compute) + 1000*tx) * 100
+	slowest := 1.0
+	for _, m := range c.Mult {
+		slowest = max(slowest, m)
+	}
+	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx) * 100
 	horizon := netsim.Never
 	if h < float64(netsim.Never)/2 {
 		horizon = netsim.Time(h)
@@ -357,12 +367,14 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 func (r *run) measure(res *Result, job *Job) {
 	var comm, iter, worst float64
 	fastest := -1
+	res.IterMinMs = math.Inf(1)
 	for w := range r.hosts {
 		st := job.Stats(w)
 		cm, it := st.Comm.Milliseconds(), st.Iter.Milliseconds()
 		comm += cm
 		iter += it
 		worst = math.Max(worst, cm)
+		res.IterMinMs = math.Min(res.IterMinMs, it)
 		if fastest < 0 || cm < job.Stats(fastest).Comm.Milliseconds() {
 			fastest = w
 		}

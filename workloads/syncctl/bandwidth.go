@@ -20,6 +20,47 @@ type BandwidthSchedule interface {
 	Epoch(e int) []float64
 }
 
+// TimedSchedule is a BandwidthSchedule whose epochs start at times of
+// their own (a measured trace) rather than every Period; its Period is 0.
+type TimedSchedule interface {
+	BandwidthSchedule
+	// EpochStart is when epoch e begins (0 for e = 0), or netsim.Never
+	// past the last epoch.
+	EpochStart(e int) netsim.Time
+}
+
+// Trace adapts a training.BWTrace (Gbps, seconds) to a TimedSchedule.
+func Trace(t *training.BWTrace) TimedSchedule {
+	s := &trace{t: t}
+	for e := 0; e < t.Epochs(); e++ {
+		g := t.Epoch(e)
+		b := make([]float64, len(g))
+		for i, x := range g {
+			b[i] = x * 1e9
+		}
+		s.bps = append(s.bps, b)
+		s.starts = append(s.starts, netsim.FromSeconds(t.Start(e)))
+	}
+	return s
+}
+
+type trace struct {
+	t      *training.BWTrace
+	bps    [][]float64
+	starts []netsim.Time
+}
+
+func (s *trace) Period() netsim.Time { return 0 }
+
+func (s *trace) Epoch(e int) []float64 { return s.bps[min(e, len(s.bps)-1)] }
+
+func (s *trace) EpochStart(e int) netsim.Time {
+	if e >= len(s.starts) {
+		return netsim.Never
+	}
+	return s.starts[e]
+}
+
 // Process adapts a training.BWProcess (Gbps, seconds) to a
 // BandwidthSchedule (bits/s, netsim.Time).
 func Process(p *training.BWProcess) BandwidthSchedule {
@@ -63,8 +104,32 @@ func checkBandwidths(bw []float64) error {
 	return nil
 }
 
+// varying reports whether the bandwidths change during the run.
+func (c *Cluster) varying() bool { return c.period > 0 || c.timed != nil }
+
+// epochStart is when epoch e begins (netsim.Never if it never does).
+func (c *Cluster) epochStart(e int) netsim.Time {
+	if c.timed != nil {
+		return c.timed.EpochStart(e)
+	}
+	if c.period == 0 {
+		if e == 0 {
+			return 0
+		}
+		return netsim.Never
+	}
+	return netsim.Time(e) * c.period
+}
+
 // epochAt is the epoch in force at time t.
 func (c *Cluster) epochAt(t netsim.Time) int {
+	if c.timed != nil {
+		e := 0
+		for c.timed.EpochStart(e+1) <= t {
+			e++
+		}
+		return e
+	}
 	if c.period == 0 {
 		return 0
 	}
@@ -94,11 +159,11 @@ func (c *Cluster) nextEpoch() {
 // scheduleEpoch schedules the next bandwidth change, if any falls within
 // the run and some worker can still become ready (see busy).
 func (c *Cluster) scheduleEpoch() {
-	if c.period == 0 || !c.busy() {
+	if !c.varying() || !c.busy() {
 		return
 	}
-	at := netsim.Time(c.epoch+1) * c.period
-	if c.cfg.Duration > 0 && at >= c.cfg.Duration {
+	at := c.epochStart(c.epoch + 1)
+	if at == netsim.Never || (c.cfg.Duration > 0 && at >= c.cfg.Duration) {
 		return
 	}
 	c.sim.Schedule(at, c, evBandwidth, nil, 0)
@@ -115,14 +180,16 @@ func (c *Cluster) analyticEnd(group []int) netsim.Time {
 	lat, vol := c.cfg.Cost.Split(len(group), c.cfg.ModelBytes, c.cfg.Alpha)
 	now := c.sim.Now()
 	t := now.Seconds()
-	per := c.period.Seconds()
 	for e := c.epochAt(now); vol > 0; e++ {
 		bw := c.bandwidthsAt(e)
 		b := math.Inf(1)
 		for _, w := range group {
 			b = math.Min(b, bw[w])
 		}
-		end := float64(e+1) * per
+		end := math.Inf(1)
+		if at := c.epochStart(e + 1); at != netsim.Never {
+			end = at.Seconds()
+		}
 		if vol <= b*(end-t) {
 			t += vol / b
 			break

@@ -41,6 +41,10 @@ type Config struct {
 	Exec Executor
 	// Record keeps a log of completed synchronisations (see Syncs).
 	Record bool
+	// Streams names the workers' compute-time streams: worker i draws
+	// from Streams + i ("training/compute/" if empty). Clusters sharing a
+	// Sim give each its own.
+	Streams string
 	// Recorder, if set, hears the schedule (recorder.go).
 	Recorder Recorder
 }
@@ -58,7 +62,7 @@ type Analytic struct{}
 
 // Start schedules done after the Eq. 2 time.
 func (Analytic) Start(c *Cluster, group []int, done func()) {
-	if c.period > 0 {
+	if c.varying() {
 		c.sim.At(c.analyticEnd(group), done)
 		return
 	}
@@ -120,9 +124,10 @@ type Cluster struct {
 	launched  int
 	log       []SyncRecord
 
-	period netsim.Time // bandwidth epoch length (0: static)
-	epoch  int         // bandwidth epoch in force
-	bw     []float64   // true bandwidths in force, bits/s
+	period netsim.Time   // bandwidth epoch length (0: static or timed)
+	timed  TimedSchedule // epochs at their own times, if the schedule has them
+	epoch  int           // bandwidth epoch in force
+	bw     []float64     // true bandwidths in force, bits/s
 }
 
 const (
@@ -161,11 +166,18 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 	}
 	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec,
 		period: period, bw: cfg.BW}
+	if ts, ok := cfg.Schedule.(TimedSchedule); ok {
+		c.timed = ts
+	}
 	if c.exec == nil {
 		c.exec = Analytic{}
 	}
 	for i := range c.w {
-		c.w[i].rng = sim.Rand("training/compute/" + strconv.Itoa(i))
+		prefix := cfg.Streams
+		if prefix == "" {
+			prefix = "training/compute/"
+		}
+		c.w[i].rng = sim.Rand(prefix + strconv.Itoa(i))
 		c.w[i].dist = cfg.Compute[0]
 		if len(cfg.Compute) == n {
 			c.w[i].dist = cfg.Compute[i]

@@ -29,10 +29,13 @@ const (
 	// uniform law invariant, so every b_i keeps the law of Sec. IV-A at all
 	// times while changing gradually: s sets how far it moves per period.
 	BWWalk
+	// BWFromTrace follows a measured time series (BWTrace, built by
+	// NewBWTrace from a file), not a law.
+	BWFromTrace
 )
 
 // BWModelNames lists the models' names in order.
-var BWModelNames = []string{"static", "redraw", "walk"}
+var BWModelNames = []string{"static", "redraw", "walk", "trace"}
 
 // String names the model.
 func (m BWModel) String() string {
@@ -42,14 +45,14 @@ func (m BWModel) String() string {
 	return fmt.Sprintf("BWModel(%d)", int(m))
 }
 
-// ParseBWModel reads "static", "redraw" or "walk".
+// ParseBWModel reads "static", "redraw", "walk" or "trace".
 func ParseBWModel(s string) (BWModel, error) {
 	for i, n := range BWModelNames {
 		if s == n {
 			return BWModel(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown bandwidth model %q (known: static, redraw, walk)", s)
+	return 0, fmt.Errorf("unknown bandwidth model %q (known: static, redraw, walk, trace)", s)
 }
 
 // BWProcessConfig describes a bandwidth process.
@@ -93,6 +96,8 @@ func NewBWProcess(r *rand.Rand, n int, cfg BWProcessConfig) (*BWProcess, error) 
 		if cfg.Model == BWWalk && !(cfg.Step > 0 && cfg.Step <= 1) {
 			return nil, fmt.Errorf("bandwidths: walk step %g, want 0 < step <= 1 (a fraction of the support)", cfg.Step)
 		}
+	case BWFromTrace:
+		return nil, fmt.Errorf("bandwidths: a trace is read with ReadSeries and built by NewBWTrace, not drawn")
 	default:
 		return nil, fmt.Errorf("bandwidths: unknown model %d", int(cfg.Model))
 	}

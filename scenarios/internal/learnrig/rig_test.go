@@ -227,44 +227,85 @@ func TestDSSyncScheduleIsThePattern(t *testing.T) {
 
 // TestCrewScheduleIsTheControllers: every partial reduce the controller
 // forms is reduced over its p members and adopted by each member that
-// completes it; the rounds the learner counts are the cluster's.
+// completes it; the rounds the learner counts are the cluster's. Under
+// chunk pipelining and block store-and-forward, with persistent
+// stragglers, a walking WAN re-planned from probes, and failing links
+// whose blocks move or split to replacement aggregators.
 func TestCrewScheduleIsTheControllers(t *testing.T) {
-	sim := netsim.New(2)
 	const n, p = 8, 3
-	lat := make([][]netsim.Time, n)
-	for i := range lat {
-		lat[i] = make([]netsim.Time, n)
+	mult := []float64{1, 4, 1, 1, 1, 1, 4, 1}
+	var faults []crew.Fault
+	for i := range 4 {
+		faults = append(faults, crew.Fault{Kind: crew.FaultLink, A: i, B: i + 4,
+			At: netsim.FromSeconds(float64(2 + 3*i)), Duration: netsim.FromSeconds(2)})
 	}
-	net, err := crew.NewNet(sim, crew.N2(sim.Rand("bw"), n), lat, crew.Flow, crew.FL)
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name     string
+		pipeline crew.Pipeline
+		failover crew.FailoverMode
+		mult     []float64
+		vary     bool
+		faults   []crew.Fault
+	}{
+		{name: "chunk", pipeline: crew.PipelineChunk},
+		{name: "block", pipeline: crew.PipelineBlock},
+		{name: "stragglers", pipeline: crew.PipelineChunk, mult: mult},
+		{name: "walk", pipeline: crew.PipelineChunk, vary: true},
+		{name: "faults-move", pipeline: crew.PipelineChunk, failover: crew.FailoverMove, faults: faults},
+		{name: "faults-split", pipeline: crew.PipelineChunk, failover: crew.FailoverSplit, faults: faults, mult: mult},
 	}
-	r := testRun(t, Options{Target: 0.9, Weights: "uniform"})
-	g, err := New(r, sim, Job{Workers: n, Record: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := crew.Options{Scheme: crew.CREW, P: p, Model: 2 * netsim.Megabyte, Chunks: 100}
-	dist, _ := training.ParseDist("uniform", 0.05, 0.2)
-	cl, err := crew.NewCluster(net, crew.Config{Options: opt, Compute: dist, ComputeScale: 1, Duration: netsim.FromSeconds(20), Recorder: g.Crew()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := cl.Run()
-	f := g.Fleets[0]
-	sched := f.Schedule()
-	red := ops(sched, learn.OpReduce)
-	if len(red) < m.PRs || len(red) > m.PRs+n/p+1 {
-		t.Fatalf("%d reductions for %d completed partial reduces", len(red), m.PRs)
-	}
-	for _, op := range red {
-		if len(op.Group) != p {
-			t.Fatalf("partial reduce of %d workers, p = %d", len(op.Group), p)
-		}
-	}
-	for w := range n {
-		if f.Rounds(w) != m.Rounds[w] {
-			t.Errorf("worker %d: learner counts %d rounds, the cluster %d", w, f.Rounds(w), m.Rounds[w])
-		}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sim := netsim.New(2)
+			lat := make([][]netsim.Time, n)
+			for i := range lat {
+				lat[i] = make([]netsim.Time, n)
+			}
+			net, err := crew.NewNet(sim, crew.N2(sim.Rand("bw"), n), lat, crew.Flow, crew.FL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := testRun(t, Options{Target: 0.9, Weights: "uniform"})
+			g, err := New(r, sim, Job{Workers: n, Record: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := crew.Options{Scheme: crew.CREW, P: p, Model: 2 * netsim.Megabyte, Chunks: 100,
+				Pipeline: tc.pipeline, Failover: tc.failover, Detect: netsim.FromMillis(200)}
+			dist, _ := training.ParseDist("uniform", 0.05, 0.2)
+			cfg := crew.Config{Options: opt, Compute: dist, ComputeScale: 1, ComputeMult: tc.mult,
+				Duration: netsim.FromSeconds(20), Faults: tc.faults, Recorder: g.Crew()}
+			if tc.vary {
+				cfg.Vary = crew.Variation{Model: crew.BWWalk, Period: netsim.FromSeconds(1), Step: 0.3, Law: crew.N2Law()}
+				cfg.Probe = netsim.FromSeconds(1)
+			}
+			cl, err := crew.NewCluster(net, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := cl.Run()
+			if tc.faults != nil && m.Failovers == 0 {
+				t.Fatalf("no failover under %d link outages", len(tc.faults))
+			}
+			f := g.Fleets[0]
+			sched := f.Schedule()
+			red := ops(sched, learn.OpReduce)
+			if len(red) < m.PRs || len(red) > m.PRs+n/p+1 {
+				t.Fatalf("%d reductions for %d completed partial reduces", len(red), m.PRs)
+			}
+			for _, op := range red {
+				if len(op.Group) != p {
+					t.Fatalf("partial reduce of %d workers, p = %d", len(op.Group), p)
+				}
+			}
+			for w := range n {
+				if f.Rounds(w) != m.Rounds[w] {
+					t.Errorf("worker %d: learner counts %d rounds, the cluster %d", w, f.Rounds(w), m.Rounds[w])
+				}
+			}
+			if tc.mult != nil && !(m.Rounds[1] < m.Rounds[0] || m.Rounds[1] < m.Rounds[2]) {
+				t.Errorf("the 4x straggler completed %d rounds, its neighbours %d and %d", m.Rounds[1], m.Rounds[0], m.Rounds[2])
+			}
+		})
 	}
 }

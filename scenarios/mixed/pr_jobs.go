@@ -1,0 +1,189 @@
+package mixed
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/scenarios/internal/workers"
+	"syncsim/workloads/syncctl"
+	"syncsim/workloads/training"
+)
+
+// prParams are the partial-reduce tenants' parameters.
+func prParams() []experiments.Param {
+	ps := []experiments.Param{
+		experiments.IntParam("pr_jobs", 0, 0, 1<<16, "partial-reduce tenants: jobs whose controller forms groups of ready workers (pr_scheme), "+
+			"each group synchronising by a ring all-reduce of DCTCP transfers"),
+		experiments.IntParam("pr_workers", 8, 2, 1<<16, "hosts per partial-reduce job").OnlyWhenPositive("pr_jobs"),
+		experiments.IntParam("pr_p", 3, 1, 1<<16, "p: the least workers per group (at most pr_workers)").OnlyWhenPositive("pr_jobs"),
+		experiments.EnumParam("pr_scheme", "partial-reduce", []string{"partial-reduce", "selective-reduce"},
+			"partial-reduce (the first p ready workers) or selective-reduce (BAG, BPAWR and Alg. 3 of the selective-reduce paper, on the hosts' NIC rates)").OnlyWhenPositive("pr_jobs"),
+		experiments.FloatParam("pr_mb", 2, 0.001, 1e5, "model all-reduced by each group, MB").OnlyWhenPositive("pr_jobs"),
+		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
+		experiments.FloatParam("pr_compute_spread", 0.2, 0, 0.99, "each iteration's compute uniform in pr_compute_ms x [1 - s, 1 + s] (times the worker's multiplier)").OnlyWhenPositive("pr_jobs"),
+		experiments.FloatParam("pr_dt_ms", 0.1, 0.001, 1e6, "selective-reduce's waiting slot Delta t, ms").OnlyWhen("pr_scheme", "selective-reduce"),
+	}
+	for _, p := range workers.Params() {
+		ps = append(ps, p.OnlyWhenPositive("pr_jobs"))
+	}
+	return ps
+}
+
+// prJob is a data-parallel job synchronising by partial reduce on the
+// fabric: a syncctl cluster whose groups all-reduce over a ring of DCTCP
+// transfers (persistent connections, as ring jobs use). Once its workers
+// have completed iterations rounds each on average (the sum of its
+// groups' sizes reaches iterations x workers) it launches no more traffic
+// (later groups complete at once: the job has left the fabric), and it is
+// done when its groups under way have finished.
+type prJob struct {
+	sim     *netsim.Sim
+	bulk    netsim.Bulk
+	ring    *syncctl.FlowExecutor
+	cluster *syncctl.Cluster
+	target  int
+	start   netsim.Time
+	onDone  func()
+
+	rounds   int // worker-rounds completed
+	inflight int // groups whose ring all-reduce is under way
+	syncs    int
+	syncTime netsim.Time
+	scale    int
+	done     bool
+	doneAt   netsim.Time
+
+	// Books of the transfers the all-reduces started through the job.
+	sends, dones      int64
+	sentB, deliveredB netsim.Bytes
+}
+
+// newPRJob builds job id on hosts.
+func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeID, alpha float64, start netsim.Time, onDone func()) (*prJob, error) {
+	n := len(hosts)
+	p := ps.Int("pr_p")
+	if p > n {
+		return nil, fmt.Errorf("pr_p = %d exceeds pr_workers = %d", p, n)
+	}
+	c, s := ps.Float("pr_compute_ms")/1e3, ps.Float("pr_compute_spread")
+	var dist training.Dist = training.Constant{T: c}
+	if s > 0 {
+		dist = training.Uniform{Lo: c * (1 - s), Hi: c * (1 + s)}
+	}
+	name := "mixed/pr/" + strconv.Itoa(id)
+	mult, err := workers.MultipliersFrom(ps, rig.sim, name+"/workers", n)
+	if err != nil {
+		return nil, err
+	}
+	j := &prJob{sim: rig.sim, bulk: rig.stack.Persistent(), target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	if j.ring, err = syncctl.NewFlowExecutor(j, hosts); err != nil {
+		return nil, err
+	}
+	bw := make([]float64, n)
+	for i := range bw {
+		bw[i] = ps.Float("host_gbps") * 1e9
+	}
+	model := ps.Float("pr_mb") * 1e6
+	var ctl syncctl.Controller
+	switch ps.String("pr_scheme") {
+	case "partial-reduce":
+		ctl, err = syncctl.NewPartialReduce(p)
+	case "selective-reduce":
+		ctl, err = syncctl.NewSelectiveReduce(syncctl.SelectiveConfig{P: p, Eta: 0.3, Theta: 1, Dt: ps.Float("pr_dt_ms") / 1e3},
+			model, rig.sim.Rand(name+"/bw-estimate"))
+	default:
+		err = fmt.Errorf("unknown pr_scheme %q", ps.String("pr_scheme"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.cluster, err = syncctl.NewCluster(rig.sim, syncctl.Config{BW: bw, ModelBytes: model, Alpha: alpha,
+		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/"}, ctl)
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// Start implements syncctl.Executor: the group's ring all-reduce over the
+// fabric, booked as one synchronisation of the job.
+func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
+	if j.rounds >= j.target {
+		j.sim.AfterFunc(0, done)
+		return
+	}
+	began := j.sim.Now()
+	j.inflight++
+	j.ring.Start(c, group, func() {
+		j.inflight--
+		j.syncs++
+		j.syncTime += j.sim.Now() - began
+		j.scale += len(group)
+		j.rounds += len(group)
+		if !j.done && j.rounds >= j.target && j.inflight == 0 {
+			j.done, j.doneAt = true, j.sim.Now()
+			j.onDone()
+		}
+		done()
+	})
+}
+
+// Send implements netsim.Bulk by counting and forwarding to the job's
+// connections, so the job can check that every transfer was delivered
+// once.
+func (j *prJob) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
+	j.sends++
+	j.sentB += size
+	fired := false
+	j.bulk.Send(src, dst, size, opts, func() {
+		if fired {
+			panic("mixed-fabric: bulk engine called done twice for one partial-reduce transfer")
+		}
+		fired = true
+		j.dones++
+		j.deliveredB += size
+		done()
+	})
+}
+
+// check reports an unfinished job, unbalanced transfer books or broken
+// cluster books.
+func (j *prJob) check() error {
+	if !j.done {
+		return fmt.Errorf("completed %d of %d worker rounds", j.rounds, j.target)
+	}
+	if j.sends != j.dones || j.sentB != j.deliveredB {
+		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", j.sends, j.sentB, j.dones, j.deliveredB)
+	}
+	return j.cluster.Check()
+}
+
+// prMeans pools the partial-reduce jobs' synchronisations: mean duration
+// (ms), mean group size, and mean job completion time from the jobs'
+// start (ms, over finished jobs); NaN where there are none.
+func (rig *mixedRig) prMeans() (syncMs, scale, jctMs float64) {
+	var t netsim.Time
+	var n, sc, jn float64
+	var jct netsim.Time
+	for _, j := range rig.prs {
+		t += j.syncTime
+		n += float64(j.syncs)
+		sc += float64(j.scale)
+		if j.done {
+			jct += j.doneAt - j.start
+			jn++
+		}
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	syncMs, scale = t.Milliseconds()/n, sc/n
+	jctMs = math.NaN()
+	if jn > 0 {
+		jctMs = jct.Milliseconds() / jn
+	}
+	return syncMs, scale, jctMs
+}

@@ -1,0 +1,105 @@
+package mixed
+
+import (
+	"math"
+	"testing"
+
+	"syncsim/experiments/exptest"
+)
+
+// prTiny: one INA job (3 workers + PS) and one partial-reduce job of 4
+// workers (p = 2) on 2 x 2 x 4 hosts, 0.5 MB, 2 iterations, Hadoop at
+// fabric-basis load 0.3.
+var prTiny = []string{"spines=2", "leaves=2", "hosts_per_leaf=4", "ina_jobs=1", "workers=3", "ring_jobs=0",
+	"pr_jobs=1", "pr_workers=4", "pr_p=2", "pr_mb=0.5", "gradient_mb=0.5", "iterations=2", "load=0.3", "pr_compute_ms=0.2"}
+
+// TestPartialReduceTenant runs a partial-reduce tenant beside an INA job
+// and background with the books checked (every transfer of every group
+// delivered once, the cluster's rounds, packets), for both schemes, and
+// checks what no correct run can break: partial reduce's groups have
+// exactly p workers and selective reduce's at least p+1 (BAG's seed); a
+// group's ring all-reduce of v over g workers takes at least its
+// bandwidth term 2(g-1)/g v / 100 Gbit/s; the job finishes after its
+// workers averaged `iterations` rounds, each a compute of at least 0.16 ms
+// (0.2 ms less 20 %) and a sync.
+func TestPartialReduceTenant(t *testing.T) {
+	for _, scheme := range []string{"partial-reduce", "selective-reduce"} {
+		t.Run(scheme, func(t *testing.T) {
+			m := exptest.Run(t, MixedFabric(), 1, append(append([]string(nil), prTiny...), "pr_scheme="+scheme)...).Metrics
+			if m["jobs_done_frac"] != 1 {
+				t.Fatalf("jobs done %v", m["jobs_done_frac"])
+			}
+			g := m["pr_scale"]
+			switch scheme {
+			case "partial-reduce":
+				if g != 2 {
+					t.Errorf("partial reduce groups of %v workers, want p = 2", g)
+				}
+			default:
+				if g < 3 {
+					t.Errorf("selective reduce groups of %v workers, want at least p+1 = 3", g)
+				}
+			}
+			if min := 2 * (g - 1) / g * 0.5e6 * 8 / 100e9 * 1e3; !(m["pr_sync_ms"] >= min) {
+				t.Errorf("sync %v ms below the bandwidth term %v ms", m["pr_sync_ms"], min)
+			}
+			if min := 2 * (0.16 + m["pr_sync_ms"]); !(m["pr_jct_ms"] >= min*0.999) {
+				t.Errorf("job time %v ms below two rounds of compute and sync (%v ms)", m["pr_jct_ms"], min)
+			}
+			if !(m["ina_jct_ms"] > 0) || math.IsNaN(m["ina_iter_ms"]) {
+				t.Errorf("INA job: jct %v, iteration %v", m["ina_jct_ms"], m["ina_iter_ms"])
+			}
+		})
+	}
+}
+
+// TestPartialReduceStragglers: a 10x straggler among 4 workers with p = 2
+// slows partial reduce's job much less than it slows its own compute: the
+// other three keep pairing up, so the job (which ends when the workers
+// averaged 4 rounds) finishes in well under twice its time without the
+// straggler, and determinism holds.
+func TestPartialReduceStragglers(t *testing.T) {
+	base := []string{"spines=2", "leaves=2", "hosts_per_leaf=4", "ina_jobs=0", "ring_jobs=0", "load=0",
+		"pr_jobs=1", "pr_workers=4", "pr_p=2", "pr_mb=0.5", "iterations=4", "pr_compute_ms=0.2"}
+	h := exptest.Run(t, MixedFabric(), 3, base...).Metrics["pr_jct_ms"]
+	s := exptest.Run(t, MixedFabric(), 3, append(base, "stragglers=1", "straggler_slowdown=10")...).Metrics["pr_jct_ms"]
+	s2 := exptest.Run(t, MixedFabric(), 3, append(base, "stragglers=1", "straggler_slowdown=10")...).Metrics["pr_jct_ms"]
+	if s != s2 {
+		t.Errorf("same seed, job times %v and %v", s, s2)
+	}
+	if !(s > h && s < 2*h) {
+		t.Errorf("job time %v ms with a 10x straggler, %v without: want longer but under twice", s, h)
+	}
+}
+
+// TestLoadBasisAndWarmup: on the fabric basis the background's host-basis
+// load is load over the busiest tier's utilisation at host load 1. On 2
+// spines x 2 leaves x 4 hosts at 100 Gbit/s with every host sending to
+// every other, a leaf's uplinks carry 4 x 4/7 of a host rate over 200
+// Gbit/s: 8/7, so load 0.3 is host load 0.2625; on the host basis it stays
+// 0.3. The jobs start after the 12 ms warm-up by default, or at
+// bg_warmup_ms.
+func TestLoadBasisAndWarmup(t *testing.T) {
+	e := MixedFabric()
+	fab := exptest.Run(t, e, 1, prTiny...).Metrics["host_load"]
+	host := exptest.Run(t, e, 1, append(append([]string(nil), prTiny...), "load_basis=host")...).Metrics["host_load"]
+	if math.Abs(fab-0.3*7/8) > 1e-12 || host != 0.3 {
+		t.Errorf("host load %v (fabric basis), %v (host basis); want %v, 0.3", fab, host, 0.3*7/8)
+	}
+	for _, tc := range []struct {
+		sets []string
+		want float64
+	}{{nil, 12}, {[]string{"bg_warmup_ms=0"}, 0}, {[]string{"load=0"}, 12}, {[]string{"bg_warmup_ms=3"}, 3}} {
+		sets := []string{"ina_jobs=1", "ring_jobs=0"}
+		if tc.sets == nil || tc.sets[0] != "load=0" {
+			sets = append(sets, "load=0.3")
+		}
+		ps, err := e.Resolve(append(sets, tc.sets...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mixedWarmup(ps); got != tc.want {
+			t.Errorf("%v: warm-up %v ms, want %v", tc.sets, got, tc.want)
+		}
+	}
+}
