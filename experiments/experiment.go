@@ -34,6 +34,17 @@ type Run struct {
 	Check bool
 	// Series asks the run to collect time series into Result.Series.
 	Series bool
+	// Threads is how many threads the run's simulation uses (the
+	// parallel engine; 1 unless the experiment has Threads set).
+	Threads int
+	// EngineProfile asks a parallel run to record its windows and leave
+	// a report of them in Engine.
+	EngineProfile bool
+	// Engine is the parallel engine's report of the run (with
+	// EngineProfile), text for people.
+	Engine string
+
+	engineReport func() string
 
 	mon      *monitor          // set by the Runner: cancellation, progress, stall
 	resolved map[string]string // automatic parameters and what they resolved to
@@ -118,6 +129,12 @@ type Experiment struct {
 	// read) without simulating; the command line runs it at every point
 	// of a grid before it opens any output.
 	Validate func(ps Params) error
+	// Threads marks an experiment that runs on the parallel engine: its
+	// packet network is partitioned at every thread count (Run.Threads
+	// only sets how many threads run the partitions, never the results).
+	// Experiments without it run on the sequential engine and refuse
+	// Threads > 1.
+	Threads bool
 }
 
 // NewResult returns a Result whose declared metrics are all NaN, so a run
@@ -139,3 +156,7 @@ func (e *Experiment) Param(name string) (Param, bool) {
 	}
 	return Param{}, false
 }
+
+// SetEngineReport registers f to write Engine once the run's simulation
+// is over (the parallel engine's profile).
+func (r *Run) SetEngineReport(f func() string) { r.engineReport = f }

@@ -17,6 +17,7 @@ import (
 const (
 	MaxTrials   = 1_000_000 // trials per point
 	MaxParallel = 1024      // runs at a time
+	MaxThreads  = 256       // threads of one run (the parallel engine)
 )
 
 // Outcome is one finished (point, trial) of a grid.
@@ -31,6 +32,9 @@ type Outcome struct {
 	Resolved map[string]string
 	// Books are the books the run checked (with Check).
 	Books []Book
+	// Engine is the parallel engine's report of the run (with
+	// Runner.EngineProfile), not reproducible.
+	Engine string
 	// Wall is the wall-clock time the run took. It is reported only with
 	// --timing and never influences a result.
 	Wall time.Duration
@@ -60,6 +64,13 @@ type Runner struct {
 	Parallel int    // worker goroutines, in [1, MaxParallel]
 	Check    bool   // passed to every Run
 	Series   bool   // passed to every Run
+	// Threads is the threads of each run (the parallel engine), in
+	// [1, MaxThreads]; above 1 only for experiments with Threads set.
+	// Results do not depend on it.
+	Threads int
+	// EngineProfile asks every run for a report of its parallel
+	// windows (Outcome.Engine).
+	EngineProfile bool
 	// SeriesDir, when set with Series, is the directory series opened
 	// with Run.OpenSeries stream to while the run goes on (WriteSeries
 	// then writes the manifest and any series built in memory).
@@ -176,6 +187,10 @@ func (r *Runner) check() error {
 		return fmt.Errorf("trials must be in [1, %d], got %d", MaxTrials, r.Trials)
 	case r.Parallel < 1 || r.Parallel > MaxParallel:
 		return fmt.Errorf("parallel must be in [1, %d], got %d", MaxParallel, r.Parallel)
+	case r.Threads < 0 || r.Threads > MaxThreads:
+		return fmt.Errorf("threads must be in [1, %d], got %d", MaxThreads, r.Threads)
+	case r.Threads > 1 && !r.Exp.Threads:
+		return fmt.Errorf("%s runs on the sequential engine only; --threads above 1 is for %s", r.Exp.Name, ThreadedHint)
 	case r.BaseSeed > math.MaxUint64-uint64(r.Trials-1):
 		return fmt.Errorf("seed %d + %d trials passes the largest seed %d", r.BaseSeed, r.Trials, uint64(math.MaxUint64))
 	case r.Shards < 0 || r.Shard < 0 || (r.Shards > 1 && r.Shard >= r.Shards) || (r.Shards <= 1 && r.Shard != 0):
@@ -363,7 +378,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		}
 	}()
 	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m,
-		point: j.point}
+		point: j.point, Threads: max(r.Threads, 1), EngineProfile: r.EngineProfile}
 	if r.Series {
 		run.seriesDir = r.SeriesDir
 	}
@@ -375,6 +390,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 	}()
 	res, err := r.Exp.Run(run)
 	wall := time.Since(start)
+	if run.engineReport != nil {
+		run.Engine = run.engineReport()
+	}
 	ok := err == nil && m.err == nil && res != nil
 	serr := run.finishSeries(res, ok)
 	finished = true
@@ -393,7 +411,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		return fail(err, nil)
 	}
 	d.out = &Outcome{Point: j.point, Trial: j.trial, Params: ps, Seed: seed, Result: res, Wall: wall,
-		Resolved: run.resolved, Books: run.books}
+		Resolved: run.resolved, Books: run.books, Engine: run.Engine}
 	return d
 }
 

@@ -57,11 +57,11 @@ func (h *Host) Unregister(id int32) {
 // injection and queues p at the NIC port towards p.Dst.
 func (h *Host) Send(p *Packet) {
 	p.Src = h.id
-	h.net.stats.Injected++
+	h.sim.books.Injected++
 	pt := h.Ports[0]
 	if len(h.Ports) > 1 {
 		if pt = h.net.OutPort(h.id, p.Dst, p.Flow); pt == nil {
-			h.net.drop(p)
+			h.net.drop(h.sim, p)
 			return
 		}
 	}
@@ -70,21 +70,21 @@ func (h *Host) Send(p *Packet) {
 
 // ReceiveDesc implements Forwarder: the packet leaves the network here, so
 // its descriptor is written back and the packet handed to Receive.
-func (h *Host) ReceiveDesc(d Desc, in *Link) { h.Receive(h.net.Sim.pool.Body(&d), in) }
+func (h *Host) ReceiveDesc(d Desc, in *Link) { h.Receive(h.sim.pool.Body(&d), in) }
 
 // Receive implements Node: it accounts delivery and hands p to its endpoint.
 func (h *Host) Receive(p *Packet, _ *Link) {
-	h.net.stats.Delivered++
+	h.sim.books.Delivered++
 	if p.Dst != h.id {
 		// Misrouted packets do not happen with BuildRoutes; treat as unclaimed.
 		h.Unclaimed++
-		h.net.Sim.pool.Put(p)
+		h.sim.pool.Put(p)
 		return
 	}
 	id := p.DstEP
 	if id < 0 || int(id) >= len(h.eps) || h.eps[id] == nil {
 		h.Unclaimed++
-		h.net.Sim.pool.Put(p)
+		h.sim.pool.Put(p)
 		return
 	}
 	h.eps[id].Receive(p)

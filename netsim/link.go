@@ -23,6 +23,10 @@ type Link struct {
 
 	to   Node
 	port *Port // the sending port, whose counters give Delivered
+	// rsim is the Sim of the receiving node, which runs the arrivals;
+	// cross is set when it is not the sending port's (see parallel.go).
+	rsim  *Sim
+	cross bool
 
 	ID   LinkID // position in Network.Links
 	From NodeID // sending node
@@ -43,8 +47,7 @@ func (l *Link) setPeer(n Node) {
 	if f, ok := n.(Forwarder); ok {
 		l.recv = f.ReceiveDesc
 	} else {
-		pool := &l.net.Sim.pool
-		l.recv = func(d Desc, in *Link) { n.Receive(pool.Body(&d), in) }
+		l.recv = func(d Desc, in *Link) { n.Receive(in.rsim.pool.Body(&d), in) }
 	}
 }
 
@@ -59,15 +62,19 @@ func (l *Link) Peer() Node { return l.to }
 // non-decreasing, so the FIFO stays ordered by arrival. The link queues
 // an arrival event when it was empty, unless it is delivering right now
 // (then HandleEvent queues the next one when it is done).
-func (l *Link) carry(d Desc, depart Time, net *Network) {
+func (l *Link) carry(d Desc, depart Time) {
+	at := depart + l.Delay
+	if l.cross {
+		l.post(d, at)
+		return
+	}
 	if int(l.count) == len(l.fifo) {
 		l.grow()
 	}
-	at := depart + l.Delay
 	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{d, at}
 	l.count++
-	if l.count == 1 && net.delivering != l {
-		net.Sim.Schedule(at, l, 0, nil, 0)
+	if l.count == 1 && l.rsim.delivering != l {
+		l.rsim.Schedule(at, l, 0, nil, 0)
 	}
 }
 
@@ -87,9 +94,9 @@ func (l *Link) grow() {
 // queues the arrival of the next one, if any.
 func (l *Link) HandleEvent(ev Event) {
 	now := ev.At
-	net := l.net
-	prev := net.delivering
-	net.delivering = l
+	s := l.rsim
+	prev := s.delivering
+	s.delivering = l
 	for l.count > 0 {
 		e := &l.fifo[l.head]
 		if e.at > now {
@@ -100,9 +107,9 @@ func (l *Link) HandleEvent(ev Event) {
 		l.count--
 		l.recv(d, l)
 	}
-	net.delivering = prev
+	s.delivering = prev
 	if l.count > 0 {
-		net.Sim.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
+		s.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
 	}
 }
 

@@ -21,13 +21,10 @@ type Network struct {
 	nodes []Node
 	links []*Link
 	hosts []NodeID
-	stats Stats
 
 	routes    *Routes
 	ecmpSalt  uint64
 	dropHooks []func(p *Packet)
-	// delivering is the link whose HandleEvent is running, if any.
-	delivering *Link
 }
 
 // NewNetwork returns an empty network on sim.
@@ -39,7 +36,7 @@ func NewNetwork(sim *Sim) *Network {
 func (net *Network) AddNode(n Node, kind NodeKind, name string) NodeID {
 	id := NodeID(len(net.nodes))
 	b := n.Base()
-	b.id, b.kind, b.name, b.net = id, kind, name, net
+	b.id, b.kind, b.name, b.net, b.sim = id, kind, name, net, net.Sim
 	net.nodes = append(net.nodes, n)
 	if kind == KindHost {
 		net.hosts = append(net.hosts, id)
@@ -81,12 +78,12 @@ func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Po
 	// different size classes far apart.
 	pl := &portLink{}
 	l := &pl.link
-	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net}
+	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, rsim: net.Sim}
 	l.setPeer(net.nodes[to])
 	net.links = append(net.links, l)
 	b := net.nodes[from].Base()
 	pt := &pl.port
-	*pt = Port{Node: from, Index: len(b.Ports), Link: l, net: net}
+	*pt = Port{Node: from, Index: len(b.Ports), Link: l, net: net, sim: net.Sim}
 	pt.SetQueue(q)
 	l.port = pt
 	b.Ports = append(b.Ports, pt)
@@ -119,36 +116,56 @@ func (net *Network) Links() []*Link { return net.links }
 // Link returns the link with the given ID.
 func (net *Network) Link(id LinkID) *Link { return net.links[id] }
 
-// Stats returns the packet books.
-func (net *Network) Stats() Stats { return net.stats }
+// Stats returns the packet books (summed over partitions).
+func (net *Network) Stats() Stats {
+	s := net.Sim.books
+	for _, p := range net.Sim.Partitions() {
+		s.Injected += p.books.Injected
+		s.Delivered += p.books.Delivered
+		s.Dropped += p.books.Dropped
+	}
+	return s
+}
+
+// LivePackets is the number of packets taken from the packet pools and
+// not yet returned, summed over partitions.
+func (net *Network) LivePackets() int64 {
+	n := net.Sim.pool.Live()
+	for _, p := range net.Sim.Partitions() {
+		n += p.pool.Live()
+	}
+	return n
+}
 
 // Inject records that a node put a new packet onto the network. Host.Send
-// and switch-originated packets call it.
-func (net *Network) Inject() { net.stats.Injected++ }
+// and switch-originated packets call it. On a partitioned network nodes
+// use NodeBase.Inject (and Consume, Deliver, Drop) instead.
+func (net *Network) Inject() { net.Sim.guarded().books.Injected++ }
 
 // Consume records that p reached its final receiver and frees it.
 func (net *Network) Consume(p *Packet) {
-	net.stats.Delivered++
-	net.Sim.pool.Put(p)
+	s := net.Sim.guarded()
+	s.books.Delivered++
+	s.pool.Put(p)
 }
 
 // Deliver records that p reached its final receiver without freeing it: the
 // receiver keeps the packet to reuse it (for example as an acknowledgement it
 // will Inject again) or frees it itself with Sim.Packets().Put.
-func (net *Network) Deliver(p *Packet) { net.stats.Delivered++ }
+func (net *Network) Deliver(p *Packet) { net.Sim.guarded().books.Delivered++ }
 
 // Drop records that a node discarded p and frees it.
-func (net *Network) Drop(p *Packet) { net.drop(p) }
+func (net *Network) Drop(p *Packet) { net.drop(net.Sim.guarded(), p) }
 
 // OnDrop registers a hook called for every dropped packet, before it is freed.
 func (net *Network) OnDrop(f func(p *Packet)) { net.dropHooks = append(net.dropHooks, f) }
 
-func (net *Network) drop(p *Packet) {
-	net.stats.Dropped++
+func (net *Network) drop(s *Sim, p *Packet) {
+	s.books.Dropped++
 	for _, f := range net.dropHooks {
 		f(p)
 	}
-	net.Sim.pool.Put(p)
+	s.pool.Put(p)
 }
 
 // InFlight counts packets inside the network: queued at a port, or
@@ -169,7 +186,7 @@ func (net *Network) InFlight() uint64 {
 // CheckConservation verifies Injected = Delivered + Dropped + InFlight and
 // returns a descriptive error if the books do not balance.
 func (net *Network) CheckConservation() error {
-	s := net.stats
+	s := net.Stats()
 	f := net.InFlight()
 	if s.Injected != s.Delivered+s.Dropped+f {
 		return fmt.Errorf("packet conservation violated: injected %d != delivered %d + dropped %d + in flight %d",

@@ -32,6 +32,7 @@ type NodeBase struct {
 	kind  NodeKind
 	name  string
 	net   *Network
+	sim   *Sim // the Sim that runs the node: its partition's, or the Network's
 	Ports []*Port
 }
 
@@ -50,3 +51,25 @@ func (b *NodeBase) Name() string { return b.name }
 
 // Net is the Network the node belongs to.
 func (b *NodeBase) Net() *Network { return b.net }
+
+// Sim is the Sim that runs the node: the Network's, or on a partitioned
+// network the node's partition's. Components of a node (its endpoints,
+// timers, programs) schedule, read the clock and take packets here.
+func (b *NodeBase) Sim() *Sim { return b.sim }
+
+// Inject records that the node put a new packet onto the network.
+func (b *NodeBase) Inject() { b.sim.books.Injected++ }
+
+// Consume records that p reached its final receiver at this node and
+// frees it.
+func (b *NodeBase) Consume(p *Packet) {
+	b.sim.books.Delivered++
+	b.sim.pool.Put(p)
+}
+
+// Deliver records that p reached its final receiver at this node without
+// freeing it (see Network.Deliver).
+func (b *NodeBase) Deliver(p *Packet) { b.sim.books.Delivered++ }
+
+// Drop records that the node discarded p and frees it.
+func (b *NodeBase) Drop(p *Packet) { b.net.drop(b.sim, p) }

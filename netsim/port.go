@@ -127,6 +127,7 @@ type Port struct {
 	dq      DescQueue // the queue, as descriptors (see SetQueue)
 	Link    *Link     // outgoing link
 	net     *Network
+	sim     *Sim // the owner's Sim (its partition's, when partitioned)
 	freeAt  Time // end of the current (or last) serialisation
 	pending bool // a start-next event is scheduled at freeAt
 
@@ -169,7 +170,7 @@ func (pt *Port) SetQueue(q Queue) {
 	if dq, ok := q.(DescQueue); ok {
 		pt.dq = dq
 	} else {
-		pt.dq = bodyQueue{q, &pt.net.Sim.pool}
+		pt.dq = bodyQueue{q, &pt.sim.pool}
 	}
 }
 
@@ -195,11 +196,11 @@ func (pt *Port) Send(p *Packet) bool { return pt.SendDesc(p.Desc()) }
 // SendDesc is Send for a packet given as its descriptor: what a switch
 // forwarding a packet it has not read uses.
 func (pt *Port) SendDesc(d Desc) bool {
-	now := pt.net.Sim.now
+	now := pt.sim.now
 	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
 		pt.DropBytes += uint64(d.Size)
-		pt.net.drop(pt.net.Sim.pool.Body(&d))
+		pt.net.drop(pt.sim, pt.sim.pool.Body(&d))
 		return false
 	}
 	if !pt.pending {
@@ -207,7 +208,7 @@ func (pt *Port) SendDesc(d Desc) bool {
 			pt.startNext(now)
 		} else {
 			pt.pending = true
-			pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+			pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
 		}
 	}
 	return true
@@ -225,10 +226,10 @@ func (pt *Port) startNext(now Time) {
 	pt.freeAt = now + dt
 	pt.TxPackets++
 	pt.TxBytes += uint64(d.Size)
-	pt.Link.carry(d, pt.freeAt, pt.net)
+	pt.Link.carry(d, pt.freeAt)
 	if rest > 0 {
 		pt.pending = true
-		pt.net.Sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+		pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
 	}
 }
 
@@ -239,7 +240,7 @@ func (pt *Port) HandleEvent(ev Event) {
 }
 
 // Busy reports whether a packet is being serialised.
-func (pt *Port) Busy() bool { return pt.net.Sim.now < pt.freeAt }
+func (pt *Port) Busy() bool { return pt.sim.now < pt.freeAt }
 
 // BusyTime is the total serialisation time scheduled so far (including the
 // remainder of the packet in service).

@@ -1,6 +1,9 @@
 package netsim
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Sim is one single-threaded, seeded simulation: a clock, an event queue, a
 // packet pool and the root of its random streams. There is no package-level
@@ -33,6 +36,26 @@ type Sim struct {
 	// seqLimit is the largest sequence number before renumbering
 	// (maxSeq; tests lower it).
 	seqLimit uint64
+
+	// guard is set on the coordinator of a partitioned network while a
+	// window runs: touching it then is a misuse (see parallel.go).
+	guard bool
+	// par is the parallel engine of a partitioned network, on its
+	// coordinator and on every partition; index is the partition's.
+	par   *parallel
+	index int
+	// delivering is the link whose HandleEvent is running, if any.
+	delivering *Link
+	// books are the packet books of the nodes this Sim runs.
+	books Stats
+	// outMin is the earliest arrival posted to another partition in the
+	// current window (Never if none); winEvents and winCPU are the last
+	// window's events and CPU time, for the Profile.
+	outMin    Time
+	winEvents uint64
+	winCPU    time.Duration
+	// label names a partition by its first switch (or node).
+	label string
 }
 
 // Option configures a Sim.
@@ -56,13 +79,28 @@ func New(seed uint64, opts ...Option) *Sim {
 }
 
 // Now is the current virtual time.
-func (s *Sim) Now() Time { return s.now }
+func (s *Sim) Now() Time {
+	if s.guard {
+		s.misuse()
+	}
+	return s.now
+}
 
 // Seed is the seed all random streams of this Sim derive from.
 func (s *Sim) Seed() uint64 { return s.seed }
 
-// Events is the number of events fired so far.
-func (s *Sim) Events() uint64 { return s.events }
+// Events is the number of events fired so far (on a partitioned
+// network's coordinator: by every partition and the coordinator).
+func (s *Sim) Events() uint64 {
+	if s.par != nil && s.par.root == s {
+		n := s.events
+		for _, p := range s.par.parts {
+			n += p.events
+		}
+		return n
+	}
+	return s.events
+}
 
 // Pending is the number of events in the queue (cancelled ones included until
 // they reach the head).
@@ -78,12 +116,20 @@ func (s *Sim) Pending() int {
 }
 
 // Packets is the Sim's packet pool.
-func (s *Sim) Packets() *PacketPool { return &s.pool }
+func (s *Sim) Packets() *PacketPool {
+	if s.guard {
+		s.misuse()
+	}
+	return &s.pool
+}
 
 // Schedule arranges for h to receive an event at time at. Scheduling in the
 // past is an engine invariant violation and panics.
 func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) EventID {
-	if at < s.now {
+	if at < s.now || s.guard {
+		if s.guard {
+			s.misuse()
+		}
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
@@ -116,7 +162,10 @@ func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 		s.Schedule(at, h, 0, nil, arg)
 		return
 	}
-	if at < s.now {
+	if at < s.now || s.guard {
+		if s.guard {
+			s.misuse()
+		}
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
@@ -153,7 +202,12 @@ func (s *Sim) Cancel(id EventID) {
 }
 
 // Stop makes Run return after the current event.
-func (s *Sim) Stop() { s.stopped = true }
+func (s *Sim) Stop() {
+	if s.guard {
+		s.misuse()
+	}
+	s.stopped = true
+}
 
 // SetMonitor arranges for m to be called after every `every` events that
 // Run fires, with the current time and event count. When m returns false,
@@ -180,6 +234,10 @@ func (s *Sim) Stopped() bool { return s.stopped }
 // than until, the queue is empty, or Stop is called. Unless stopped, the clock
 // then advances to until (when until is not Never).
 func (s *Sim) Run(until Time) {
+	if s.par != nil && s.par.root == s {
+		s.par.run(until)
+		return
+	}
 	s.stopped = false
 	if s.halted {
 		return
@@ -273,4 +331,13 @@ func (s *Sim) checkMonitor() {
 	if !s.monitor(s.now, s.events) {
 		s.halted, s.stopped = true, true
 	}
+}
+
+// guarded returns s after checking that it is not the coordinator of a
+// partitioned run inside a window.
+func (s *Sim) guarded() *Sim {
+	if s.guard {
+		s.misuse()
+	}
+	return s
 }

@@ -388,3 +388,7 @@ func (q *PortQueue) NextDesc(now netsim.Time) (netsim.Desc, int, bool) {
 	}
 	return d, q.n, true
 }
+
+// BindSim implements netsim.SimBinder: a partitioned network moves the
+// queue to its port's partition, whose clock and packet pool it then uses.
+func (q *PortQueue) BindSim(s *netsim.Sim) { q.sim = s }

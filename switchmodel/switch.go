@@ -129,7 +129,7 @@ func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
 	d.Hops++
 	if sw.kinds.has(d.Kind) {
-		p := sw.Net().Sim.Packets().Body(&d)
+		p := sw.Sim().Packets().Body(&d)
 		if sw.prog.Ingress(sw, p, in) == Consumed {
 			return
 		}
@@ -139,7 +139,7 @@ func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	pt := sw.outPort(d.Dst, d.Flow)
 	if pt == nil {
 		sw.NoRoute++
-		sw.Net().Drop(sw.Net().Sim.Packets().Body(&d))
+		sw.NodeBase.Drop(sw.Sim().Packets().Body(&d))
 		return
 	}
 	sw.Forwarded++
@@ -153,7 +153,7 @@ func (sw *Switch) Forward(p *netsim.Packet) {
 	pt := sw.OutPort(p)
 	if pt == nil {
 		sw.NoRoute++
-		sw.Net().Drop(p)
+		sw.NodeBase.Drop(p)
 		return
 	}
 	sw.Forwarded++
@@ -166,7 +166,7 @@ func (sw *Switch) Forward(p *netsim.Packet) {
 // originate a packet on behalf of a host (ATP's switch answering for the
 // parameter server) or set p.Src = sw.ID().
 func (sw *Switch) Emit(p *netsim.Packet) {
-	sw.Net().Inject()
+	sw.NodeBase.Inject()
 	sw.Emitted++
 	sw.Forward(p)
 }
@@ -177,12 +177,12 @@ func (sw *Switch) Emit(p *netsim.Packet) {
 // port of the switch.
 func (sw *Switch) SendOn(i int, p *netsim.Packet, emit bool) {
 	if emit {
-		sw.Net().Inject()
+		sw.NodeBase.Inject()
 		sw.Emitted++
 	}
 	if i < 0 || i >= len(sw.Ports) {
 		sw.NoRoute++
-		sw.Net().Drop(p)
+		sw.NodeBase.Drop(p)
 		return
 	}
 	sw.Forwarded++
@@ -193,7 +193,7 @@ func (sw *Switch) SendOn(i int, p *netsim.Packet, emit bool) {
 // it.
 func (sw *Switch) Consume(p *netsim.Packet) {
 	sw.Consumed++
-	sw.Net().Consume(p)
+	sw.NodeBase.Consume(p)
 }
 
 // Deliver records that p reached its final receiver (the program) but leaves
@@ -201,11 +201,11 @@ func (sw *Switch) Consume(p *netsim.Packet) {
 // with Sim.Packets().Put.
 func (sw *Switch) Deliver(p *netsim.Packet) {
 	sw.Consumed++
-	sw.Net().Deliver(p)
+	sw.NodeBase.Deliver(p)
 }
 
 // Drop discards p, counting it dropped, and frees it.
-func (sw *Switch) Drop(p *netsim.Packet) { sw.Net().Drop(p) }
+func (sw *Switch) Drop(p *netsim.Packet) { sw.NodeBase.Drop(p) }
 
 // OutPort is the port the switch would use for p: the flow-hash ECMP choice
 // (Network.OutPort), or a uniformly random next hop when Spray is set. It

@@ -51,14 +51,14 @@ func NewCBR(net *netsim.Network, src, dst netsim.NodeID, rate netsim.Rate, pktSi
 		net: net, srcHost: hs, dstHost: hd}
 	c.ep = hd.Register(cbrSink{c})
 	if start < stop {
-		net.Sim.Schedule(start, c, 0, nil, 0)
+		hs.Sim().Schedule(start, c, 0, nil, 0)
 	}
 	return c
 }
 
 // HandleEvent sends the next packet and schedules the one after.
 func (c *CBR) HandleEvent(ev netsim.Event) {
-	sim := c.net.Sim
+	sim := c.srcHost.Sim()
 	p := sim.Packets().Get()
 	p.Flow = c.Flow
 	p.Dst = c.Dst
@@ -85,7 +85,7 @@ type cbrSink struct{ c *CBR }
 func (s cbrSink) Receive(p *netsim.Packet) {
 	c := s.c
 	if p.Flow == c.Flow {
-		now := c.net.Sim.Now()
+		now := c.dstHost.Sim().Now()
 		if c.Received == 0 {
 			c.FirstRx = now
 		}
@@ -93,5 +93,5 @@ func (s cbrSink) Receive(p *netsim.Packet) {
 		c.Received++
 		c.ReceivedBytes += p.Size
 	}
-	c.net.Sim.Packets().Put(p)
+	c.dstHost.Sim().Packets().Put(p)
 }

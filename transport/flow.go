@@ -94,7 +94,7 @@ func (f *Flow) init() {
 	f.recover = -1
 	f.dctcp = dctcpEstimator{alpha: cfg.InitAlpha, g: cfg.G}
 	f.rto = NewRTOEstimator(cfg.InitRTO, cfg.MinRTO, cfg.MaxRTO)
-	f.timer.Init(f.st.net.Sim, f, kindRTO)
+	f.timer.Init(f.srcHost.Sim(), f, kindRTO)
 	f.rcv.f = f
 }
 
@@ -120,17 +120,24 @@ func (f *Flow) begin() {
 	}
 	f.state = stateRunning
 	f.srcEP = f.srcHost.Register(f)
-	f.rcv.ep = f.dstHost.Register(&f.rcv)
+	if !f.rcv.open {
+		if f.st.ctr != nil && f.dstHost.Sim() != f.srcHost.Sim() && f.st.net.Sim.InWindow() {
+			panic("transport: a flow between partitions opened during a parallel run; " +
+				"open it before the run (Stack.Start at set-up) or run unpartitioned")
+		}
+		f.rcv.ep = f.dstHost.Register(&f.rcv)
+		f.rcv.open = true
+	}
 	f.trySend()
 	f.dctcp.end = f.sndNxt
 }
 
 // complete records that the receiver holds every byte and notifies.
 func (f *Flow) complete() {
-	f.End = f.st.net.Sim.Now()
+	f.End = f.dstHost.Sim().Now()
 	f.completed = true
-	f.st.Completed++
-	f.st.active--
+	f.st.count(f.dstHost.Sim(), &f.st.Completed, ctrCompleted, 1)
+	f.st.count(f.dstHost.Sim(), nil, ctrActive, -1)
 	if f.done != nil {
 		f.done(f)
 	}
@@ -140,10 +147,18 @@ func (f *Flow) complete() {
 }
 
 // close stops the timer and releases both endpoints.
+//
+// On a partitioned network, a sender closing inside a window leaves the
+// receiving endpoint of another partition open (touching it would race
+// with that partition): it keeps acknowledging late segments, whose
+// acknowledgements the closed sender's host discards as unclaimed.
 func (f *Flow) close() {
 	f.timer.Stop()
 	f.srcHost.Unregister(f.srcEP)
-	f.dstHost.Unregister(f.rcv.ep)
+	if f.rcv.open && (f.dstHost.Sim() == f.srcHost.Sim() || !f.st.net.Sim.InWindow()) {
+		f.dstHost.Unregister(f.rcv.ep)
+		f.rcv.open = false
+	}
 }
 
 // Stop ends a flow (normally a long-lived one): no more segments are sent,
@@ -160,8 +175,8 @@ func (f *Flow) Stop() {
 	}
 	f.state = stateStopped
 	if !f.completed && f.conn == nil { // connections are not in the counts
-		f.st.active--
-		f.st.Stopped++
+		f.st.count(f.srcHost.Sim(), nil, ctrActive, -1)
+		f.st.count(f.srcHost.Sim(), &f.st.Stopped, ctrStopped, 1)
 	}
 }
 

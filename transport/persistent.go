@@ -75,7 +75,7 @@ func (p *Persistent) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim
 	if size <= 0 || src == dst {
 		p.st.host(src)
 		p.st.host(dst)
-		p.st.net.Sim.AfterFunc(opts.StartLatency, func() {
+		p.st.host(src).Sim().AfterFunc(opts.StartLatency, func() {
 			p.Done++
 			if done != nil {
 				done()
@@ -158,7 +158,7 @@ func (c *Conn) post(size int64, latency netsim.Time, done func()) {
 	c.msgs = append(c.msgs, message{end: c.posted, waiting: latency > 0, done: done})
 	if latency > 0 {
 		num := c.first + uint64(len(c.msgs)-1)
-		c.p.st.net.Sim.After(latency, c, kindReady, nil, int64(num))
+		c.f.srcHost.Sim().After(latency, c, kindReady, nil, int64(num))
 		return
 	}
 	c.release()
@@ -192,7 +192,7 @@ func (c *Conn) release() {
 	}
 	idle := f.sndUna >= f.sndMax
 	if idle && c.p.IdleRestart && f.sndMax > 0 {
-		now := f.st.net.Sim.Now()
+		now := f.srcHost.Sim().Now()
 		if now-f.lastSend > f.rto.RTO() {
 			// RFC 5681 Sec. 4.1: cwnd = min(RW, cwnd), RW = min(IW, cwnd).
 			if iw := netsim.Bytes(f.st.cfg.InitCwndPkts) * f.st.cfg.MSS; f.cwnd > iw {

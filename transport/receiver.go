@@ -14,6 +14,10 @@ type receiver struct {
 	nxt      int64 // next expected payload byte
 	ooo      spanSet
 	complete bool
+	// open is set while the endpoint is registered: the receiver's own
+	// view of the flow's life, which on a partitioned network it cannot
+	// read from the sender's state.
+	open bool
 }
 
 // Receive implements netsim.Endpoint: it consumes a data segment and
@@ -21,12 +25,12 @@ type receiver struct {
 // nothing.
 func (r *receiver) Receive(p *netsim.Packet) {
 	f := r.f
-	sim := f.st.net.Sim
-	if p.Flow != f.ID || p.Flags&netsim.FlagACK != 0 || f.state != stateRunning {
+	sim := f.dstHost.Sim()
+	if p.Flow != f.ID || p.Flags&netsim.FlagACK != 0 || !r.open {
 		sim.Packets().Put(p) // stale packet for a reused endpoint number
 		return
 	}
-	f.st.Segments++
+	f.st.count(sim, &f.st.Segments, ctrSegments, 1)
 	if s, e := p.Seq, p.Seq+int64(p.Payload); s <= r.nxt {
 		if e > r.nxt {
 			r.nxt = e

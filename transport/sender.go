@@ -40,7 +40,7 @@ func (f *Flow) retransmitHead() {
 // sendSegment puts one data segment on the wire. A segment below sndMax is
 // a retransmission.
 func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
-	sim := f.st.net.Sim
+	sim := f.srcHost.Sim()
 	p := sim.Packets().Get()
 	p.Flow = f.ID
 	p.Dst = f.Dst
@@ -58,14 +58,14 @@ func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
 	if seq < f.sndMax {
 		p.Flags |= netsim.FlagRetx
 		f.Retransmits++
-		f.st.Retransmits++
+		f.st.count(sim, &f.st.Retransmits, ctrRetransmits, 1)
 	}
 	f.srcHost.Send(p)
 }
 
 // Receive implements netsim.Endpoint for the sender: it processes one ACK.
 func (f *Flow) Receive(p *netsim.Packet) {
-	sim := f.st.net.Sim
+	sim := f.srcHost.Sim()
 	if p.Flow != f.ID || f.state != stateRunning || p.Flags&netsim.FlagACK == 0 {
 		sim.Packets().Put(p) // stale packet for a reused endpoint number
 		return
@@ -188,7 +188,7 @@ func (f *Flow) onTimeout() {
 		return
 	}
 	f.Timeouts++
-	f.st.Timeouts++
+	f.st.count(f.srcHost.Sim(), &f.st.Timeouts, ctrTimeouts, 1)
 	mss := f.st.cfg.MSS
 	if f.rto.Backoffs() == 0 {
 		// A repeated timeout of the same data keeps ssthresh (RFC 5681 Eq. 4 note).

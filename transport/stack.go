@@ -24,6 +24,61 @@ type Stack struct {
 	// (duplicates included), the packets a benchmark's cost per
 	// delivered packet divides by.
 	Segments uint64
+
+	// ctr holds the counters per partition on a partitioned network
+	// (nil otherwise); the coordinator folds them into the exported
+	// fields at every barrier (see fold).
+	ctr []stackCtr
+}
+
+// Counters a Stack keeps per partition.
+const (
+	ctrStarted = iota
+	ctrCompleted
+	ctrStopped
+	ctrRetransmits
+	ctrTimeouts
+	ctrSegments
+	ctrActive
+	numCtr
+)
+
+// stackCtr is one partition's counters, a cache line of its own so that
+// partitions on different cores do not share one.
+type stackCtr struct {
+	n [numCtr]int64
+	_ [64 - numCtr*8%64]byte
+}
+
+// count adds d to a counter of the stack: to the exported field direct
+// (nil for active) on an unpartitioned network, to the counter of sim's
+// partition on a partitioned one.
+func (st *Stack) count(sim *netsim.Sim, field *uint64, which int, d int64) {
+	if st.ctr == nil {
+		if field != nil {
+			*field += uint64(d)
+		} else {
+			st.active += int(d)
+		}
+		return
+	}
+	st.ctr[sim.Partition()].n[which] += d
+}
+
+// fold sets the exported counters to the sums over partitions; the
+// coordinator calls it at every barrier, with the partitions paused, so
+// readers outside a window (global events, the monitor, the results) see
+// exact totals.
+func (st *Stack) fold() {
+	var t [numCtr]int64
+	for i := range st.ctr {
+		for j, v := range st.ctr[i].n {
+			t[j] += v
+		}
+	}
+	st.Started, st.Completed, st.Stopped = uint64(t[ctrStarted]), uint64(t[ctrCompleted]), uint64(t[ctrStopped])
+	st.Retransmits, st.Timeouts, st.Segments = uint64(t[ctrRetransmits]), uint64(t[ctrTimeouts]), uint64(t[ctrSegments])
+	st.active = int(t[ctrActive])
 }
 
 // NewStack returns a stack for net. cfg must be valid (see Config.Validate,
@@ -33,7 +88,12 @@ func NewStack(net *netsim.Network, cfg Config) *Stack {
 	if err := cfg.Validate(); err != nil {
 		panic("transport: NewStack with invalid config: " + err.Error())
 	}
-	return &Stack{net: net, cfg: cfg}
+	st := &Stack{net: net, cfg: cfg}
+	if parts := net.Sim.Partitions(); parts != nil {
+		st.ctr = make([]stackCtr, len(parts))
+		net.Sim.OnBarrier(st.fold)
+	}
+	return st
 }
 
 // Config is the stack's configuration.
@@ -110,24 +170,35 @@ func (st *Stack) newFlow(src, dst netsim.NodeID, opts FlowOpts) *Flow {
 		panic(fmt.Sprintf("transport: flow with negative start latency %v", opts.StartLatency))
 	}
 	st.nextID++
-	sim := st.net.Sim
+	sh, dh := st.host(src), st.host(dst)
 	f := &Flow{
 		ID: st.nextID, Src: src, Dst: dst, Size: opts.Size, Class: opts.Class, Tag: opts.Tag,
-		Start: sim.Now(), st: st, cc: st.cfg.CC, startLatency: opts.StartLatency,
-		srcHost: st.host(src), dstHost: st.host(dst),
+		Start: sh.Sim().Now(), st: st, cc: st.cfg.CC, startLatency: opts.StartLatency,
+		srcHost: sh, dstHost: dh,
 	}
 	f.init()
+	if st.ctr != nil && sh.Sim() != dh.Sim() && src != dst {
+		// The receiving endpoint is registered now, while the caller
+		// may touch the other partition (at set-up, between windows);
+		// begin could run inside a window.
+		if st.net.Sim.InWindow() {
+			panic("transport: a flow between partitions opened during a parallel run; " +
+				"open it before the run (Stack.Start at set-up) or run unpartitioned")
+		}
+		f.rcv.ep = dh.Register(&f.rcv)
+		f.rcv.open = true
+	}
 	return f
 }
 
 func (st *Stack) launch(f *Flow) {
-	st.Started++
-	st.active++
+	st.count(f.srcHost.Sim(), &st.Started, ctrStarted, 1)
+	st.count(f.srcHost.Sim(), nil, ctrActive, 1)
 	if f.Src == f.Dst {
 		f.local = true
 	}
 	if d := f.startLatency; d > 0 || f.local {
-		st.net.Sim.After(d, f, kindStart, nil, 0)
+		f.srcHost.Sim().After(d, f, kindStart, nil, 0)
 		return
 	}
 	f.begin()

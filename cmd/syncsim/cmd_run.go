@@ -53,6 +53,7 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 				if err := out.write(o); err != nil {
 					return err
 				}
+				printEngine(c.App.ErrWriter, o)
 				outs = append(outs, o)
 				prog.add(1)
 				return nil

@@ -70,6 +70,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 				if err := out.write(o); err != nil {
 					return err
 				}
+				printEngine(c.App.ErrWriter, o)
 				if p.check {
 					outs = append(outs, &experiments.Outcome{Books: o.Books})
 				}

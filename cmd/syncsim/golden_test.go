@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -116,4 +117,49 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return "identical lines, different bytes"
+}
+
+// TestGoldenThreads runs the golden sweep of every experiment on the
+// parallel engine at 2, 3 and 8 threads (more threads than cores, to
+// shake out races) and requires the golden bytes: results do not depend
+// on the thread count.
+func TestGoldenThreads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("golden sweeps take CPU")
+	}
+	reg := newRegistry()
+	n := 0
+	for _, name := range goldenExperiments() {
+		e, _ := reg.Lookup(name)
+		if !e.Threads {
+			continue
+		}
+		n++
+		for _, threads := range []string{"2", "3", "8"} {
+			// Not parallel: urfave/cli's shared help flag races when
+			// commands parse flags at once (go test -race), and the
+			// engine's own threads are what this test shakes.
+			t.Run(name+"/"+threads, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), name+".csv")
+				cmd := append([]string{"sweep", name, "--trials", "2", "--seed", "3", "--parallel", "1", "--threads", threads, "--csv", path}, goldenSweeps[name]...)
+				if _, stderr, code := runCLI(t, cmd...); code != 0 {
+					t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
+				}
+				got, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := os.ReadFile(filepath.Join("testdata", "golden", name+".csv"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("--threads %s differs from the golden CSV (threads 1)", threads)
+				}
+			})
+		}
+	}
+	if n == 0 {
+		t.Fatal("no experiment runs on the parallel engine")
+	}
 }

@@ -16,25 +16,27 @@ import (
 
 // plan is a validated run or sweep, ready to execute.
 type plan struct {
-	cmd       string // "run" or "sweep"
-	exp       *experiments.Experiment
-	grid      *experiments.Grid
-	given     []string // parameters given explicitly (flags or scenario)
-	trials    int
-	seed      uint64
-	parallel  int
-	csvPath   string
-	seriesDir string
-	timing    bool
-	check     bool
-	resume    bool
-	force     bool
-	quiet     bool
-	stall     float64 // simulated seconds, 0: off
-	every     time.Duration
-	shard     int // 0-based
-	shards    int // 0: not sharded
-	args      []string
+	cmd           string // "run" or "sweep"
+	exp           *experiments.Experiment
+	grid          *experiments.Grid
+	given         []string // parameters given explicitly (flags or scenario)
+	trials        int
+	seed          uint64
+	parallel      int
+	threads       int  // threads of each run (the parallel engine)
+	engineProfile bool // print the parallel engine's report of each run
+	csvPath       string
+	seriesDir     string
+	timing        bool
+	check         bool
+	resume        bool
+	force         bool
+	quiet         bool
+	stall         float64 // simulated seconds, 0: off
+	every         time.Duration
+	shard         int // 0-based
+	shards        int // 0: not sharded
+	args          []string
 }
 
 // experimentArg returns the experiment named by the single positional
@@ -86,6 +88,7 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	}
 	p := &plan{
 		cmd: c.Command.Name, exp: e, trials: c.Int("trials"), seed: c.Uint64("seed"), parallel: c.Int("parallel"),
+		threads: c.Int("threads"), engineProfile: c.Bool("engine-profile"),
 		csvPath: c.String("csv"), seriesDir: c.String("series-dir"),
 		timing: c.Bool("timing"), check: c.Bool("check"), resume: c.Bool("resume"), force: c.Bool("force"),
 		quiet: c.Bool("quiet"), stall: c.Float64("stall-ms") / 1e3, every: c.Duration("progress-every"),
@@ -201,6 +204,10 @@ func (p *plan) checkFlags(c *cli.Context) error {
 		return fmt.Errorf("--parallel must be at least 1, got %d", p.parallel)
 	case p.parallel > experiments.MaxParallel:
 		return fmt.Errorf("--parallel must be at most %d, got %d", experiments.MaxParallel, p.parallel)
+	case p.threads < 1 || p.threads > experiments.MaxThreads:
+		return fmt.Errorf("--threads must be in [1, %d], got %d", experiments.MaxThreads, p.threads)
+	case p.threads > 1 && !p.exp.Threads:
+		return fmt.Errorf("--threads %d: %s runs on the sequential engine only; the parallel engine runs %s", p.threads, p.exp.Name, experiments.ThreadedHint)
 	case p.seed > ^uint64(0)-uint64(p.trials-1):
 		return fmt.Errorf("--seed %d with --trials %d passes the largest seed %d (trial t runs with seed+t)", p.seed, p.trials, ^uint64(0))
 	case c.IsSet("csv") && p.csvPath == "":
@@ -293,6 +300,7 @@ func (p *plan) provenance() *experiments.Provenance {
 func (p *plan) runner(out *output) *experiments.Runner {
 	r := &experiments.Runner{
 		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
+		Threads: p.threads, EngineProfile: p.engineProfile,
 		Check: p.check, Series: p.seriesDir != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
 		Shard: p.shard, Shards: p.shards, Stall: p.stall,
 	}

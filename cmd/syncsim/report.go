@@ -106,3 +106,12 @@ func plural(n int, what string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
+
+// printEngine prints the parallel engine's report of a run
+// (--engine-profile), naming the run.
+func printEngine(w io.Writer, o *experiments.Outcome) {
+	if o.Engine == "" {
+		return
+	}
+	fmt.Fprintf(w, "point %d trial %d seed %d: %s", o.Point, o.Trial, o.Seed, o.Engine)
+}

@@ -49,6 +49,7 @@ func Incast() *experiments.Experiment {
 		},
 		Run:      runIncast,
 		Validate: validateIncast,
+		Threads:  true,
 	}
 }
 
@@ -93,6 +94,9 @@ func buildIncast(r *experiments.Run) (*incastRig, error) {
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.Star(net, n+1, rate, delay, q)
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
 	rig := &incastRig{sim: sim, fab: fab, stack: transport.NewStack(net, cfg)}

@@ -55,6 +55,7 @@ func Permutation() *experiments.Experiment {
 		},
 		Run:      runPermutation,
 		Validate: setup.ValidateWindow,
+		Threads:  true,
 	}
 }
 
@@ -121,6 +122,9 @@ func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 	net := netsim.NewNetwork(sim)
 	fab, hostRate, err := permutationFabric(net, ps)
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
 	tc := transport.DefaultConfig()

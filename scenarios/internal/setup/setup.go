@@ -48,7 +48,7 @@ func CheckBooks(r *experiments.Run, net *netsim.Network) error {
 	if err := net.CheckConservation(); err != nil {
 		return fmt.Errorf("%s: %w", r.Exp.Name, err)
 	}
-	if live, inflight := net.Sim.Packets().Live(), int64(net.InFlight()); live < inflight {
+	if live, inflight := net.LivePackets(), int64(net.InFlight()); live < inflight {
 		return fmt.Errorf("%s: packet pool holds %d live packets but %d are in flight", r.Exp.Name, live, inflight)
 	}
 	r.Book(PacketBook(net))

@@ -1,0 +1,500 @@
+package netsim
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The parallel engine: conservative synchronous parallel discrete-event
+// simulation. A partitioned Network (Network.Partition) gives every
+// partition a Sim of its own (event queue, clock, packet pool, books);
+// the Network's Sim becomes the coordinator. The coordinator advances all
+// partitions in windows [T, E) no longer than the lookahead, the smallest
+// propagation delay of a link whose ends lie in different partitions: an
+// event at t >= T in one partition can affect another partition no
+// earlier than t + lookahead >= E, so within a window every partition
+// fires its events independently, on any number of threads.
+//
+// A packet handed to a crossing link goes to its partition's outbox for
+// the receiving partition instead of the link. At the start of the next
+// window the receiving partition drains its inboxes in a fixed order
+// (source partition, then the order the source posted in), appends the
+// packets to the link and schedules the arrivals in its own queue. Every
+// step depends only on the partitions and the windows, never on the
+// number of threads or on which thread ran what, so a run is byte-for-
+// byte the same at any thread count, one included.
+//
+// Events scheduled on the coordinator (the Network's Sim) are global:
+// they fire at a barrier, with every partition paused, before the
+// partitions' events of the same time; a window never spans one. Set-up
+// code uses them for snapshots of the whole network (a warm-up mark).
+// The coordinator's monitor (SetMonitor) is called at barriers.
+
+// crossing is a packet posted to a link whose far end lies in another
+// partition: it joins the link when the receiving partition drains its
+// inbox. It carries a copy of the packet's body: a descriptor refers to
+// its body in the sending partition's pool, which only that partition
+// touches, so the body goes back to the sender's pool at once and the
+// receiver takes a packet from its own pool and copies the body in.
+type crossing struct {
+	l    *Link
+	at   Time
+	body Packet
+}
+
+// MaxThreads bounds the worker threads of one parallel run.
+const MaxThreads = 256
+
+// parallel is the coordinator's state of a partitioned Network.
+type parallel struct {
+	root      *Sim
+	parts     []*Sim
+	lookahead Time
+	threads   int
+	// out[w][src*P+dst]: packets partition src posted to dst in a window
+	// of parity w. Window k writes parity k%2 and drains parity (k-1)%2.
+	out  [2][][]crossing
+	cur  int
+	prof *Profile
+	// barrier holds the hooks called after every window (OnBarrier).
+	barrier []func()
+}
+
+// OnBarrier registers f to be called on the coordinator of a partitioned
+// network after every window and at the end of every Run, with every
+// partition paused: a component that keeps partition-local tallies folds
+// them into totals there. It has no effect on an unpartitioned Sim.
+func (s *Sim) OnBarrier(f func()) {
+	if s.par != nil && s.par.root == s {
+		s.par.barrier = append(s.par.barrier, f)
+	}
+}
+
+// InWindow reports whether this Sim is the coordinator of a partitioned
+// run and a window is running: the partitions are then running, and
+// nothing may touch two partitions at once.
+func (s *Sim) InWindow() bool { return s.guard }
+
+// Partitions returns the partitions' Sims in index order (nil when the
+// network is not partitioned).
+func (s *Sim) Partitions() []*Sim {
+	if s.par == nil || s.par.root != s {
+		return nil
+	}
+	return s.par.parts
+}
+
+// Partition is this Sim's partition index (0 on an unpartitioned Sim and
+// on the coordinator).
+func (s *Sim) Partition() int { return s.index }
+
+// Lookahead is the window length of a partitioned run (0 when the Sim is
+// not a partitioned run's coordinator).
+func (s *Sim) Lookahead() Time {
+	if s.par == nil {
+		return 0
+	}
+	return s.par.lookahead
+}
+
+// SetThreads sets how many threads a partitioned run uses (1 to
+// MaxThreads); results do not depend on it. It has no effect on an
+// unpartitioned Sim.
+func (s *Sim) SetThreads(n int) error {
+	if n < 1 || n > MaxThreads {
+		return fmt.Errorf("threads must be in [1, %d], got %d", MaxThreads, n)
+	}
+	if s.par != nil {
+		s.par.threads = n
+	}
+	return nil
+}
+
+// misuse reports a component bound to the coordinator that was used from
+// inside a window, where only partitions run: it would read a stale clock
+// or race with the partitions.
+func (s *Sim) misuse() {
+	panic("netsim: the coordinator Sim of a partitioned network was used inside a window; " +
+		"components must use their node's Sim (NodeBase.Sim)")
+}
+
+// post puts the packet of d, whose serialisation ended so that it
+// arrives at at, in its partition's outbox for the link's far partition.
+func (l *Link) post(d Desc, at Time) {
+	src := l.port.sim
+	pr := src.par
+	i := src.index*len(pr.parts) + l.rsim.index
+	box := &pr.out[pr.cur][i]
+	*box = append(*box, crossing{l: l, at: at})
+	c := &(*box)[len(*box)-1]
+	p := src.pool.Body(&d)
+	c.body = *p
+	src.pool.Put(p)
+	if at < src.outMin {
+		src.outMin = at
+	}
+}
+
+// drain moves the packets posted to partition s in the window of parity
+// w onto their links, in source order, scheduling the arrivals. Each
+// packet's body is copied into a packet of s's own pool.
+func (pr *parallel) drain(s *Sim, w int) {
+	n := len(pr.parts)
+	for src := 0; src < n; src++ {
+		box := &pr.out[w][src*n+s.index]
+		for i := range *box {
+			c := &(*box)[i]
+			p := s.pool.Get()
+			ref := p.ref
+			*p = c.body
+			p.ref, p.next = ref, 0
+			l := c.l
+			if int(l.count) == len(l.fifo) {
+				l.grow()
+			}
+			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p.Desc(), c.at}
+			l.count++
+			if l.count == 1 {
+				s.Schedule(c.at, l, 0, nil, 0)
+			}
+			c.l = nil
+		}
+		*box = (*box)[:0]
+	}
+}
+
+// head is the time of the partition's next event (Never if none). The
+// Sim must be between windows (nothing held).
+func (s *Sim) head() Time {
+	t := Never
+	if s.heap != nil {
+		if len(s.heap.h) > 0 {
+			t = s.heap.h[0].at
+		}
+		if len(s.far.h) > 0 && s.far.h[0].at < t {
+			t = s.far.h[0].at
+		}
+		return t
+	}
+	if k, ok := s.q.min(); ok {
+		t = k.at
+	}
+	return t
+}
+
+// window fires partition s's events before end, after draining what the
+// previous window posted to it.
+func (pr *parallel) window(s *Sim, end Time) {
+	pr.drain(s, 1-pr.cur)
+	s.stopped = false
+	s.winEvents = s.events
+	if s.heap != nil {
+		s.runHeap(end - 1)
+		if s.held {
+			s.held = false
+			s.heap.pop()
+		}
+	} else {
+		s.runQueue(end - 1)
+	}
+	s.winEvents = s.events - s.winEvents
+}
+
+// runParallel is Run on the coordinator of a partitioned network.
+func (pr *parallel) run(until Time) {
+	root := pr.root
+	root.stopped = false
+	if root.halted {
+		return
+	}
+	limit := until // windows cover events at or before until
+	if pr.prof != nil {
+		runtime.LockOSThread() // threadCPU reads this thread's clock
+		defer runtime.UnlockOSThread()
+	}
+	var pool *workerPool
+	if pr.threads > 1 {
+		pool = newWorkerPool(pr, min(pr.threads, len(pr.parts)))
+		defer pool.stop()
+	}
+	for !root.stopped {
+		// The next event anywhere: a partition's, a posted packet's or
+		// a global one.
+		t := Never
+		for _, s := range pr.parts {
+			t = min(t, s.head(), s.outMin)
+		}
+		g := root.head()
+		if g <= t && g != Never {
+			if g > limit {
+				break
+			}
+			pr.flush()
+			for _, s := range pr.parts {
+				s.now = max(s.now, g)
+			}
+			root.fireAt(g)
+			continue
+		}
+		if t == Never || t > limit {
+			break
+		}
+		end := Never
+		if pr.lookahead < Never-t {
+			end = t + pr.lookahead
+		}
+		if g < end {
+			end = g
+		}
+		if limit != Never && limit+1 < end {
+			end = limit + 1
+		}
+		pr.cur = 1 - pr.cur
+		for _, s := range pr.parts {
+			s.outMin = Never
+		}
+		var t0 time.Time
+		if pr.prof != nil {
+			t0 = time.Now()
+		}
+		root.guard = true
+		if pool == nil {
+			for _, s := range pr.parts {
+				var p0 time.Duration
+				if pr.prof != nil {
+					p0 = threadCPU()
+				}
+				pr.window(s, end)
+				if pr.prof != nil {
+					s.winCPU = threadCPU() - p0
+				}
+			}
+		} else {
+			pool.window(end)
+		}
+		root.guard = false
+		if pr.prof != nil {
+			pr.prof.record(pr, time.Since(t0))
+		}
+		for _, f := range pr.barrier {
+			f()
+		}
+		for _, s := range pr.parts {
+			if s.stopped {
+				root.stopped = true
+			}
+		}
+		if root.monitor != nil {
+			if ev := root.Events(); ev >= root.monitorNext {
+				root.monitorNext = ev + root.monitorEvery
+				root.now = end - 1
+				if !root.monitor(end-1, ev) {
+					root.halted, root.stopped = true, true
+				}
+			}
+		}
+	}
+	pr.flush()
+	for _, f := range pr.barrier {
+		f()
+	}
+	if !root.stopped && until != Never {
+		for _, s := range pr.parts {
+			s.now = max(s.now, until)
+		}
+		root.now = max(root.now, until)
+	}
+}
+
+// flush drains every outbox now, at a barrier, in the order the
+// partitions' own drains would have used.
+func (pr *parallel) flush() {
+	for _, s := range pr.parts {
+		pr.drain(s, pr.cur)
+		s.outMin = Never
+	}
+}
+
+// fireAt fires the coordinator's (global) events at time t, in sequence
+// order, with every partition paused.
+func (s *Sim) fireAt(t Time) {
+	for !s.stopped {
+		var k key
+		if s.heap != nil {
+			if len(s.heap.h) == 0 || s.heap.h[0].at != t {
+				return
+			}
+			k = s.heap.pop()
+		} else {
+			var ok bool
+			if k, ok = s.q.min(); !ok || k.at != t {
+				return
+			}
+			s.q.pop()
+		}
+		s.fire(k)
+	}
+}
+
+// workerPool runs the partitions of each window on a fixed set of
+// goroutines; the coordinator's goroutine is worker 0. Each worker owns
+// a list of partitions, so a partition's state stays in one core's cache
+// from window to window, and the lists are rebalanced every
+// rebalanceEvery windows from the events each partition fired since the
+// last time (longest first onto the least loaded worker: load-adaptive
+// assignment in the spirit of Unison). A worker done with its own list
+// takes partitions from the others' (work stealing), so a thread the OS
+// pauses does not hold the window up. Which worker runs a partition
+// never affects results.
+type workerPool struct {
+	pr    *parallel
+	start []chan Time
+	done  chan any // nil, or what a worker's partition panicked with
+	wg    sync.WaitGroup
+	lists []workList
+	// since counts the windows since the last rebalance.
+	since int
+	load  []uint64 // per partition: events since the last rebalance
+}
+
+// workList is one worker's partitions and the cursor the owner and
+// thieves take them with, padded to a cache line.
+type workList struct {
+	parts []*Sim
+	next  atomic.Int64
+	_     [64 - 32]byte
+}
+
+// rebalanceEvery is how many windows pass between rebalances.
+const rebalanceEvery = 64
+
+func newWorkerPool(pr *parallel, n int) *workerPool {
+	wp := &workerPool{pr: pr, done: make(chan any, n), lists: make([]workList, n), load: make([]uint64, len(pr.parts))}
+	// Start with contiguous blocks: neighbouring partitions (a leaf's
+	// hosts) on one worker.
+	for i, s := range pr.parts {
+		w := i * n / len(pr.parts)
+		wp.lists[w].parts = append(wp.lists[w].parts, s)
+	}
+	for i := 1; i < n; i++ {
+		c := make(chan Time, 1)
+		wp.start = append(wp.start, c)
+		wp.wg.Add(1)
+		go func() {
+			defer wp.wg.Done()
+			if pr.prof != nil {
+				// threadCPU reads this thread's clock.
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
+			for end := range c {
+				wp.done <- wp.safeWork(i, end)
+			}
+		}()
+	}
+	return wp
+}
+
+// rebalance reassigns partitions to workers from their recent events.
+func (wp *workerPool) rebalance() {
+	parts := slices.Clone(wp.pr.parts)
+	slices.SortStableFunc(parts, func(a, b *Sim) int { return cmp.Compare(wp.load[b.index], wp.load[a.index]) })
+	loads := make([]uint64, len(wp.lists))
+	for i := range wp.lists {
+		wp.lists[i].parts = wp.lists[i].parts[:0]
+	}
+	for _, s := range parts {
+		w := 0
+		for i := range loads {
+			if loads[i] < loads[w] {
+				w = i
+			}
+		}
+		loads[w] += wp.load[s.index] + 1
+		wp.lists[w].parts = append(wp.lists[w].parts, s)
+	}
+	clear(wp.load)
+}
+
+// work runs worker w's partitions of the window ending at end, then
+// steals from the other workers until none is left.
+func (wp *workerPool) work(w int, end Time) {
+	pr := wp.pr
+	n := len(wp.lists)
+	for k := 0; k < n; k++ {
+		l := &wp.lists[(w+k)%n]
+		for {
+			i := int(l.next.Add(1)) - 1
+			if i >= len(l.parts) {
+				break
+			}
+			s := l.parts[i]
+			var p0 time.Duration
+			if pr.prof != nil {
+				p0 = threadCPU()
+			}
+			pr.window(s, end)
+			if pr.prof != nil {
+				s.winCPU = threadCPU() - p0
+			}
+		}
+	}
+}
+
+// safeWork is work on a worker goroutine: a panic in a partition is
+// caught and handed to the coordinator, which raises it again on its own
+// goroutine, where the caller of Run can recover it.
+func (wp *workerPool) safeWork(w int, end Time) (v any) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = r
+			for i := range wp.lists { // the others stop taking partitions
+				wp.lists[i].next.Store(int64(len(wp.lists[i].parts)))
+			}
+		}
+	}()
+	wp.work(w, end)
+	return nil
+}
+
+// window runs one window on every worker and waits for all.
+func (wp *workerPool) window(end Time) {
+	if wp.since++; wp.since > rebalanceEvery {
+		wp.since = 1
+		wp.rebalance()
+	}
+	for i := range wp.lists {
+		wp.lists[i].next.Store(0)
+	}
+	for _, c := range wp.start {
+		c <- end
+	}
+	own := wp.safeWork(0, end)
+	var first any
+	for range wp.start {
+		if v := <-wp.done; v != nil && first == nil {
+			first = v
+		}
+	}
+	if own != nil {
+		first = own
+	}
+	if first != nil {
+		panic(first)
+	}
+	for _, s := range wp.pr.parts {
+		wp.load[s.index] += s.winEvents
+	}
+}
+
+func (wp *workerPool) stop() {
+	for _, c := range wp.start {
+		close(c)
+	}
+	wp.wg.Wait()
+}
