@@ -119,13 +119,7 @@ const (
 
 // ParseEq3 parses "candidate" or "literal".
 func ParseEq3(s string) (Eq3Load, error) {
-	switch s {
-	case "candidate":
-		return Eq3Candidate, nil
-	case "literal":
-		return Eq3Literal, nil
-	}
-	return 0, fmt.Errorf("unknown Eq. 3 load reading %q (allowed: candidate, literal)", s)
+	return parseName[Eq3Load]("Eq. 3 load reading", s, "candidate", "literal")
 }
 
 // Pipeline is how CREW and OPR move a block: chunk by chunk, pipelined
@@ -147,13 +141,7 @@ const (
 
 // ParsePipeline parses "chunk" or "block".
 func ParsePipeline(s string) (Pipeline, error) {
-	switch s {
-	case "chunk":
-		return PipelineChunk, nil
-	case "block":
-		return PipelineBlock, nil
-	}
-	return 0, fmt.Errorf("unknown pipeline %q (allowed: chunk, block)", s)
+	return parseName[Pipeline]("pipeline", s, "chunk", "block")
 }
 
 // FailoverMode is what moves to a replacement aggregator (Sec. IV-B).
@@ -175,13 +163,7 @@ const (
 
 // ParseFailover parses "move" or "split".
 func ParseFailover(s string) (FailoverMode, error) {
-	switch s {
-	case "move":
-		return FailoverMove, nil
-	case "split":
-		return FailoverSplit, nil
-	}
-	return 0, fmt.Errorf("unknown failover mode %q (allowed: move, split)", s)
+	return parseName[FailoverMode]("failover mode", s, "move", "split")
 }
 
 // Eq3Scope is which partial reduces Eq. 3's load l counts.
@@ -199,13 +181,7 @@ const (
 
 // ParseEq3Scope parses "task" or "running".
 func ParseEq3Scope(s string) (Eq3Scope, error) {
-	switch s {
-	case "task":
-		return Eq3Task, nil
-	case "running":
-		return Eq3Running, nil
-	}
-	return 0, fmt.Errorf("unknown Eq. 3 load scope %q (allowed: task, running)", s)
+	return parseName[Eq3Scope]("Eq. 3 load scope", s, "task", "running")
 }
 
 // Options configure how partial reduces run.
@@ -274,3 +250,14 @@ func (o Options) Validate(n int) error {
 }
 
 func (o Options) chunking() Chunking { return Chunking{Size: o.Model, K: o.Chunks} }
+
+// parseName parses one of names, the i-th standing for T(i), with the
+// one-line error the parsers above share.
+func parseName[T ~uint8](what, s string, names ...string) (T, error) {
+	for i, n := range names {
+		if s == n {
+			return T(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (allowed: %s)", what, s, strings.Join(names, ", "))
+}
