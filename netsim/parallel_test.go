@@ -248,16 +248,7 @@ func TestPartitionZeroDelay(t *testing.T) {
 // TestParallelMisuse: a component bound to the coordinator and used
 // inside a window is caught, at one thread as at many.
 func TestParallelMisuse(t *testing.T) {
-	s := New(1)
-	net := NewNetwork(s)
-	a, b := net.AddHost("a"), net.AddHost("b")
-	r := &prouter{}
-	net.AddNode(r, KindSwitch, "r")
-	net.Connect(a.ID(), r.ID(), Gbps, Microsecond, nil, nil)
-	net.Connect(b.ID(), r.ID(), Gbps, Microsecond, nil, nil)
-	if _, err := net.Partition(net.AutoPartition(1)); err != nil {
-		t.Fatal(err)
-	}
+	s, a := partitionedPair(t, 1)
 	a.Sim().Schedule(5, HandlerFunc(func(Event) { s.Now() }), 0, nil, 0)
 	defer func() {
 		if recover() == nil {
@@ -298,16 +289,7 @@ func TestParallelPanicOnWorker(t *testing.T) {
 // TestParallelMonitorAndStop: the coordinator's monitor is called at
 // barriers with the total event count and can halt the run.
 func TestParallelMonitorAndStop(t *testing.T) {
-	s := New(7)
-	net := NewNetwork(s)
-	a, b := net.AddHost("a"), net.AddHost("b")
-	r := &prouter{}
-	net.AddNode(r, KindSwitch, "r")
-	net.Connect(a.ID(), r.ID(), Gbps, Microsecond, nil, nil)
-	net.Connect(b.ID(), r.ID(), Gbps, Microsecond, nil, nil)
-	if _, err := net.Partition(net.AutoPartition(1)); err != nil {
-		t.Fatal(err)
-	}
+	s, a := partitionedPair(t, 7)
 	_ = s.SetThreads(2)
 	n := 0
 	var tick HandlerFunc
@@ -354,4 +336,22 @@ func BenchmarkWindowBarrier(b *testing.B) {
 			s.Run(Time(b.N) * Microsecond)
 		})
 	}
+}
+
+// partitionedPair builds hosts a and b on one router, 1 us links, in
+// automatic partitions, on a Sim of the given seed; it returns the Sim
+// and host a.
+func partitionedPair(t *testing.T, seed uint64) (*Sim, *Host) {
+	t.Helper()
+	s := New(seed)
+	net := NewNetwork(s)
+	a, b := net.AddHost("a"), net.AddHost("b")
+	r := &prouter{}
+	net.AddNode(r, KindSwitch, "r")
+	net.Connect(a.ID(), r.ID(), Gbps, Microsecond, nil, nil)
+	net.Connect(b.ID(), r.ID(), Gbps, Microsecond, nil, nil)
+	if _, err := net.Partition(net.AutoPartition(1)); err != nil {
+		t.Fatal(err)
+	}
+	return s, a
 }
