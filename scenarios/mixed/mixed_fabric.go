@@ -218,7 +218,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		for i, h := range hs {
 			ids[i] = h.ID()
 		}
-		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulk: ringBulk, hosts: ids, size: ringSize,
+		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulkBooks: bulkBooks{bulk: ringBulk, what: "ring"}, hosts: ids, size: ringSize,
 			iters: iters, compute: compute, onDone: finished})
 	}
 
@@ -496,38 +496,18 @@ func (rig *mixedRig) check(r *experiments.Run) error {
 // iteration is compute, then an all-reduce of size bytes over hosts (in
 // ring order) through bulk.
 type mixedRingJob struct {
-	sim     *netsim.Sim
-	bulk    netsim.Bulk
-	hosts   []netsim.NodeID
-	size    netsim.Bytes
-	iters   int
-	compute netsim.Time
-	onDone  func()
+	sim       *netsim.Sim
+	bulkBooks // the transfers the all-reduces start through the job
+	hosts     []netsim.NodeID
+	size      netsim.Bytes
+	iters     int
+	compute   netsim.Time
+	onDone    func()
 
 	begun netsim.Time   // start of the current iteration
 	times []netsim.Time // completed iteration times
 	err   error         // the all-reduce refused its arguments
 
-	// Books of the transfers the all-reduces started through the job.
-	sends, dones      int64
-	sentB, deliveredB netsim.Bytes
-}
-
-// Send implements netsim.Bulk by counting and forwarding to the job's bulk
-// engine, so the job can check that every transfer was delivered once.
-func (j *mixedRingJob) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
-	j.sends++
-	j.sentB += size
-	fired := false
-	j.bulk.Send(src, dst, size, opts, func() {
-		if fired {
-			panic("mixed-fabric: bulk engine called done twice for one ring transfer")
-		}
-		fired = true
-		j.dones++
-		j.deliveredB += size
-		done()
-	})
 }
 
 func (j *mixedRingJob) start() {
@@ -557,8 +537,5 @@ func (j *mixedRingJob) check() error {
 	if len(j.times) != j.iters {
 		return fmt.Errorf("finished %d of %d iterations", len(j.times), j.iters)
 	}
-	if j.sends != j.dones || j.sentB != j.deliveredB {
-		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", j.sends, j.sentB, j.dones, j.deliveredB)
-	}
-	return nil
+	return j.checkBooks()
 }

@@ -40,13 +40,13 @@ func prParams() []experiments.Param {
 // (later groups complete at once: the job has left the fabric), and it is
 // done when its groups under way have finished.
 type prJob struct {
-	sim     *netsim.Sim
-	bulk    netsim.Bulk
-	ring    *syncctl.FlowExecutor
-	cluster *syncctl.Cluster
-	target  int
-	start   netsim.Time
-	onDone  func()
+	sim       *netsim.Sim
+	bulkBooks // the transfers the all-reduces start through the job
+	ring      *syncctl.FlowExecutor
+	cluster   *syncctl.Cluster
+	target    int
+	start     netsim.Time
+	onDone    func()
 
 	rounds   int // worker-rounds completed
 	inflight int // groups whose ring all-reduce is under way
@@ -55,10 +55,6 @@ type prJob struct {
 	scale    int
 	done     bool
 	doneAt   netsim.Time
-
-	// Books of the transfers the all-reduces started through the job.
-	sends, dones      int64
-	sentB, deliveredB netsim.Bytes
 }
 
 // newPRJob builds job id on hosts.
@@ -78,7 +74,7 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
-	j := &prJob{sim: rig.sim, bulk: rig.stack.Persistent(), target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	j := &prJob{sim: rig.sim, bulkBooks: bulkBooks{bulk: rig.stack.Persistent(), what: "partial-reduce"}, target: ps.Int("iterations") * n, start: start, onDone: onDone}
 	if j.ring, err = syncctl.NewFlowExecutor(j, hosts); err != nil {
 		return nil, err
 	}
@@ -131,32 +127,14 @@ func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
 	})
 }
 
-// Send implements netsim.Bulk by counting and forwarding to the job's
-// connections, so the job can check that every transfer was delivered
-// once.
-func (j *prJob) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.BulkOpts, done func()) {
-	j.sends++
-	j.sentB += size
-	fired := false
-	j.bulk.Send(src, dst, size, opts, func() {
-		if fired {
-			panic("mixed-fabric: bulk engine called done twice for one partial-reduce transfer")
-		}
-		fired = true
-		j.dones++
-		j.deliveredB += size
-		done()
-	})
-}
-
 // check reports an unfinished job, unbalanced transfer books or broken
 // cluster books.
 func (j *prJob) check() error {
 	if !j.done {
 		return fmt.Errorf("completed %d of %d worker rounds", j.rounds, j.target)
 	}
-	if j.sends != j.dones || j.sentB != j.deliveredB {
-		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", j.sends, j.sentB, j.dones, j.deliveredB)
+	if err := j.checkBooks(); err != nil {
+		return err
 	}
 	return j.cluster.Check()
 }
