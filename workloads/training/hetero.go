@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,16 +192,7 @@ func ReadMultipliers(r io.Reader) ([]float64, error) {
 
 // ReadMultipliersFile reads the multipliers at path (see ReadMultipliers).
 func ReadMultipliersFile(path string) ([]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := ReadMultipliers(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return readFile(path, ReadMultipliers)
 }
 
 // Scaled is a distribution whose samples are M times D's: one worker's

@@ -43,14 +43,21 @@ func ReadTrace(r io.Reader) (*Empirical, error) {
 // ReadTraceFile reads the trace file at path (see ReadTrace). Errors name
 // the file.
 func ReadTraceFile(path string) (*Empirical, error) {
+	return readFile(path, ReadTrace)
+}
+
+// readFile opens path and parses it with read; a parse error names the
+// file.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	e, err := ReadTrace(f)
+	v, err := read(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return v, fmt.Errorf("%s: %w", path, err)
 	}
-	return e, nil
+	return v, nil
 }
