@@ -3,6 +3,7 @@ package mixed
 import (
 	"fmt"
 
+	"syncsim/experiments"
 	"syncsim/netsim"
 )
 
@@ -39,4 +40,19 @@ func (b *bulkBooks) checkBooks() error {
 		return fmt.Errorf("%d transfers (%d B) sent, %d (%d B) delivered", b.sends, b.sentB, b.dones, b.deliveredB)
 	}
 	return nil
+}
+
+// transferBook is the --check book of the jobs' transfers: every transfer
+// and byte sent was delivered.
+func transferBook(name string, jobs []*bulkBooks) experiments.Book {
+	var sends, dones, sent, delivered float64
+	for _, b := range jobs {
+		sends += float64(b.sends)
+		dones += float64(b.dones)
+		sent += float64(b.sentB)
+		delivered += float64(b.deliveredB)
+	}
+	return experiments.Book{Name: name, Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
+		{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
+	}}
 }

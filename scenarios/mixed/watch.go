@@ -105,26 +105,16 @@ func (rig *mixedRig) recordBooks(r *experiments.Run) {
 	if len(rig.ina) > 0 {
 		inarig.RecordBooks(r, rig.ina, aggs)
 	}
-	var sends, dones, sent, delivered float64
-	for _, j := range rig.rings {
-		sends += float64(j.sends)
-		dones += float64(j.dones)
-		sent += float64(j.sentB)
-		delivered += float64(j.deliveredB)
+	rings := make([]*bulkBooks, len(rig.rings))
+	for i, j := range rig.rings {
+		rings[i] = &j.bulkBooks
 	}
-	r.Book(experiments.Book{Name: "ring transfers", Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
-		{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
-	}})
+	r.Book(transferBook("ring transfers", rings))
 	if len(rig.prs) > 0 {
-		sends, dones, sent, delivered = 0, 0, 0, 0
-		for _, j := range rig.prs {
-			sends += float64(j.sends)
-			dones += float64(j.dones)
-			sent += float64(j.sentB)
-			delivered += float64(j.deliveredB)
+		prs := make([]*bulkBooks, len(rig.prs))
+		for i, j := range rig.prs {
+			prs[i] = &j.bulkBooks
 		}
-		r.Book(experiments.Book{Name: "partial-reduce transfers", Rule: "sent = delivered (transfers and bytes)", Terms: []experiments.Term{
-			{Name: "sent", Value: sends}, {Name: "delivered", Value: dones}, {Name: "sent_bytes", Value: sent}, {Name: "delivered_bytes", Value: delivered},
-		}})
+		r.Book(transferBook("partial-reduce transfers", prs))
 	}
 }
