@@ -187,6 +187,18 @@ func (s *Sim) head() Time {
 	return t
 }
 
+// timedWindow runs s's window, and with a profile records the thread
+// CPU it took.
+func (pr *parallel) timedWindow(s *Sim, end Time) {
+	if pr.prof == nil {
+		pr.window(s, end)
+		return
+	}
+	p0 := threadCPU()
+	pr.window(s, end)
+	s.winCPU = threadCPU() - p0
+}
+
 // window fires partition s's events before end, after draining what the
 // previous window posted to it.
 func (pr *parallel) window(s *Sim, end Time) {
@@ -265,14 +277,7 @@ func (pr *parallel) run(until Time) {
 		root.guard = true
 		if pool == nil {
 			for _, s := range pr.parts {
-				var p0 time.Duration
-				if pr.prof != nil {
-					p0 = threadCPU()
-				}
-				pr.window(s, end)
-				if pr.prof != nil {
-					s.winCPU = threadCPU() - p0
-				}
+				pr.timedWindow(s, end)
 			}
 		} else {
 			pool.window(end)
@@ -433,15 +438,7 @@ func (wp *workerPool) work(w int, end Time) {
 			if i >= len(l.parts) {
 				break
 			}
-			s := l.parts[i]
-			var p0 time.Duration
-			if pr.prof != nil {
-				p0 = threadCPU()
-			}
-			pr.window(s, end)
-			if pr.prof != nil {
-				s.winCPU = threadCPU() - p0
-			}
+			pr.timedWindow(l.parts[i], end)
 		}
 	}
 }
