@@ -9,6 +9,11 @@ type BulkOpts struct {
 	// StartLatency delays the first byte, modelling a per-message software
 	// overhead (the alpha term of collective cost models).
 	StartLatency Time
+	// ID, when not 0, is the transfer's identifier, reserved by the
+	// caller from the engine (transport.Stack.ReserveID): the packet
+	// engine's flow ID, which picks the flow's ECMP path. 0 lets the
+	// engine number the transfer; engines without identifiers ignore it.
+	ID uint64
 }
 
 // Bulk moves whole messages between hosts. It is the seam between

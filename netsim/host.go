@@ -13,6 +13,8 @@ type Host struct {
 	NodeBase
 	eps  []Endpoint
 	free []int32
+	// byFlow maps flows to the endpoints registered with RegisterFlow.
+	byFlow map[uint64]int32
 
 	// Unclaimed counts packets that arrived for an unregistered endpoint
 	// (for example after a flow closed); they are consumed and freed.
@@ -42,6 +44,31 @@ func (h *Host) Register(ep Endpoint) int32 {
 	}
 	h.eps = append(h.eps, ep)
 	return int32(len(h.eps) - 1)
+}
+
+// EPByFlow is the endpoint number of a packet addressed by its flow: the
+// destination host hands it to the endpoint registered for Packet.Flow
+// with RegisterFlow. A sender uses it while it does not know the
+// receiving endpoint's number, which a host of another partition assigns
+// (see Sim.Post).
+const EPByFlow int32 = -2
+
+// RegisterFlow is Register that also lets packets of the given flow
+// addressed to EPByFlow reach ep.
+func (h *Host) RegisterFlow(flow uint64, ep Endpoint) int32 {
+	id := h.Register(ep)
+	if h.byFlow == nil {
+		h.byFlow = make(map[uint64]int32)
+	}
+	h.byFlow[flow] = id
+	return id
+}
+
+// UnregisterFlow undoes RegisterFlow: it detaches endpoint id and forgets
+// the flow.
+func (h *Host) UnregisterFlow(flow uint64, id int32) {
+	delete(h.byFlow, flow)
+	h.Unregister(id)
 }
 
 // Unregister detaches endpoint id.
@@ -82,6 +109,11 @@ func (h *Host) Receive(p *Packet, _ *Link) {
 		return
 	}
 	id := p.DstEP
+	if id == EPByFlow {
+		if e, ok := h.byFlow[p.Flow]; ok {
+			id = e
+		}
+	}
 	if id < 0 || int(id) >= len(h.eps) || h.eps[id] == nil {
 		h.Unclaimed++
 		h.sim.pool.Put(p)

@@ -58,9 +58,13 @@ type parallel struct {
 	threads   int
 	// out[w][src*P+dst]: packets partition src posted to dst in a window
 	// of parity w. Window k writes parity k%2 and drains parity (k-1)%2.
-	out  [2][][]crossing
+	out [2][][]crossing
+	// msgs[w][src*P+dst]: messages (Sim.Post) in the same layout.
+	msgs [2][][]message
 	cur  int
-	prof *Profile
+	// feeders are the open-loop sources (Sim.AddFeeder).
+	feeders []Feeder
+	prof    *Profile
 	// barrier holds the hooks called after every window (OnBarrier).
 	barrier []func()
 }
@@ -203,6 +207,7 @@ func (pr *parallel) timedWindow(s *Sim, end Time) {
 // previous window posted to it.
 func (pr *parallel) window(s *Sim, end Time) {
 	pr.drain(s, 1-pr.cur)
+	pr.drainMessages(s, 1-pr.cur)
 	s.stopped = false
 	s.winEvents = s.events
 	if s.heap != nil {
@@ -236,8 +241,8 @@ func (pr *parallel) run(until Time) {
 	}
 	for !root.stopped {
 		// The next event anywhere: a partition's, a posted packet's or
-		// a global one.
-		t := Never
+		// message's, a feeder's or a global one.
+		t := pr.nextFed()
 		for _, s := range pr.parts {
 			t = min(t, s.head(), s.outMin)
 		}
@@ -266,6 +271,7 @@ func (pr *parallel) run(until Time) {
 		if limit != Never && limit+1 < end {
 			end = limit + 1
 		}
+		pr.feed(end)
 		pr.cur = 1 - pr.cur
 		for _, s := range pr.parts {
 			s.outMin = Never
@@ -321,6 +327,7 @@ func (pr *parallel) run(until Time) {
 func (pr *parallel) flush() {
 	for _, s := range pr.parts {
 		pr.drain(s, pr.cur)
+		pr.drainMessages(s, pr.cur)
 		s.outMin = Never
 	}
 }

@@ -121,6 +121,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	}
 	for w := range pr.out {
 		pr.out[w] = make([][]crossing, P*P)
+		pr.msgs[w] = make([][]message, P*P)
 	}
 	root.par = pr
 	for id, nd := range net.nodes {

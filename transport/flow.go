@@ -47,16 +47,23 @@ type Flow struct {
 	cc               CC
 	srcHost, dstHost *netsim.Host
 	srcEP            int32
-	startLatency     netsim.Time
-	local            bool
-	completed        bool
-	state            flowState
-	limit            int64 // Size, MaxInt64 for long-lived flows, or the sendable end of a connection
-	rcv              receiver
-	done             func(*Flow)
-	bulkDone         func()
-	conn             *Conn // set on a persistent connection's flow
-	lastSend         netsim.Time
+	// dstEP is the receiving endpoint's number as the sender addresses
+	// it: netsim.EPByFlow until the first ACK of a posted flow tells it.
+	dstEP int32
+	// posted: the receiving endpoint lives in another partition and was
+	// opened inside a window, so it is registered and unregistered by
+	// messages to its partition (netsim.Sim.Post).
+	posted       bool
+	startLatency netsim.Time
+	local        bool
+	completed    bool
+	state        flowState
+	limit        int64 // Size, MaxInt64 for long-lived flows, or the sendable end of a connection
+	rcv          receiver
+	done         func(*Flow)
+	bulkDone     func()
+	conn         *Conn // set on a persistent connection's flow
+	lastSend     netsim.Time
 
 	// Sender sequence space, in payload bytes.
 	sndUna, sndNxt, sndMax int64
@@ -120,13 +127,13 @@ func (f *Flow) begin() {
 	}
 	f.state = stateRunning
 	f.srcEP = f.srcHost.Register(f)
-	if !f.rcv.open {
-		if f.st.ctr != nil && f.dstHost.Sim() != f.srcHost.Sim() && f.st.net.Sim.InWindow() {
-			panic("transport: a flow between partitions opened during a parallel run; " +
-				"open it before the run (Stack.Start at set-up) or run unpartitioned")
-		}
+	switch {
+	case f.posted:
+		f.postOpen()
+	case !f.rcv.open:
 		f.rcv.ep = f.dstHost.Register(&f.rcv)
 		f.rcv.open = true
+		f.dstEP = f.rcv.ep
 	}
 	f.trySend()
 	f.dctcp.end = f.sndNxt
@@ -155,6 +162,10 @@ func (f *Flow) complete() {
 func (f *Flow) close() {
 	f.timer.Stop()
 	f.srcHost.Unregister(f.srcEP)
+	if f.posted {
+		f.postClose()
+		return
+	}
 	if f.rcv.open && (f.dstHost.Sim() == f.srcHost.Sim() || !f.st.net.Sim.InWindow()) {
 		f.dstHost.Unregister(f.rcv.ep)
 		f.rcv.open = false

@@ -45,7 +45,7 @@ func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
 	p.Flow = f.ID
 	p.Dst = f.Dst
 	p.SrcEP = f.srcEP
-	p.DstEP = f.rcv.ep
+	p.DstEP = f.dstEP
 	p.Payload = payload
 	p.Size = payload + f.st.cfg.HeaderBytes
 	p.Seq = seq
@@ -69,6 +69,9 @@ func (f *Flow) Receive(p *netsim.Packet) {
 	if p.Flow != f.ID || f.state != stateRunning || p.Flags&netsim.FlagACK == 0 {
 		sim.Packets().Put(p) // stale packet for a reused endpoint number
 		return
+	}
+	if f.dstEP == netsim.EPByFlow {
+		f.dstEP = p.SrcEP // the receiving endpoint's number, from its partition
 	}
 	ack, echo := p.Ack, p.Echo
 	ece := f.cc == DCTCP && p.Flags&netsim.FlagECE != 0

@@ -46,9 +46,16 @@ const (
 // stackCtr is one partition's counters, a cache line of its own so that
 // partitions on different cores do not share one.
 type stackCtr struct {
-	n [numCtr]int64
-	_ [64 - numCtr*8%64]byte
+	n    [numCtr]int64
+	next uint64 // the partition's last flow number (see newFlow)
+	_    [64 - (numCtr+1)*8%64]byte
 }
+
+// partitionIDShift places the partition (plus one) above a partition's
+// own flow numbers in the identifier of a flow opened inside a window of
+// a parallel run; flows opened at set-up or between windows number from
+// 1 and stay below 1<<partitionIDShift.
+const partitionIDShift = 40
 
 // count adds d to a counter of the stack: to the exported field direct
 // (nil for active) on an unpartitioned network, to the counter of sim's
@@ -155,38 +162,72 @@ func (st *Stack) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.Bul
 		size = 0
 		src = dst // nothing to move: complete locally
 	}
-	f := st.newFlow(src, dst, FlowOpts{Class: opts.Class, Tag: opts.Tag, StartLatency: opts.StartLatency, Size: size})
+	f := st.newFlowID(src, dst, FlowOpts{Class: opts.Class, Tag: opts.Tag, StartLatency: opts.StartLatency, Size: size}, opts.ID)
 	f.bulkDone = done
 	st.launch(f)
 }
 
 var _ netsim.Bulk = (*Stack)(nil)
 
+// ReserveID takes the next flow identifier for a flow the caller opens
+// later with Send and netsim.BulkOpts.ID: a source that draws its flows
+// ahead of time (a feeder on a parallel run's coordinator) numbers them
+// as they would be numbered if opened when drawn. It panics inside a
+// window of a parallel run.
+func (st *Stack) ReserveID() uint64 {
+	if st.net.Sim.InWindow() {
+		panic("transport: ReserveID inside a window of a parallel run")
+	}
+	st.nextID++
+	return st.nextID
+}
+
 func (st *Stack) newFlow(src, dst netsim.NodeID, opts FlowOpts) *Flow {
+	return st.newFlowID(src, dst, opts, 0)
+}
+
+// newFlowID is newFlow with the identifier id, reserved by ReserveID (0:
+// number it now).
+func (st *Stack) newFlowID(src, dst netsim.NodeID, opts FlowOpts, id uint64) *Flow {
 	if opts.Size < 0 {
 		panic(fmt.Sprintf("transport: flow with negative size %d", opts.Size))
 	}
 	if opts.StartLatency < 0 {
 		panic(fmt.Sprintf("transport: flow with negative start latency %v", opts.StartLatency))
 	}
-	st.nextID++
 	sh, dh := st.host(src), st.host(dst)
+	inWindow := st.ctr != nil && st.net.Sim.InWindow()
+	switch {
+	case id != 0:
+	case inWindow:
+		// Partition-local numbers, unique and the same at every
+		// thread count: the partition in the high bits.
+		c := &st.ctr[sh.Sim().Partition()]
+		c.next++
+		id = uint64(sh.Sim().Partition()+1)<<partitionIDShift | c.next
+	default:
+		st.nextID++
+		id = st.nextID
+	}
 	f := &Flow{
-		ID: st.nextID, Src: src, Dst: dst, Size: opts.Size, Class: opts.Class, Tag: opts.Tag,
+		ID: id, Src: src, Dst: dst, Size: opts.Size, Class: opts.Class, Tag: opts.Tag,
 		Start: sh.Sim().Now(), st: st, cc: st.cfg.CC, startLatency: opts.StartLatency,
 		srcHost: sh, dstHost: dh,
 	}
 	f.init()
 	if st.ctr != nil && sh.Sim() != dh.Sim() && src != dst {
-		// The receiving endpoint is registered now, while the caller
-		// may touch the other partition (at set-up, between windows);
-		// begin could run inside a window.
-		if st.net.Sim.InWindow() {
-			panic("transport: a flow between partitions opened during a parallel run; " +
-				"open it before the run (Stack.Start at set-up) or run unpartitioned")
+		if inWindow {
+			// The receiving endpoint belongs to another partition,
+			// running now: begin posts its registration there.
+			f.posted = true
+		} else {
+			// At set-up or between windows the caller may touch the
+			// other partition: the receiving endpoint is registered
+			// now (begin could run inside a window).
+			f.rcv.ep = dh.Register(&f.rcv)
+			f.rcv.open = true
+			f.dstEP = f.rcv.ep
 		}
-		f.rcv.ep = dh.Register(&f.rcv)
-		f.rcv.open = true
 	}
 	return f
 }

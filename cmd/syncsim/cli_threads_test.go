@@ -16,7 +16,7 @@ func TestThreadsFlag(t *testing.T) {
 	}{
 		{[]string{"run", "permutation", "--threads", "0"}, "--threads must be in [1, 256], got 0"},
 		{[]string{"run", "permutation", "--threads", "257"}, "--threads must be in [1, 256], got 257"},
-		{[]string{"run", "background", "--threads", "2"}, "background runs on the sequential engine only"},
+		{[]string{"run", "ina-testbed", "--threads", "2"}, "ina-testbed runs on the sequential engine only"},
 		{[]string{"sweep", "ina-leafspine", "--threads", "4", "--csv", "x.csv"}, "ina-leafspine runs on the sequential engine only"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
@@ -35,7 +35,11 @@ func TestThreadedHint(t *testing.T) {
 			names = append(names, e.Name)
 		}
 	}
-	if got := strings.Join(names, " and "); got != experiments.ThreadedHint {
+	got := names[len(names)-1]
+	if len(names) > 1 {
+		got = strings.Join(names[:len(names)-1], ", ") + " and " + got
+	}
+	if got != experiments.ThreadedHint {
 		t.Fatalf("experiments on the parallel engine: %q; ThreadedHint says %q", got, experiments.ThreadedHint)
 	}
 }

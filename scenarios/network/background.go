@@ -47,6 +47,7 @@ func Background() *experiments.Experiment {
 		Metrics:  metrics,
 		Run:      runBackground,
 		Validate: setup.ValidateWindow,
+		Threads:  true,
 	}
 }
 
@@ -83,11 +84,14 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := setup.Parallel(r, net); err != nil {
+		return nil, err
+	}
 	tc := transport.DefaultConfig()
 	tc.CC = cc
 	stack := transport.NewStack(net, tc)
 	gen, err := background.New(sim, stack, background.Config{
-		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end,
+		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end, Network: net,
 	})
 	if err != nil {
 		return nil, err

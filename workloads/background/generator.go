@@ -49,6 +49,11 @@ type Config struct {
 	// Name distinguishes the random streams of several generators in one
 	// Sim; "" uses the plain stream names (StreamArrivals, ...).
 	Name string
+	// Network is the hosts' network. It is needed (and only used) when
+	// the Sim is the coordinator of a partitioned network (the parallel
+	// engine): each flow then starts on its source's partition and
+	// completes on its destination's (see partitioned.go).
+	Network *netsim.Network
 }
 
 // Flow is the record of one background flow.
@@ -95,6 +100,12 @@ type Generator struct {
 	started int
 	meter   *meter // set by Measure: flows are summarised online, not kept
 	on      bool
+
+	// On a partitioned network (par set): the coordinator draws the
+	// arrivals as a netsim.Feeder; next is the next arrival's time
+	// (netsim.Never: none left).
+	par  bool
+	next netsim.Time
 }
 
 // New validates cfg and returns a generator that will send on bulk. It is an
@@ -158,6 +169,12 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 			return nil, fmt.Errorf("background: host %d has no destination other than itself; need at least two distinct hosts", s)
 		}
 	}
+	if sim.Partitions() != nil {
+		if cfg.Network == nil || cfg.Network.Sim != sim {
+			return nil, fmt.Errorf("background: a partitioned simulation needs the hosts' network in Config.Network")
+		}
+		g.par, g.next = true, netsim.Never
+	}
 	capacity := float64(len(cfg.Hosts)) * float64(cfg.HostRate) / 8 // bytes/s
 	g.lambda = cfg.Load * capacity / cfg.CDF.Mean()
 	return g, nil
@@ -210,64 +227,121 @@ func (g *Generator) Start() {
 		t = now
 	}
 	g.schedule(t)
+	if g.par {
+		g.sim.AddFeeder(g)
+	}
 }
 
 // schedule arranges the next arrival one exponential gap after t, unless it
 // would fall at or after Stop.
 func (g *Generator) schedule(t netsim.Time) {
+	next := g.after(t)
+	if g.par {
+		g.next = next
+		return
+	}
+	if next != netsim.Never {
+		g.sim.Schedule(next, g, 0, nil, 0)
+	}
+}
+
+// after draws the next arrival's time, one exponential gap after t
+// (netsim.Never when it falls at or after Stop: the process ends).
+func (g *Generator) after(t netsim.Time) netsim.Time {
 	secs := g.arrivals.ExpFloat64() / g.lambda
 	if secs >= (netsim.Never - t).Seconds() {
-		return // beyond the end of virtual time: the process ends
+		return netsim.Never // beyond the end of virtual time
 	}
 	next := t + netsim.FromSeconds(secs)
 	if g.cfg.Stop != 0 && next >= g.cfg.Stop {
-		return // past Stop: the process ends
+		return netsim.Never
 	}
-	g.sim.Schedule(next, g, 0, nil, 0)
+	return next
 }
 
 // HandleEvent starts the flow whose arrival is due and schedules the next
 // arrival. It implements netsim.Handler.
 func (g *Generator) HandleEvent(ev netsim.Event) {
+	a, ok := g.arrive(g.sim.Now())
+	if ok {
+		a.send()
+	}
+}
+
+// arrival is one flow, drawn and counted, ready to be sent.
+type arrival struct {
+	g        *Generator
+	src, dst netsim.NodeID
+	size     netsim.Bytes
+	opts     netsim.BulkOpts
+	done     func()
+}
+
+// HandleEvent sends the flow: on a partitioned network, the event on the
+// source's partition (see Feed).
+func (a *arrival) HandleEvent(netsim.Event) { a.send() }
+
+func (a *arrival) send() { a.g.bulk.Send(a.src, a.dst, a.size, a.opts, a.done) }
+
+// arrive draws the flow arriving at now (pair, size), counts it, draws the
+// next arrival and returns the flow to send; ok is false once MaxFlows
+// flows have started.
+func (g *Generator) arrive(now netsim.Time) (a *arrival, ok bool) {
 	if g.cfg.MaxFlows > 0 && g.started >= g.cfg.MaxFlows {
-		return
+		if g.par {
+			g.next = netsim.Never
+		}
+		return nil, false
 	}
 	src, dst := g.pickPair()
 	size := g.cfg.CDF.Sample(g.sizes)
 	id := g.started
 	g.started++
-	now := g.sim.Now()
 	f := Flow{ID: id, Src: src, Dst: dst, Size: size, Start: now}
-	// Schedule the next arrival before sending, so an engine that calls
+	// Draw the next arrival before sending, so an engine that calls
 	// done synchronously sees a consistent generator.
 	if g.cfg.MaxFlows == 0 || g.started < g.cfg.MaxFlows {
 		g.schedule(now)
+	} else if g.par {
+		g.next = netsim.Never
 	}
-	opts := netsim.BulkOpts{Class: g.cfg.Class, Tag: int64(id)}
+	a = &arrival{g: g, src: src, dst: dst, size: size, opts: netsim.BulkOpts{Class: g.cfg.Class, Tag: int64(id)}}
+	if r, ok := g.bulk.(idReserver); ok && g.par {
+		// Drawn ahead on the coordinator: the flow takes the number
+		// it would take if opened now, as on an unpartitioned run.
+		a.opts.ID = r.ReserveID()
+	}
+	// done runs where the flow completes: the destination's Sim.
+	clock, part := g.sim, 0
+	if g.par {
+		clock = g.cfg.Network.Node(dst).Base().Sim()
+		part = clock.Partition()
+	}
 	if m := g.meter; m != nil {
 		// Online: the record lives in the completion callback only, and
 		// the meter keeps counters and bounded samples.
 		rec := &measured{Flow: f}
 		rec.bucket, rec.in = m.start(&rec.Flow)
-		g.bulk.Send(src, dst, size, opts, func() {
+		a.done = func() {
 			if rec.Done {
 				panic("background: bulk engine called done twice for one flow")
 			}
-			rec.End, rec.Done = g.sim.Now(), true
+			rec.End, rec.Done = clock.Now(), true
 			if rec.in {
-				m.done(&rec.Flow, rec.bucket)
+				m.done(&rec.Flow, rec.bucket, part)
 			}
-		})
-		return
+		}
+		return a, true
 	}
 	g.flows = append(g.flows, f)
-	g.bulk.Send(src, dst, size, opts, func() {
+	a.done = func() {
 		f := &g.flows[id]
 		if f.Done {
 			panic("background: bulk engine called done twice for one flow")
 		}
-		f.End, f.Done = g.sim.Now(), true
-	})
+		f.End, f.Done = clock.Now(), true
+	}
+	return a, true
 }
 
 // measured is a flow in flight under Measure: its record, its size bucket

@@ -143,3 +143,46 @@ func (s *sampleSet) dist() Dist {
 	return Dist{N: s.n, Mean: s.sum / float64(s.n),
 		P50: s.sketch.percentile(50), P95: s.sketch.percentile(95), P99: s.sketch.percentile(99)}
 }
+
+// merge adds the samples of o to s.
+func (s *logSketch) merge(o *logSketch) {
+	s.n += o.n
+	s.zeros += o.zeros
+	s.min = math.Min(s.min, o.min)
+	s.max = math.Max(s.max, o.max)
+	for i, c := range o.counts {
+		s.counts[i] += c
+	}
+}
+
+// mergeSets is the sampleSet of the samples of sets, in their order: the
+// exact samples side by side while their total is within limit, else one
+// sketch of them all, which is what one set given every sample would
+// hold (the sketch's buckets do not depend on the order of the samples).
+// Only the running sum depends on the order, and it is summed in the
+// order of sets. One set comes back as it is.
+func mergeSets(sets []*sampleSet, limit int) sampleSet {
+	m := sampleSet{limit: limit}
+	sketch := false
+	for _, s := range sets {
+		m.n += s.n
+		m.sum += s.sum
+		sketch = sketch || s.sketch != nil
+	}
+	if !sketch && m.n <= limit {
+		for _, s := range sets {
+			m.exact = append(m.exact, s.exact...)
+		}
+		return m
+	}
+	m.sketch = newLogSketch()
+	for _, s := range sets {
+		if s.sketch != nil {
+			m.sketch.merge(s.sketch)
+		}
+		for _, v := range s.exact {
+			m.sketch.add(v)
+		}
+	}
+	return m
+}

@@ -132,14 +132,26 @@ func (cfg *StatsConfig) validate() error {
 
 // meter accumulates a Summary flow by flow, in memory that does not grow
 // with the number of flows beyond the exact-sample limit: counters, and
-// one sampleSet per statistic and group.
+// one sampleSet per statistic and group. Starts are counted in one place
+// (the generator's Sim, or the coordinator of a partitioned run, where
+// the arrivals are drawn); completions happen on the destinations' Sims,
+// so each partition has its own ends, merged in partition order by
+// summary.
 type meter struct {
-	cfg       StatsConfig
-	s         Summary
-	fct, slow []sampleSet // [0] all flows, [1+i] bucket i
+	cfg  StatsConfig
+	s    Summary
+	ends []*meterEnd // per partition
 }
 
-func newMeter(cfg StatsConfig) (*meter, error) {
+// meterEnd is one partition's completions: the Done counts (all flows,
+// then each bucket) and one sampleSet per statistic and group ([0] all
+// flows, [1+i] bucket i).
+type meterEnd struct {
+	done      []int
+	fct, slow []sampleSet
+}
+
+func newMeter(cfg StatsConfig, parts int) (*meter, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -148,10 +160,14 @@ func newMeter(cfg StatsConfig) (*meter, error) {
 	for i, b := range cfg.Buckets {
 		m.s.Buckets[i] = Group{Name: b.Name, Lo: b.Lo, Hi: b.Hi}
 	}
-	m.fct = make([]sampleSet, 1+len(cfg.Buckets))
-	m.slow = make([]sampleSet, 1+len(cfg.Buckets))
-	for i := range m.fct {
-		m.fct[i].limit, m.slow[i].limit = cfg.ExactLimit, cfg.ExactLimit
+	for range max(parts, 1) {
+		e := &meterEnd{done: make([]int, 1+len(cfg.Buckets))}
+		e.fct = make([]sampleSet, 1+len(cfg.Buckets))
+		e.slow = make([]sampleSet, 1+len(cfg.Buckets))
+		for i := range e.fct {
+			e.fct[i].limit, e.slow[i].limit = cfg.ExactLimit, cfg.ExactLimit
+		}
+		m.ends = append(m.ends, e)
 	}
 	return m, nil
 }
@@ -178,28 +194,50 @@ func (m *meter) start(f *Flow) (bucket int, in bool) {
 	return bucket, true
 }
 
-// done records the completion of a flow start counted in the window.
-func (m *meter) done(f *Flow, bucket int) {
+// done records, in partition part's ends, the completion of a flow
+// start counted in the window.
+func (m *meter) done(f *Flow, bucket, part int) {
+	e := m.ends[part]
 	fct := (f.End - f.Start).Seconds()
 	slow := fct / idealFCT(f, &m.cfg).Seconds()
-	m.s.All.Done++
-	m.fct[0].add(fct)
-	m.slow[0].add(slow)
+	e.done[0]++
+	e.fct[0].add(fct)
+	e.slow[0].add(slow)
 	if bucket >= 0 {
-		m.s.Buckets[bucket].Done++
-		m.fct[1+bucket].add(fct)
-		m.slow[1+bucket].add(slow)
+		e.done[1+bucket]++
+		e.fct[1+bucket].add(fct)
+		e.slow[1+bucket].add(slow)
 	}
 }
 
-// summary completes the Summary from the counters and samples.
+// summary completes the Summary from the counters and samples, merging
+// the partitions' ends in partition order.
 func (m *meter) summary() *Summary {
 	s := m.s
 	s.Buckets = append([]Group(nil), m.s.Buckets...)
 	s.OfferedLoad = float64(s.OfferedBytes) / ((m.cfg.Stop - m.cfg.Warmup).Seconds() * m.cfg.Capacity)
-	s.All.FCT, s.All.Slowdown = m.fct[0].dist(), m.slow[0].dist()
+	sets := func(i int, slow bool) sampleSet {
+		parts := make([]*sampleSet, len(m.ends))
+		for p, e := range m.ends {
+			if slow {
+				parts[p] = &e.slow[i]
+			} else {
+				parts[p] = &e.fct[i]
+			}
+		}
+		return mergeSets(parts, m.cfg.ExactLimit)
+	}
+	for _, e := range m.ends {
+		s.All.Done += e.done[0]
+		for i := range s.Buckets {
+			s.Buckets[i].Done += e.done[1+i]
+		}
+	}
+	fct, slow := sets(0, false), sets(0, true)
+	s.All.FCT, s.All.Slowdown = fct.dist(), slow.dist()
 	for i := range s.Buckets {
-		s.Buckets[i].FCT, s.Buckets[i].Slowdown = m.fct[1+i].dist(), m.slow[1+i].dist()
+		fct, slow := sets(1+i, false), sets(1+i, true)
+		s.Buckets[i].FCT, s.Buckets[i].Slowdown = fct.dist(), slow.dist()
 	}
 	return &s
 }
@@ -209,7 +247,7 @@ func (m *meter) summary() *Summary {
 // statistics (which therefore lean towards shorter flows when many are
 // unfinished: compare Done with Started).
 func Summarize(flows []Flow, cfg StatsConfig) (*Summary, error) {
-	m, err := newMeter(cfg)
+	m, err := newMeter(cfg, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +260,7 @@ func Summarize(flows []Flow, cfg StatsConfig) (*Summary, error) {
 		if f.End < f.Start {
 			return nil, fmt.Errorf("background stats: flow %d ends at %v before it starts at %v", f.ID, f.End, f.Start)
 		}
-		m.done(f, bucket)
+		m.done(f, bucket, 0)
 	}
 	return m.summary(), nil
 }
@@ -316,7 +354,11 @@ func (g *Generator) Measure(cfg StatsConfig) error {
 	if err != nil {
 		return err
 	}
-	m, err := newMeter(cfg)
+	parts := 1
+	if g.par {
+		parts = len(g.sim.Partitions())
+	}
+	m, err := newMeter(cfg, parts)
 	if err != nil {
 		return err
 	}
