@@ -4,56 +4,62 @@
 #
 #   scripts/ina/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# About 1.8 CPU-hours (an hour on 2 cores); costs.md has each sweep's,
-# and every CSV has wall_s per run (--timing). SwitchML's jobs wait out
-# 10 ms slot timers after every loss; max_ms=62 gives every job 50 ms
-# after the 12 ms warm-up and leaves ajct_ms undefined (NaN, "unfinished"
-# in the tables) for a job that needs longer.
+# Every run goes on until all its jobs are done (max_ms at its default,
+# 10 s of simulated time), so every protocol has a number in every cell;
+# each figure also tabulates jobs_done and PA-ATP's diagnostics. Several
+# CPU-hours in all (fig13 and fig14 most); costs.md has each sweep's, and
+# every CSV has wall_s per run (--timing).
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig10 fig15 fig12 fig14 fig13 byteps fig1)
+figures=(fig12 fig15 fig10 fig13 fig14 byteps fig1)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
 # every other protocol, seed by seed, in percent.
 ajct=(--metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinished)
+# PA-ATP's mechanisms at work (docs/ina.md, "Diagnostics").
+diag=(--metric jobs_done,awd_bound_frac,aecn_marks,agg_occ_max_frac,overflow_seqs,collision_seqs,exhaustion_seqs,drops,worker_timeouts)
 plot() { "$SYNCSIM" plot "$@" --force; }
 
 fig10() {
-	sweep fig10 ina-testbed --set model=vgg19 --vary load=0.2,0.8 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --trials 5 --timing
-	table fig10 "Fig. 10: testbed, two VGG19 jobs, AJCT (ms)" fig10.csv "${ajct[@]}"
-	plot fig10.csv --x protocol --y ajct_ms --series load --kind bar -o fig10_ajct.png
+	sweep fig10 ina-testbed --vary model=resnet50,vgg19 --vary load=0.2:0.8:0.2 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --trials 5 --timing
+	table fig10 "Fig. 10: testbed, two jobs, AJCT (ms)" fig10.csv "${ajct[@]}"
+	table fig10-diag "Fig. 10: diagnostics" fig10.csv "${diag[@]}"
+	plot fig10.csv --x load --y ajct_ms --series protocol --where model=vgg19 --log-y -o fig10_vgg19.png
+	plot fig10.csv --x load --y ajct_ms --series protocol --where model=resnet50 --log-y -o fig10_resnet50.png
 }
 
 fig15() {
-	sweep fig15 ina-leafspine --set model=resnet50 --set max_ms=62 --vary switch_mem_mib=0.5,2:10:2 \
+	sweep fig15 ina-leafspine --set model=resnet50 --vary switch_mem_mib=0.5,2:10:2 \
 		--vary protocol=atp,strawasyn,strawasyn-pc,strawasyn-al,pa-atp --trials 5 --timing
 	table fig15 "Fig. 15: switch memory and the ablations, AJCT (ms)" fig15.csv "${ajct[@]}"
-	table fig15-marks "Fig. 15: AECN marks and sequences overflowed to the PS" fig15.csv --metric aecn_marks,overflow_seqs --columns protocol
+	table fig15-diag "Fig. 15: diagnostics" fig15.csv "${diag[@]}"
 	plot fig15.csv --x switch_mem_mib --y ajct_ms --series protocol --kind line --log-y -o fig15_ajct.png
 }
 
 fig12() {
-	sweep fig12 ina-leafspine --set max_ms=62 --vary workers=12:24:4 --vary protocol=$P4 --trials 5 --timing
+	sweep fig12 ina-leafspine --vary workers=12:24:4 --vary protocol=$P4 --trials 5 --timing
 	table fig12 "Fig. 12: workers per job, AJCT (ms)" fig12.csv "${ajct[@]}"
-	table fig12-done "Fig. 12: jobs done within max_ms" fig12.csv --metric jobs_done --columns protocol
-	plot fig12.csv --x workers --y ajct_ms --series protocol --where protocol=atp,strawasyn,pa-atp -o fig12_ajct.png
+	table fig12-diag "Fig. 12: diagnostics" fig12.csv "${diag[@]}"
+	plot fig12.csv --x workers --y ajct_ms --series protocol --log-y -o fig12_ajct.png
 }
 
 fig14() {
-	sweep fig14 ina-leafspine --set workload=cachefollower --set max_ms=62 --vary load=0.2:0.8:0.2 --vary protocol=$P4 --trials 5 --timing
-	table fig14 "Fig. 14: Cache Follower background, AJCT (ms)" fig14.csv "${ajct[@]}"
-	table fig14-done "Fig. 14: jobs done within max_ms" fig14.csv --metric jobs_done --columns protocol
-	plot fig14.csv --x load --y ajct_ms --series protocol --where protocol=atp,strawasyn,pa-atp -o fig14_ajct.png
+	sweep fig14 ina-leafspine --vary workload=hadoop,cachefollower --vary load=0.2:0.8:0.2 --vary protocol=$P4 --trials 5 --timing
+	table fig14 "Fig. 14: background workload and load, AJCT (ms)" fig14.csv "${ajct[@]}"
+	table fig14-diag "Fig. 14: diagnostics" fig14.csv "${diag[@]}"
+	plot fig14.csv --x load --y ajct_ms --series protocol --where workload=hadoop --log-y -o fig14_hadoop.png
+	plot fig14.csv --x load --y ajct_ms --series protocol --where workload=cachefollower --log-y -o fig14_cachefollower.png
 }
 
-# Fig. 13: 16 jobs, beside Fig. 12's 8-job point (run fig12 first).
+# Fig. 13: 16-32 jobs, beside Fig. 12's 8-job point (run fig12 first).
 fig13() {
-	sweep fig13 ina-leafspine --set max_ms=62 --vary jobs=16 --vary protocol=$P4 --trials 5 --timing
+	sweep fig13 ina-leafspine --vary jobs=16:32:8 --vary protocol=$P4 --trials 5 --timing
 	local with=()
 	[[ -s fig12.csv ]] && with=(fig12.csv --where workers=12)
 	table fig13 "Fig. 13: jobs, AJCT (ms)" "${with[@]}" fig13.csv "${ajct[@]}"
+	table fig13-diag "Fig. 13: diagnostics" fig13.csv "${diag[@]}"
 }
 
 # BytePS against PA-ATP when the workers' NICs carry background or not.
