@@ -141,7 +141,7 @@ func NewAggregator(sw *switchmodel.Switch, cfg AggregatorConfig) (*Aggregator, e
 		return nil, err
 	}
 	m := int(cfg.Memory / AggregatorBytes)
-	a := &Aggregator{sw: sw, net: sw.Net(), cfg: cfg, mem: newMemory(sw.Net().Sim, m)}
+	a := &Aggregator{sw: sw, net: sw.Net(), cfg: cfg, mem: newMemory(sw.Sim(), m)}
 	a.aecnThr = AECNThreshold(cfg.Eta, m, cfg.BDPPackets)
 	sw.SetProgram(a)
 	return a, nil
@@ -291,7 +291,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		out := p
 		gack := s.proto.Async() && a.cfg.GACKOnComplete
 		if gack {
-			out = a.net.Sim.Packets().Get()
+			out = a.sw.Sim().Packets().Get()
 		}
 		a.fillAggregate(s, out, ag, seq, p.Payload, KindAggregate)
 		if s.proto.Async() {
@@ -340,7 +340,7 @@ func (a *Aggregator) fillAggregate(s *swJob, q *netsim.Packet, ag *aggregator, s
 
 // flush sends aggregator idx's partial aggregate to the PS and frees it.
 func (a *Aggregator) flush(s *swJob, idx int, trigger *netsim.Packet) {
-	q := a.net.Sim.Packets().Get()
+	q := a.sw.Sim().Packets().Get()
 	a.fillAggregate(s, q, &a.mem.a[idx], trigger.Seq, trigger.Payload, KindPartial)
 	a.release(s, idx)
 	a.Stats.Flushes++

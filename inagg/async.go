@@ -159,7 +159,7 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	if p.Kind == KindGACK {
 		c.ssum, c.smax = p.Ext[extSSum], p.Ext[extSMax]
 		if p.Flags&netsim.FlagRetx == 0 && p.SentAt > 0 {
-			c.awd.sample(w.j.net.Sim.Now() - p.SentAt)
+			c.awd.sample(w.host.Sim().Now() - p.SentAt)
 		}
 	}
 	c.acked++
@@ -213,7 +213,7 @@ func (c *asyncCtl) decrease(w *worker) float64 {
 // onResult runs the asynchronous degree control on an AACK (see awdCtl).
 func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
 	if c.limit {
-		c.awd.onAACK(w.j.net.Sim.Now(), p.Flags&netsim.FlagAECN != 0)
+		c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0)
 	}
 }
 

@@ -123,7 +123,8 @@ func TestATPIndexNeverRepeatsInAThreadWindow(t *testing.T) {
 // fakeATPWorker is a worker with just what atpCtl reads: the parameters,
 // last_AACK and the flags ring.
 func fakeATPWorker() *worker {
-	w := &worker{j: &Job{params: DefaultParams(), net: netsim.NewNetwork(netsim.New(1))}, lastAACK: -1}
+	net := netsim.NewNetwork(netsim.New(1))
+	w := &worker{j: &Job{params: DefaultParams(), net: net}, host: net.AddHost("w"), lastAACK: -1}
 	w.flags, w.mask = make([]uint8, 64), 63
 	return w
 }

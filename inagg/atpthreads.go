@@ -142,7 +142,7 @@ func (c *atpCtl) threadWindows() []float64 {
 func (c *atpCtl) startIteration(w *worker) {
 	c.reset(w.iterBase)
 	for t := range c.th {
-		c.th[t].heard = w.j.net.Sim.Now()
+		c.th[t].heard = w.host.Sim().Now()
 	}
 }
 
@@ -190,7 +190,7 @@ func (c *atpCtl) onGACK(*worker, *netsim.Packet) {}
 func (c *atpCtl) onResult(w *worker, seq int64, p *netsim.Packet) {
 	t, k := c.locate(seq)
 	th := &c.th[t]
-	th.heard = w.j.net.Sim.Now()
+	th.heard = w.host.Sim().Now()
 	for th.lastAck+1 < th.next && w.flag(c.label(t, th.lastAck+1))&fResult != 0 {
 		th.lastAck++
 	}
@@ -232,7 +232,7 @@ func (c *atpCtl) onTimeout(*worker) {}
 // one timeout after the oldest thread stopped hearing; threads that are
 // hearing results resend nothing. It reports whether anything was resent.
 func (c *atpCtl) timeoutResend(w *worker) bool {
-	labels := c.timeoutLabels(w, w.j.net.Sim.Now())
+	labels := c.timeoutLabels(w, w.host.Sim().Now())
 	for _, s := range labels {
 		w.retransmit(s)
 	}

@@ -1,6 +1,7 @@
 package inagg
 
 import (
+	"fmt"
 	"testing"
 
 	"syncsim/netsim"
@@ -100,7 +101,7 @@ func TestAWDScope(t *testing.T) {
 			}
 			var ws [2]*worker
 			for i := range ws {
-				ws[i] = &worker{j: j, idx: i, lastAACK: -1}
+				ws[i] = &worker{j: j, idx: i, host: j.net.AddHost(fmt.Sprint("w", i)), lastAACK: -1}
 				c := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, j.awd, 100)
 				c.awd.srtt = 10 * us
 				ws[i].ctl = c

@@ -169,7 +169,7 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 			w.flow = cfg.Flows[i]
 		}
 		w.flags, w.mask = make([]uint8, wring), int64(wring-1)
-		w.rto.Init(net.Sim, w, evRTO)
+		w.rto.Init(h.Sim(), w, evRTO)
 		j.workers[i] = w
 	}
 	// Endpoints are registered last; a failed switch registration removes

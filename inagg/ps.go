@@ -42,7 +42,7 @@ type paramServer struct {
 // Receive implements netsim.Endpoint.
 func (ps *paramServer) Receive(p *netsim.Packet) {
 	j := ps.j
-	pool := j.net.Sim.Packets()
+	pool := ps.host.Sim().Packets()
 	if p.Ext[extJob] != int64(j.cfg.ID) {
 		pool.Put(p)
 		return
@@ -125,7 +125,7 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 func (ps *paramServer) pull(p *netsim.Packet, e *psEntry) {
 	ps.stats.Pulls++
 	if e.seq != p.Seq || !e.done {
-		ps.j.net.Sim.Packets().Put(p)
+		ps.host.Sim().Packets().Put(p)
 		return
 	}
 	ps.stats.Resent++
@@ -147,7 +147,7 @@ func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
 	if j.agg != nil {
 		q := spare
 		if q == nil {
-			q = j.net.Sim.Packets().Get()
+			q = ps.host.Sim().Packets().Get()
 		}
 		ps.fillResult(q, e, 0)
 		q.Ext[extWorker] = -1 // to all workers, by the switch
@@ -157,7 +157,7 @@ func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
 	for i := range j.workers {
 		q := spare
 		if i < len(j.workers)-1 || q == nil {
-			q = j.net.Sim.Packets().Get()
+			q = ps.host.Sim().Packets().Get()
 		}
 		ps.fillResult(q, e, i)
 		ps.host.Send(q)

@@ -33,7 +33,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
 	j := s.job
 	for i := 1; i < s.n; i++ {
-		q := a.net.Sim.Packets().Clone(p)
+		q := a.sw.Sim().Packets().Clone(p)
 		j.addressResult(q, i)
 		a.sw.Emit(q)
 	}

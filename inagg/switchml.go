@@ -59,7 +59,7 @@ func (a *Aggregator) slotIngress(s *swJob, p *netsim.Packet) switchmodel.Verdict
 		if i == w {
 			continue
 		}
-		q := a.net.Sim.Packets().Get()
+		q := a.sw.Sim().Packets().Get()
 		q.Payload = p.Payload
 		a.fillResult(s, q, ag, i)
 		a.Stats.Results++

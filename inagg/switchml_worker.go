@@ -77,11 +77,11 @@ func newSwitchMLCtl(w *worker, pool int) *switchmlCtl {
 	// at no particular moment: each thread's polls get a phase drawn
 	// uniformly within one timeout, so threads and workers do not resend
 	// in lockstep.
-	rng := w.j.net.Sim.Rand(fmt.Sprintf("inagg/switchml-poll/job%d/worker%d", w.j.cfg.ID, w.idx))
+	rng := w.host.Sim().Rand(fmt.Sprintf("inagg/switchml-poll/job%d/worker%d", w.j.cfg.ID, w.idx))
 	for k := range c.threads {
 		th := &c.threads[k]
 		th.backoff = newSMLBackoff(&p)
-		th.poll.Init(w.j.net.Sim, w, evSlot+int32(k))
+		th.poll.Init(w.host.Sim(), w, evSlot+int32(k))
 		th.lastPoll = w.j.cfg.Start - netsim.Time(rng.Int64N(int64(p.SwitchMLTimeout)))
 	}
 	return c
@@ -158,7 +158,7 @@ func (c *switchmlCtl) sent(w *worker, seq int64, retx bool) {
 	if c.deadline[i] < 0 {
 		th.armed++
 	}
-	c.slot[i], c.deadline[i] = seq, w.j.net.Sim.Now()+d
+	c.slot[i], c.deadline[i] = seq, w.host.Sim().Now()+d
 	th.schedule(w)
 }
 
@@ -169,7 +169,7 @@ func (th *smlThread) schedule(w *worker) {
 		th.poll.Stop()
 		return
 	}
-	th.poll.Set(nextPoll(th.lastPoll, w.j.net.Sim.Now(), th.backoff.timeout))
+	th.poll.Set(nextPoll(th.lastPoll, w.host.Sim().Now(), th.backoff.timeout))
 }
 
 // stop stops slot i's timer.
@@ -208,7 +208,7 @@ func (c *switchmlCtl) pollTimers(w *worker, k int) {
 		panic(fmt.Sprintf("inagg: SwitchML poll for thread %d of %d", k, len(c.threads)))
 	}
 	th := &c.threads[k]
-	now := w.j.net.Sim.Now()
+	now := w.host.Sim().Now()
 	th.lastPoll = now
 	c.expired = c.expired[:0]
 	for i := k; i < len(c.deadline); i += len(c.threads) {

@@ -112,7 +112,7 @@ func (w *worker) startIteration(k int) {
 			c = 0
 		}
 	}
-	w.j.net.Sim.After(c, w, evCompute, nil, int64(k))
+	w.host.Sim().After(c, w, evCompute, nil, int64(k))
 }
 
 // HandleEvent implements netsim.Handler: compute done, timer expiries.
@@ -147,7 +147,7 @@ func (w *worker) pump() {
 			// acknowledgement arrives (another job may own the backlog).
 			if !w.wakePending {
 				w.wakePending = true
-				w.j.net.Sim.After(w.nicWait(), w, evWake, nil, 0)
+				w.host.Sim().After(w.nicWait(), w, evWake, nil, 0)
 			}
 			break
 		}
@@ -170,7 +170,7 @@ func (w *worker) setAWDBound(b bool) {
 	if b == w.awdBound {
 		return
 	}
-	now := w.j.net.Sim.Now()
+	now := w.host.Sim().Now()
 	if w.awdBound {
 		w.awdTime += now - w.awdSince
 	}
@@ -237,14 +237,14 @@ func (w *worker) nicWait() netsim.Time {
 // worker to its PS.
 func (w *worker) packetToPS(kind uint8, seq int64) *netsim.Packet {
 	j := w.j
-	p := j.net.Sim.Packets().Get()
+	p := w.host.Sim().Packets().Get()
 	p.Kind = kind
 	p.Flow = w.flow
 	p.Dst, p.DstEP = j.ps.host.ID(), j.ps.ep
 	p.SrcEP = w.ep
 	p.Seq = seq
 	p.Size = j.hdr
-	p.SentAt = j.net.Sim.Now()
+	p.SentAt = w.host.Sim().Now()
 	p.Ring = j.ring
 	p.Ext[extJob] = int64(j.cfg.ID)
 	p.Ext[extWorker] = int64(w.idx)
@@ -282,7 +282,7 @@ func (w *worker) retransmit(seq int64) {
 // Receive implements netsim.Endpoint.
 func (w *worker) Receive(p *netsim.Packet) {
 	if w.done || p.Ext[extJob] != int64(w.j.cfg.ID) {
-		w.j.net.Sim.Packets().Put(p)
+		w.host.Sim().Packets().Put(p)
 		return
 	}
 	switch p.Kind {
@@ -291,7 +291,7 @@ func (w *worker) Receive(p *netsim.Packet) {
 	case KindResult:
 		w.onResult(p)
 	}
-	w.j.net.Sim.Packets().Put(p)
+	w.host.Sim().Packets().Put(p)
 }
 
 func (w *worker) onGACK(p *netsim.Packet) {
@@ -551,7 +551,7 @@ func (w *worker) recoverSome(n int64, skipGACKed bool) bool {
 
 // finishIteration records the iteration and starts the next one.
 func (w *worker) finishIteration() {
-	now := w.j.net.Sim.Now()
+	now := w.host.Sim().Now()
 	w.finish = append(w.finish, now)
 	w.setAWDBound(false)
 	w.rto.Stop()
