@@ -1,7 +1,8 @@
 #!/bin/sh
 # Measures the parallel engine (docs/performance.md, "The parallel engine"):
 #   1. wall clock of --threads 2 against --threads 1, paired, on permutation
-#      at 128 hosts (the default) and 512 hosts (32 leaves);
+#      at 128 hosts (the default) and 512 hosts (32 leaves), and on the
+#      default background run (128 hosts, Hadoop at load 0.5, 10 ms);
 #   2. CPU of --threads 1 against a build of the sequential engine (OLD),
 #      paired, on the same runs;
 #   3. the engine profile (--engine-profile) of each run at 2 threads:
@@ -34,4 +35,5 @@ run() { # name, args...
 }
 run perm128 permutation --set duration_ms=2
 run perm512 permutation --set leaves=32 --set duration_ms=0.5
+run background background
 rm -rf "$out"
