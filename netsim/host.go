@@ -1,5 +1,7 @@
 package netsim
 
+import "fmt"
+
 // Endpoint is a transport endpoint on a host: it receives the packets
 // addressed to its endpoint number. Receive owns p: it must free it
 // (Sim.Packets().Put), or reuse it for a packet it sends.
@@ -54,8 +56,13 @@ func (h *Host) Register(ep Endpoint) int32 {
 const EPByFlow int32 = -2
 
 // RegisterFlow is Register that also lets packets of the given flow
-// addressed to EPByFlow reach ep.
+// addressed to EPByFlow reach ep. A flow number registered twice on one
+// host (two transport stacks numbering flows alike on one partitioned
+// network) panics rather than misdeliver.
 func (h *Host) RegisterFlow(flow uint64, ep Endpoint) int32 {
+	if _, dup := h.byFlow[flow]; dup {
+		panic(fmt.Sprintf("netsim: flow %d registered twice by flow on host %s", flow, h.name))
+	}
 	id := h.Register(ep)
 	if h.byFlow == nil {
 		h.byFlow = make(map[uint64]int32)
