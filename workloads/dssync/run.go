@@ -85,6 +85,9 @@ type Config struct {
 
 	ConsensusTol float64 // the tolerance of ConsensusIters
 	Record       bool    // keep every worker's communication per iteration
+	// OnComm hears every worker's communication per iteration as it
+	// closes (JobConfig.OnComm; nil: nobody).
+	OnComm func(CommRecord)
 	Check        bool    // verify the engines' books at the end
 
 	// Recorder hears the synchronisation schedule (nil: nobody).
@@ -320,7 +323,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
 		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
-		Warmup: c.Warmup, Record: c.Record, Recorder: c.Recorder}, s)
+		Warmup: c.Warmup, Record: c.Record, OnComm: c.OnComm, Recorder: c.Recorder}, s)
 	if err != nil {
 		return nil, err
 	}
