@@ -88,7 +88,7 @@ type Config struct {
 	// OnComm hears every worker's communication per iteration as it
 	// closes (JobConfig.OnComm; nil: nobody).
 	OnComm func(CommRecord)
-	Check        bool    // verify the engines' books at the end
+	Check  bool // verify the engines' books at the end
 
 	// Recorder hears the synchronisation schedule (nil: nobody).
 	Recorder Recorder
