@@ -85,10 +85,11 @@ type Config struct {
 
 	ConsensusTol float64 // the tolerance of ConsensusIters
 	Record       bool    // keep every worker's communication per iteration
+	Check        bool    // verify the engines' books at the end
+
 	// OnComm hears every worker's communication per iteration as it
 	// closes (JobConfig.OnComm; nil: nobody).
 	OnComm func(CommRecord)
-	Check  bool // verify the engines' books at the end
 
 	// Recorder hears the synchronisation schedule (nil: nobody).
 	Recorder Recorder
