@@ -336,13 +336,13 @@ func (g *Generator) arrive(now netsim.Time) (a *arrival, ok bool) {
 	}
 	if g.discard {
 		done := false
-		g.bulk.Send(src, dst, size, opts, func() {
+		a.done = func() {
 			if done {
 				panic("background: bulk engine called done twice for one flow")
 			}
 			done = true
-		})
-		return
+		}
+		return a, true
 	}
 	g.flows = append(g.flows, f)
 	a.done = func() {
