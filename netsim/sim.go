@@ -133,8 +133,13 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
-	slot := s.slab.alloc()
-	e := &s.slab.s[slot]
+	sb := &s.slab
+	if sb.free < 0 {
+		sb.grow()
+	}
+	slot := uint32(sb.free)
+	e := &sb.s[slot]
+	sb.free = e.arg
 	e.h, e.p, e.arg, e.kind = h, p, arg, kind
 	k := mkKey(at, s.seq, slot)
 	if hp := s.heap; hp != nil {
@@ -169,8 +174,13 @@ func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
-	slot := s.slab.alloc()
-	e := &s.slab.s[slot]
+	sb := &s.slab
+	if sb.free < 0 {
+		sb.grow()
+	}
+	slot := uint32(sb.free)
+	e := &sb.s[slot]
+	sb.free = e.arg
 	e.h, e.p, e.arg, e.kind = h, nil, arg, 0
 	s.far.push(mkKey(at, s.seq, slot))
 }
