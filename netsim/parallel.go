@@ -42,8 +42,8 @@ import (
 // touches, so the body goes back to the sender's pool at once and the
 // receiver takes a packet from its own pool and copies the body in.
 type crossing struct {
-	l    *Link
 	at   Time
+	l    LinkID // no pointer, so outboxes are neither scanned nor write-barriered
 	body Packet
 }
 
@@ -54,6 +54,7 @@ const MaxThreads = 256
 type parallel struct {
 	root      *Sim
 	parts     []*Sim
+	net       *Network // the partitioned network (its links by LinkID)
 	lookahead Time
 	threads   int
 	// out[w][src*P+dst]: packets partition src posted to dst in a window
@@ -130,8 +131,13 @@ func (l *Link) post(d Desc, at Time) {
 	pr := src.par
 	i := src.index*len(pr.parts) + l.rsim.index
 	box := &pr.out[pr.cur][i]
-	*box = append(*box, crossing{l: l, at: at})
-	c := &(*box)[len(*box)-1]
+	n := len(*box)
+	if n == cap(*box) {
+		*box = append(*box, crossing{})
+	}
+	*box = (*box)[:n+1]
+	c := &(*box)[n] // every field written below: no zeroing first
+	c.at, c.l = at, l.ID
 	p := src.pool.Body(&d)
 	c.body = *p
 	src.pool.Put(p)
@@ -149,11 +155,8 @@ func (pr *parallel) drain(s *Sim, w int) {
 		box := &pr.out[w][src*n+s.index]
 		for i := range *box {
 			c := &(*box)[i]
-			p := s.pool.Get()
-			ref := p.ref
-			*p = c.body
-			p.ref, p.next = ref, 0
-			l := c.l
+			p := s.pool.adopt(&c.body)
+			l := pr.net.links[c.l]
 			if int(l.count) == len(l.fifo) {
 				l.grow()
 			}
@@ -162,7 +165,6 @@ func (pr *parallel) drain(s *Sim, w int) {
 			if l.count == 1 {
 				s.Schedule(c.at, l, 0, nil, 0)
 			}
-			c.l = nil
 		}
 		*box = (*box)[:0]
 	}
