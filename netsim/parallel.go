@@ -170,23 +170,12 @@ func (pr *parallel) drain(s *Sim, w int) {
 	}
 }
 
-// head is the time of the partition's next event (Never if none). The
-// Sim must be between windows (nothing held).
+// head is the time of the partition's next event (Never if none).
 func (s *Sim) head() Time {
-	t := Never
-	if s.heap != nil {
-		if len(s.heap.h) > 0 {
-			t = s.heap.h[0].at
-		}
-		if len(s.far.h) > 0 && s.far.h[0].at < t {
-			t = s.far.h[0].at
-		}
-		return t
+	if k, ok := s.peek(); ok {
+		return k.at
 	}
-	if k, ok := s.q.min(); ok {
-		t = k.at
-	}
-	return t
+	return Never
 }
 
 // timedWindow runs s's window, and with a profile records the thread
@@ -207,15 +196,7 @@ func (pr *parallel) window(s *Sim, end Time) {
 	pr.drain(s, 1-pr.cur)
 	s.stopped = false
 	s.winEvents = s.events
-	if s.heap != nil {
-		s.runHeap(end - 1)
-		if s.held {
-			s.held = false
-			s.heap.pop()
-		}
-	} else {
-		s.runQueue(end - 1)
-	}
+	s.runUntil(end - 1)
 	s.winEvents = s.events - s.winEvents
 }
 
@@ -331,19 +312,11 @@ func (pr *parallel) flush() {
 // order, with every partition paused.
 func (s *Sim) fireAt(t Time) {
 	for !s.stopped {
-		var k key
-		if s.heap != nil {
-			if len(s.heap.h) == 0 || s.heap.h[0].at != t {
-				return
-			}
-			k = s.heap.pop()
-		} else {
-			var ok bool
-			if k, ok = s.q.min(); !ok || k.at != t {
-				return
-			}
-			s.q.pop()
+		k, ok := s.peek()
+		if !ok || k.at != t {
+			return
 		}
+		s.popPeeked(k)
 		s.fire(k)
 	}
 }

@@ -112,7 +112,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	pr := &parallel{root: root, net: net, lookahead: la, threads: 1}
 	for i := 0; i < P; i++ {
 		var opts []Option
-		if root.heap == nil {
+		if root.far == nil {
 			opts = append(opts, WithBtreeQueue())
 		}
 		s := New(root.seed, opts...)
