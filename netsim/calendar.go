@@ -203,11 +203,13 @@ func (c *calendar) take(until Time) (key, bool) {
 		sp = &c.spans[i]
 		p = &c.keys[i][sp.lo&(calSlots-1)]
 	}
+	// The heaps' heads are rarely first (timers are far ahead, bursts
+	// rare), so the comparisons branch (predictably) on time first.
 	var hp *heap2
-	if o := c.over.h; len(o) > 0 && (p == nil || lt(&o[0], p) != 0) {
+	if o := c.over.h; len(o) > 0 && (p == nil || o[0].before(p)) {
 		hp, p = &c.over, &o[0]
 	}
-	if f := c.far.h; len(f) > 0 && (p == nil || lt(&f[0], p) != 0) {
+	if f := c.far.h; len(f) > 0 && (p == nil || f[0].before(p)) {
 		hp, p = c.far, &f[0]
 	}
 	if hp != nil {

@@ -63,7 +63,7 @@ func (s *Sim) runHeap(until Time) bool {
 		}
 		var k key
 		switch {
-		case len(fh.h) > 0 && (len(h.h) == 0 || lt(&fh.h[0], &h.h[0]) != 0):
+		case len(fh.h) > 0 && (len(h.h) == 0 || fh.h[0].before(&h.h[0])):
 			if k = fh.h[0]; k.at > until {
 				return false
 			}
