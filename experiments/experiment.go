@@ -114,6 +114,10 @@ type Series struct {
 	Name    string // file stem, e.g. "queue"
 	Columns []string
 	Rows    [][]float64
+
+	// stream, when set, is the writer that streamed the series to its
+	// file (SeriesWriter.Series); Rows is then empty.
+	stream *SeriesWriter
 }
 
 // Experiment is a named, parameterised scenario.

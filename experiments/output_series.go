@@ -70,6 +70,13 @@ func WriteSeries(dir, exp string, o *Outcome) (int, error) {
 			return 0, fmt.Errorf("%s point %d trial %d returned two series named %q", exp, o.Point, o.Trial, s.Name)
 		}
 		seen[s.Name] = true
+		if s.stream != nil {
+			if !s.stream.done {
+				return 0, fmt.Errorf("series %q of %s point %d trial %d was not completed", s.Name, exp, o.Point, o.Trial)
+			}
+			man.Series = append(man.Series, s.stream.record())
+			continue
+		}
 		path := SeriesPath(dir, exp, o.Point, o.Trial, s.Name)
 		if err := writeOneSeries(path, s); err != nil {
 			return 0, fmt.Errorf("series %q of %s point %d trial %d: %w", s.Name, exp, o.Point, o.Trial, err)

@@ -30,6 +30,8 @@ type SeriesWriter struct {
 	csv     *csv.Writer
 	rec     []string
 	err     error
+	placed  bool // Series was called: the series has its place in Result.Series
+	done    bool // the streamed file is complete under its final name
 }
 
 // OpenSeries starts the time series name with the given columns and
@@ -95,6 +97,35 @@ func (w *SeriesWriter) Row(values ...float64) {
 // Rows is the number of rows added so far.
 func (w *SeriesWriter) Rows() int { return w.rows }
 
+// Buffered is the number of bytes the writer holds for rows not yet
+// handed to the operating system: the rows kept in memory (8 bytes a
+// value) without a series directory, the bytes in its write buffer
+// (at most 64 KiB) with one.
+func (w *SeriesWriter) Buffered() int {
+	if w.mem != nil {
+		return 8 * len(w.columns) * len(w.mem.Rows)
+	}
+	if w.buf != nil {
+		return w.buf.Buffered()
+	}
+	return 0
+}
+
+// Series returns the series for a run's Result.Series, which it should
+// append at the place the series takes in the manifest's list (after
+// the run's last row). Without a series directory it is the series with
+// every row added so far, as a run that built it in memory would
+// return; with one, it stands for the streamed file, and WriteSeries
+// lists that file at its place. A series the run never places this way
+// is listed after those of Result.Series.
+func (w *SeriesWriter) Series() Series {
+	w.placed = true
+	if w.mem != nil {
+		return *w.mem
+	}
+	return Series{Name: w.name, Columns: w.columns, stream: w}
+}
+
 // finish completes the run's series: on success, in-memory series join
 // res.Series and streamed files are flushed, synced and renamed to their
 // final names (their records join res.streamed); otherwise the
@@ -121,7 +152,9 @@ func (r *Run) finishSeries(res *Result, ok bool) error {
 // complete publishes one successful series.
 func (w *SeriesWriter) complete(res *Result) error {
 	if w.mem != nil {
-		res.Series = append(res.Series, *w.mem)
+		if !w.placed {
+			res.Series = append(res.Series, *w.mem)
+		}
 		return nil
 	}
 	w.csv.Flush()
@@ -144,6 +177,14 @@ func (w *SeriesWriter) complete(res *Result) error {
 		return err
 	}
 	w.f = nil
-	res.streamed = append(res.streamed, SeriesRecord{Name: w.name, File: filepath.Base(w.path), Rows: w.rows})
+	w.done = true
+	if !w.placed {
+		res.streamed = append(res.streamed, w.record())
+	}
 	return nil
+}
+
+// record is the manifest's entry of a streamed series.
+func (w *SeriesWriter) record() SeriesRecord {
+	return SeriesRecord{Name: w.name, File: filepath.Base(w.path), Rows: w.rows}
 }

@@ -157,7 +157,7 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 		Iterations: iters, Warmup: warm, Fidelity: ps.String("fidelity"),
 		AdjustEvery: ps.Int("adjust_every"), Detect: ps.String("detect"), Threshold: ps.Float("detect_threshold"),
 		GroupAlgo: ps.String("group_allreduce"), TreeChunks: ps.Int("tree_chunks"), HierMode: hier,
-		ConsensusTol: ps.Float("consensus_tol"), Record: r.Series, Check: r.Check,
+		ConsensusTol: ps.Float("consensus_tol"), Check: r.Check,
 	}, nil
 }
 
@@ -178,6 +178,15 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
+	var comm *experiments.SeriesWriter
+	if r.Series {
+		// Written as each iteration closes, not kept (to the file with a
+		// series directory).
+		comm = r.OpenSeries("comm", "worker", "iteration", "start_ms", "end_ms", "comm_ms")
+		cfg.OnComm = func(x dssync.CommRecord) {
+			comm.Row(float64(x.Worker), float64(x.Iter), x.Start.Milliseconds(), x.End.Milliseconds(), (x.End - x.Start).Milliseconds())
+		}
+	}
 	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
@@ -196,12 +205,8 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 		m["period"], m["adjustments"] = float64(out.Period), float64(out.Adjustments)
 		m["detected_racks"], m["detected_workers"] = float64(len(out.Detected.Racks)), float64(len(out.Detected.Workers))
 	}
-	if r.Series {
-		s := experiments.Series{Name: "comm", Columns: []string{"worker", "iteration", "start_ms", "end_ms", "comm_ms"}}
-		for _, x := range out.Log {
-			s.Rows = append(s.Rows, []float64{float64(x.Worker), float64(x.Iter), x.Start.Milliseconds(), x.End.Milliseconds(), (x.End - x.Start).Milliseconds()})
-		}
-		res.Series = append(res.Series, s)
+	if comm != nil {
+		res.Series = append(res.Series, comm.Series())
 	}
 	learning.Fill(r, res)
 	return res, nil

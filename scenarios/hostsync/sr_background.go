@@ -41,7 +41,19 @@ func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experimen
 	if err != nil {
 		return nil, err
 	}
+	// The flows are summarised as they complete, not kept: the same
+	// statistics as Stats over their records, in memory that does not
+	// grow with the run (background.Generator.Measure).
+	if err := gen.Measure(srStatsConfig(net, end)); err != nil {
+		return nil, err
+	}
 	return &srBackground{gen: gen, net: net, end: end}, nil
+}
+
+// srStatsConfig is the measurement of the background flows: the whole
+// run, ideal FCTs over the unloaded path latency.
+func srStatsConfig(net *srNet, end netsim.Time) background.StatsConfig {
+	return background.StatsConfig{Stop: end, Latency: setup.UnloadedLatency(net.net, 1)}
 }
 
 // metrics fills bg_flows_done and bg_fct_slowdown_p99 over the whole run
@@ -49,7 +61,7 @@ func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experimen
 // flow's bytes at the NIC rate plus the unloaded path latency
 // (setup.UnloadedLatency).
 func (b *srBackground) metrics(m map[string]float64) error {
-	sum, err := b.gen.Stats(background.StatsConfig{Stop: b.end, Latency: setup.UnloadedLatency(b.net.net, 1)})
+	sum, err := b.gen.Summary()
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,8 @@ type srClusterSetup struct {
 	bg      *srBackground    // background traffic, if any
 	ratio   *srEq2Ratio
 	p       int
-	learn   *learnrig.Rig // nil with learn_model=none
+	learn   *learnrig.Rig             // nil with learn_model=none
+	syncs   *experiments.SeriesWriter // the syncs series, with r.Series
 }
 
 func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
@@ -147,7 +148,6 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		Compute:    training.PerWorker(dist, mult),
 		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
 		Cost:       cost,
-		Record:     r.Series,
 	}
 	cfg.Schedule = sched
 	seed, err := syncctl.ParseBAGSeed(ps.String("bag_seed"))
@@ -159,6 +159,15 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		return nil, err
 	}
 	setup := &srClusterSetup{sim: sim, p: p}
+	if r.Series {
+		// Each synchronisation is written as it completes, not kept (to
+		// the file with a series directory).
+		w := r.OpenSeries("syncs", "start_s", "end_s", "scale", "duration_s")
+		cfg.OnSync = func(x syncctl.SyncRecord) {
+			w.Row(x.Start.Seconds(), x.End.Seconds(), float64(x.Scale), (x.End - x.Start).Seconds())
+		}
+		setup.syncs = w
+	}
 	fid, topo := ps.String("fidelity"), ps.String("topology")
 	if fid == "analytic" && topo != "star" {
 		return nil, fmt.Errorf("sr-cluster: topology=%s needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)", topo)
@@ -276,20 +285,10 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 				{Name: "computations", Value: float64(m.TotalIteration)}}})
 	}
 	if r.Series {
-		res.Series = append(res.Series, srSyncSeries(s.cluster.Syncs()))
+		res.Series = append(res.Series, s.syncs.Series())
 	}
 	s.learn.Fill(r, res)
 	return res, nil
-}
-
-// srSyncSeries is the log of completed synchronisations: when each started
-// and ended, and how many workers it had.
-func srSyncSeries(log []syncctl.SyncRecord) experiments.Series {
-	s := experiments.Series{Name: "syncs", Columns: []string{"start_s", "end_s", "scale", "duration_s"}}
-	for _, x := range log {
-		s.Rows = append(s.Rows, []float64{x.Start.Seconds(), x.End.Seconds(), float64(x.Scale), (x.End - x.Start).Seconds()})
-	}
-	return s
 }
 
 // srComputeDist is the compute-time distribution of the run's trace

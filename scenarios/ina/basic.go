@@ -66,43 +66,43 @@ type rateProbe struct {
 	bytes func() float64
 }
 
-// rateSampler samples probes every period and keeps, per interval, the
-// rate of each probe in Gbit/s.
+// rateSampler samples probes every period and writes, per interval, the
+// rate of each probe in Gbit/s to the run's series name (a column
+// time_ms, then <probe>_gbps); it holds no row itself.
 type rateSampler struct {
 	sim    *netsim.Sim
 	period netsim.Time
 	probes []rateProbe
 	last   []float64
-	rows   [][]float64
+	row    []float64 // the row being written, reused
+	out    *experiments.SeriesWriter
 }
 
-func newRateSampler(sim *netsim.Sim, period netsim.Time, probes []rateProbe) *rateSampler {
-	s := &rateSampler{sim: sim, period: period, probes: probes, last: make([]float64, len(probes))}
+func newRateSampler(r *experiments.Run, sim *netsim.Sim, period netsim.Time, probes []rateProbe, name string) *rateSampler {
+	cols := []string{"time_ms"}
+	for _, p := range probes {
+		cols = append(cols, p.name+"_gbps")
+	}
+	s := &rateSampler{sim: sim, period: period, probes: probes, last: make([]float64, len(probes)),
+		row: make([]float64, 0, len(cols)), out: r.OpenSeries(name, cols...)}
 	sim.Schedule(period, s, 0, nil, 0)
 	return s
 }
 
 // HandleEvent closes one interval and schedules the next.
 func (s *rateSampler) HandleEvent(ev netsim.Event) {
-	row := make([]float64, 0, len(s.probes)+1)
-	row = append(row, ev.At.Seconds()*1e3)
+	s.row = append(s.row[:0], ev.At.Seconds()*1e3)
 	for i, p := range s.probes {
 		b := p.bytes()
-		row = append(row, setup.Gbps(b-s.last[i], s.period))
+		s.row = append(s.row, setup.Gbps(b-s.last[i], s.period))
 		s.last[i] = b
 	}
-	s.rows = append(s.rows, row)
+	s.out.Row(s.row...)
 	s.sim.Schedule(ev.At+s.period, s, 0, nil, 0)
 }
 
-// series returns the samples as a Series.
-func (s *rateSampler) series(name string) experiments.Series {
-	cols := []string{"time_ms"}
-	for _, p := range s.probes {
-		cols = append(cols, p.name+"_gbps")
-	}
-	return experiments.Series{Name: name, Columns: cols, Rows: s.rows}
-}
+// series returns the samples as a Series, for Result.Series.
+func (s *rateSampler) series() experiments.Series { return s.out.Series() }
 
 func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 	ps := r.Params
@@ -191,7 +191,7 @@ func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 	}
 	var smp *rateSampler
 	if r.Series {
-		smp = newRateSampler(g.Sim, netsim.FromMicros(ps.Float("sample_us")), probes)
+		smp = newRateSampler(r, g.Sim, netsim.FromMicros(ps.Float("sample_us")), probes, "throughput")
 	}
 	var early []float64
 	g.Sim.At(udpStop, func() {
@@ -217,7 +217,7 @@ func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 		m["agg_a_early_gbps"] = setup.Gbps(early[5], udpStop)
 	}
 	if smp != nil {
-		res.Series = append(res.Series, smp.series("throughput"))
+		res.Series = append(res.Series, smp.series())
 	}
 	return res, nil
 }

@@ -186,7 +186,7 @@ func runINAMotivation(r *experiments.Run) (*experiments.Result, error) {
 	}
 	var smp *rateSampler
 	if r.Series {
-		smp = newRateSampler(g.Sim, netsim.FromMicros(ps.Float("sample_us")), probes)
+		smp = newRateSampler(r, g.Sim, netsim.FromMicros(ps.Float("sample_us")), probes, "throughput")
 	}
 	reduced := func() (all, sw float64) {
 		for _, j := range g.Jobs {
@@ -231,7 +231,7 @@ func runINAMotivation(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	if smp != nil {
-		res.Series = append(res.Series, smp.series("throughput"))
+		res.Series = append(res.Series, smp.series())
 	}
 	return res, nil
 }

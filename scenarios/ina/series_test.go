@@ -1,7 +1,11 @@
 package ina
 
 import (
+	"bytes"
+	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -233,5 +237,71 @@ func TestINASeriesLeaveResultsAlone(t *testing.T) {
 				t.Errorf("series added %d events for %d samples", extra, samples)
 			}
 		})
+	}
+}
+
+// seriesRun runs one trial of exp through the harness with series on,
+// streaming to a series directory when stream is set, writes its series
+// (WriteSeries) and returns the outcome and the directory.
+func seriesRun(t *testing.T, exp string, stream bool, sets ...string) (*experiments.Outcome, string) {
+	t.Helper()
+	e := lookup(t, exp)
+	pts, err := experiments.Expand(e, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &experiments.Runner{Exp: e, Points: pts, Trials: 1, BaseSeed: 3, Parallel: 1, Series: true}
+	if stream {
+		r.SeriesDir = dir
+	}
+	var out *experiments.Outcome
+	err = r.Run(context.Background(), func(o *experiments.Outcome) error {
+		out = o
+		_, err := experiments.WriteSeries(dir, e.Name, o)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, dir
+}
+
+// TestINASeriesStreamed: with a series directory the rig's per-sample
+// series (jobs, fabric_util) are written as the run takes them: the
+// result holds none of their rows however long the run (4x the
+// iterations here), only job_summary's one row per job; the files and
+// manifest are byte for byte those of the same run built in memory.
+func TestINASeriesStreamed(t *testing.T) {
+	rows := map[string]int{}
+	for _, iters := range []string{"iterations=2", "iterations=8"} {
+		sets := with(tinyTestbed, "protocol=pa-atp", "series_us=20", "sample_us=20", "bg_warmup_ms=0", iters)
+		streamed, sdir := seriesRun(t, "ina-testbed", true, sets...)
+		kept, mdir := seriesRun(t, "ina-testbed", false, sets...)
+		for _, s := range streamed.Result.Series {
+			if held := len(s.Rows); held > 2 { // job_summary: one row per job
+				t.Errorf("%s: the streamed run holds %d rows of %s", iters, held, s.Name)
+			}
+		}
+		names, _ := filepath.Glob(filepath.Join(mdir, "*"))
+		if len(names) != 4 {
+			t.Fatalf("%s: %d files, want the manifest, jobs, job_summary and fabric_util", iters, len(names))
+		}
+		for _, p := range names {
+			want, _ := os.ReadFile(p)
+			got, err := os.ReadFile(filepath.Join(sdir, filepath.Base(p)))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: %s differs when streamed (%v)", iters, filepath.Base(p), err)
+			}
+		}
+		for _, s := range kept.Result.Series {
+			rows[iters+"/"+s.Name] = len(s.Rows)
+		}
+	}
+	t.Logf("rows kept in memory: %v", rows)
+	for _, name := range []string{"jobs", "fabric_util"} {
+		if short, long := rows["iterations=2/"+name], rows["iterations=8/"+name]; short == 0 || long < 3*short {
+			t.Errorf("%s: %d rows at 2 iterations, %d at 8: the longer run should have about 4x", name, short, long)
+		}
 	}
 }

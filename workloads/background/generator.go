@@ -94,6 +94,7 @@ type Generator struct {
 	flows   []Flow
 	started int
 	meter   *meter // set by Measure: flows are summarised online, not kept
+	discard bool   // set by Discard: flows are neither kept nor summarised
 	on      bool
 }
 
@@ -260,6 +261,16 @@ func (g *Generator) HandleEvent(ev netsim.Event) {
 		})
 		return
 	}
+	if g.discard {
+		done := false
+		g.bulk.Send(src, dst, size, opts, func() {
+			if done {
+				panic("background: bulk engine called done twice for one flow")
+			}
+			done = true
+		})
+		return
+	}
 	g.flows = append(g.flows, f)
 	g.bulk.Send(src, dst, size, opts, func() {
 		f := &g.flows[id]
@@ -296,8 +307,24 @@ func (g *Generator) pickPair() (src, dst netsim.NodeID) {
 	return src, g.dsts[j]
 }
 
+// Discard makes the generator keep no record of its flows, for a caller
+// that wants only their traffic: memory then stays constant however long
+// the run (Flows returns none, Stats and Summary fail). The flows, their
+// random draws and so the simulation are the same as without it. Call
+// it before Start.
+func (g *Generator) Discard() error {
+	if g.on {
+		return fmt.Errorf("background: Discard must be called before Start")
+	}
+	if g.meter != nil {
+		return fmt.Errorf("background: the generator measures its flows (Measure); it cannot also discard them")
+	}
+	g.discard = true
+	return nil
+}
+
 // Flows returns the flows started so far, in start order (none under
-// Measure, which keeps no records). The slice is the generator's own; do
+// Measure or Discard, which keep no records). The slice is the generator's own; do
 // not modify it.
 func (g *Generator) Flows() []Flow { return g.flows }
 

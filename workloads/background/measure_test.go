@@ -1,6 +1,7 @@
 package background
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -147,24 +148,36 @@ func TestLogSketchRankError(t *testing.T) {
 	}
 }
 
-// TestMeasureMemoryFlat: under Measure, the heap after 10x more flows is
-// no larger (within 256 KB) than after the first tenth; recording every
-// flow, as Stats needs, grows by tens of bytes per flow.
+// TestMeasureMemoryFlat: under Measure, and under Discard, the heap after
+// 10x more flows is no larger (within 256 KB) than after the first tenth;
+// recording every flow, as Stats needs, grows by tens of bytes per flow.
+// Discard sends the same flows: the simulation's event count is the
+// recording generator's.
 func TestMeasureMemoryFlat(t *testing.T) {
-	heapAfter := func(online bool, flows int) uint64 {
+	events := map[string]uint64{}
+	heapAfter := func(mode string, flows int) uint64 {
 		sim := netsim.New(5)
 		cfg := Config{CDF: workload(t, "hadoop"), Load: 0.6, Hosts: hostIDs(16), HostRate: 10 * netsim.Gbps, MaxFlows: flows}
 		g, err := New(sim, &queuedBulk{sim: sim, rate: cfg.HostRate, rng: rand.New(rand.NewPCG(1, 2))}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if online {
+		switch mode {
+		case "measure":
 			if err := g.Measure(StatsConfig{Stop: netsim.Second * 1000, ExactLimit: 1000}); err != nil {
+				t.Fatal(err)
+			}
+		case "discard":
+			if err := g.Discard(); err != nil {
 				t.Fatal(err)
 			}
 		}
 		g.Start()
 		sim.Run(netsim.Never)
+		events[fmt.Sprint(mode, flows)] = sim.Events()
+		if mode == "discard" && len(g.Flows()) != 0 {
+			t.Fatalf("Discard kept %d flows", len(g.Flows()))
+		}
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -174,20 +187,22 @@ func TestMeasureMemoryFlat(t *testing.T) {
 		runtime.KeepAlive(g)
 		return ms.HeapAlloc
 	}
-	for _, tc := range []struct {
-		name   string
-		online bool
-	}{{"measure", true}, {"record", false}} {
-		t.Run(tc.name, func(t *testing.T) {
-			small, large := heapAfter(tc.online, 20000), heapAfter(tc.online, 200000)
+	for _, mode := range []string{"measure", "discard", "record"} {
+		t.Run(mode, func(t *testing.T) {
+			small, large := heapAfter(mode, 20000), heapAfter(mode, 200000)
 			grow := int64(large) - int64(small)
 			t.Logf("heap %d B after 20000 flows, %d B after 200000 (%+d B)", small, large, grow)
-			if tc.online && grow > 256<<10 {
+			if mode != "record" && grow > 256<<10 {
 				t.Errorf("heap grew by %d B over 180000 more flows", grow)
 			}
-			if !tc.online && grow < 180000*32 {
+			if mode == "record" && grow < 180000*32 {
 				t.Errorf("recording 180000 more flows grew the heap by only %d B: the check cannot see growth", grow)
 			}
 		})
+	}
+	for _, n := range []int{20000, 200000} {
+		if d, r := events[fmt.Sprint("discard", n)], events[fmt.Sprint("record", n)]; d != r {
+			t.Errorf("%d flows: %d events discarding, %d recording", n, d, r)
+		}
 	}
 }

@@ -293,6 +293,9 @@ func (g *Generator) Stats(cfg StatsConfig) (*Summary, error) {
 	if g.meter != nil {
 		return nil, fmt.Errorf("background stats: the generator measures online (Measure); use Summary")
 	}
+	if g.discard {
+		return nil, fmt.Errorf("background stats: the generator keeps no flows (Discard)")
+	}
 	cfg, err := g.statsConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -312,6 +315,9 @@ func (g *Generator) Measure(cfg StatsConfig) error {
 	if g.on {
 		return fmt.Errorf("background stats: Measure must be called before Start")
 	}
+	if g.discard {
+		return fmt.Errorf("background stats: the generator keeps no flows (Discard)")
+	}
 	cfg, err := g.statsConfig(cfg)
 	if err != nil {
 		return err
@@ -327,6 +333,9 @@ func (g *Generator) Measure(cfg StatsConfig) error {
 // Summary is the online summary of the flows so far (Measure): flows still
 // running count as started, not done.
 func (g *Generator) Summary() (*Summary, error) {
+	if g.discard {
+		return nil, fmt.Errorf("background stats: the generator keeps no flows (Discard)")
+	}
 	if g.meter == nil {
 		return nil, fmt.Errorf("background stats: the generator records flows; call Measure before Start for an online summary, or use Stats")
 	}

@@ -104,22 +104,21 @@ type Cluster struct {
 	defSplit Split // CREW's default plan (P = N), nil when stale
 
 	// books
-	rounds      []int
-	standalone  int
-	prs         int
-	prTime      netsim.Time
-	lpSum       float64
-	lpCount     int
-	splitSum    float64 // Eq. 1a + 1b of the chunk splits used, summed like lpSum
-	abandoned   int
-	discarded   int64
-	failovers   int
-	waitSum     netsim.Time // readiness to formation, summed over members
-	waitCount   int
-	accepted    int64 // chunk copies reduced by completed tasks
-	onTaskEnd   func(pid int, ok bool, took netsim.Time)
-	err         error // first broken invariant
-	completedAt []netsim.Time
+	rounds     []int
+	standalone int
+	prs        int
+	prTime     netsim.Time
+	lpSum      float64
+	lpCount    int
+	splitSum   float64 // Eq. 1a + 1b of the chunk splits used, summed like lpSum
+	abandoned  int
+	discarded  int64
+	failovers  int
+	waitSum    netsim.Time // readiness to formation, summed over members
+	waitCount  int
+	accepted   int64 // chunk copies reduced by completed tasks
+	onTaskEnd  func(pid int, ok bool, took netsim.Time)
+	err        error // first broken invariant
 }
 
 // NewCluster prepares a run of cfg over net.
@@ -424,7 +423,6 @@ func (c *Cluster) taskEnded(t task, ok bool, formed netsim.Time) {
 	if ok {
 		c.prs++
 		c.prTime += took
-		c.completedAt = append(c.completedAt, c.sim.Now())
 	} else {
 		c.abandoned++
 	}

@@ -51,6 +51,10 @@ type JobConfig struct {
 	Start netsim.Time
 	// Record keeps every (worker, iteration) communication time.
 	Record bool
+	// OnComm, if set, hears every (worker, iteration) communication time
+	// as the iteration closes, in the order Log would keep them, so a
+	// caller can write them out instead of keeping them.
+	OnComm func(CommRecord)
 	// Recorder, if set, hears the synchronisation schedule (recorder.go).
 	Recorder Recorder
 }
@@ -292,8 +296,14 @@ func (j *Job) closeIteration(w, t int) {
 	if t == j.cfg.Warmup-1 {
 		x.warmEnd = x.last
 	}
-	if j.cfg.Record {
-		j.Log = append(j.Log, CommRecord{Worker: w, Iter: t, Start: x.first, End: x.last})
+	if j.cfg.Record || j.cfg.OnComm != nil {
+		rec := CommRecord{Worker: w, Iter: t, Start: x.first, End: x.last}
+		if j.cfg.Record {
+			j.Log = append(j.Log, rec)
+		}
+		if j.cfg.OnComm != nil {
+			j.cfg.OnComm(rec)
+		}
 	}
 	x.open = len(j.cfg.Pieces)
 	x.last = 0

@@ -87,6 +87,10 @@ type Config struct {
 	Record       bool    // keep every worker's communication per iteration
 	Check        bool    // verify the engines' books at the end
 
+	// OnComm hears every worker's communication per iteration as it
+	// closes (JobConfig.OnComm; nil: nobody).
+	OnComm func(CommRecord)
+
 	// Recorder hears the synchronisation schedule (nil: nobody).
 	Recorder Recorder
 }
@@ -320,7 +324,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
 	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
 		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
-		Warmup: c.Warmup, Record: c.Record, Recorder: c.Recorder}, s)
+		Warmup: c.Warmup, Record: c.Record, OnComm: c.OnComm, Recorder: c.Recorder}, s)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ type tracker struct {
 	total    int   // rounds completed, all workers
 	next     float64
 	rowsOut  [][]float64
+	emit     func(row []float64) // set by SetSeries: rows go here, not to rowsOut
 	ttaS     float64
 	ttaIters float64
 	lastT    float64
@@ -43,6 +44,12 @@ func (t *tracker) round(now float64) {
 	}
 }
 
+// SetSeries hands every later row of the learning series (SeriesColumns)
+// to emit as it is evaluated, instead of keeping it for Result.Series,
+// so that a long run holds none: emit may write the row out (it must
+// not keep the slice) or drop it. Call it before Start.
+func (f *Fleet) SetSeries(emit func(row []float64)) { f.track.emit = emit }
+
 // Start evaluates the initial model at time now (the first row).
 func (f *Fleet) Start(now float64) {
 	f.track.eval(now, 0)
@@ -52,7 +59,12 @@ func (f *Fleet) Start(now float64) {
 func (t *tracker) eval(now, iters float64) {
 	mean := t.f.Mean()
 	loss, acc := t.f.Evaluate(mean, t.rows)
-	t.rowsOut = append(t.rowsOut, []float64{now, iters, acc, loss, t.f.ConsensusDist(mean)})
+	row := []float64{now, iters, acc, loss, t.f.ConsensusDist(mean)}
+	if t.emit != nil {
+		t.emit(row)
+	} else {
+		t.rowsOut = append(t.rowsOut, row)
+	}
 	if math.IsNaN(t.ttaS) && acc >= t.f.cfg.TargetAcc {
 		t.ttaS, t.ttaIters = now, iters
 	}

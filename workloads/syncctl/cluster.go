@@ -41,6 +41,10 @@ type Config struct {
 	Exec Executor
 	// Record keeps a log of completed synchronisations (see Syncs).
 	Record bool
+	// OnSync, if set, hears every completed synchronisation as it
+	// completes, in the order Syncs would list them, so a caller can
+	// write them out instead of keeping them.
+	OnSync func(SyncRecord)
 	// Streams names the workers' compute-time streams: worker i draws
 	// from Streams + i ("training/compute/" if empty). Clusters sharing a
 	// Sim give each its own.
@@ -292,6 +296,9 @@ func (c *Cluster) finishSync(g []int, start netsim.Time) {
 	c.syncScale += len(g)
 	if c.cfg.Record {
 		c.log = append(c.log, SyncRecord{Start: start, End: now, Scale: len(g)})
+	}
+	if c.cfg.OnSync != nil {
+		c.cfg.OnSync(SyncRecord{Start: start, End: now, Scale: len(g)})
 	}
 	c.rec().Synced(g)
 	for _, w := range g {

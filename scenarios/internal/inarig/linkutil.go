@@ -79,25 +79,27 @@ func (t *Tier) Util(now netsim.Time) float64 {
 }
 
 // utilSampler samples the uplink and downlink tiers' utilisation every
-// period from t = 0, each row over the period before it.
+// period from t = 0, each row over the period before it; the rows go to
+// the run's series writer as they are taken.
 type utilSampler struct {
 	sim      *netsim.Sim
 	up, down Tier
 	period   netsim.Time
-	rows     [][]float64
+	out      *experiments.SeriesWriter
 }
 
 // startUtilSeries samples the fabric's tiers every period until the run
 // ends (the "fabric_util" series).
 func (g *Rig) startUtilSeries(period netsim.Time) {
 	up, down := FabricTiers(g.Fab)
-	s := &utilSampler{sim: g.Sim, up: Tier{Ports: up.Ports}, down: Tier{Ports: down.Ports}, period: period}
+	s := &utilSampler{sim: g.Sim, up: Tier{Ports: up.Ports}, down: Tier{Ports: down.Ports}, period: period,
+		out: g.run.OpenSeries("fabric_util", "time_ms", "uplink_util", "downlink_util")}
 	s.up.Mark(g.Sim.Now())
 	s.down.Mark(g.Sim.Now())
 	var tick func()
 	tick = func() {
 		now := s.sim.Now()
-		s.rows = append(s.rows, []float64{now.Seconds() * 1e3, s.up.Util(now), s.down.Util(now)})
+		s.out.Row(now.Seconds()*1e3, s.up.Util(now), s.down.Util(now))
 		s.up.Mark(now)
 		s.down.Mark(now)
 		s.sim.AfterFunc(s.period, tick)
@@ -107,6 +109,4 @@ func (g *Rig) startUtilSeries(period netsim.Time) {
 }
 
 // Series is the sampled utilisation as a harness series.
-func (s *utilSampler) Series() experiments.Series {
-	return experiments.Series{Name: "fabric_util", Columns: []string{"time_ms", "uplink_util", "downlink_util"}, Rows: s.rows}
-}
+func (s *utilSampler) Series() experiments.Series { return s.out.Series() }

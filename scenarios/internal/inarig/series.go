@@ -86,7 +86,8 @@ func (g *Rig) startSeries() {
 	if !g.run.Series || !g.run.Params.Has("series_us") {
 		return
 	}
-	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs, max(g.first, 0))
+	out := g.run.OpenSeries("jobs", JobsColumns...)
+	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs, max(g.first, 0), out)
 }
 
 // addSeries appends the jobs and job_summary series to res, if sampled.
@@ -96,9 +97,7 @@ func (g *Rig) addSeries(res *experiments.Result) {
 		return
 	}
 	s.finish(g.Sim.Now())
-	res.Series = append(res.Series,
-		experiments.Series{Name: "jobs", Columns: JobsColumns, Rows: s.rows},
-		g.summary(s))
+	res.Series = append(res.Series, s.out.Series(), g.summary(s))
 }
 
 // nicPort is one NIC port of a worker host and its counters at the last
@@ -130,17 +129,21 @@ type jobProbe struct {
 // jobSampler samples every job every period: a netsim.Handler whose
 // events only read state, so the simulation's other events run in the
 // same order with or without it (the event count grows by the samples).
+// Its rows go to the run's series writer as they are taken (to the file
+// with a series directory), so it holds no row itself.
 type jobSampler struct {
 	sim    *netsim.Sim
 	period netsim.Time
 	probes []*jobProbe
-	rows   [][]float64
+	out    *experiments.SeriesWriter
+	row    []float64   // the row being written, reused
 	last   netsim.Time // time of the last sample, -1 before the first
 }
 
-// newJobSampler schedules the first sample at the current time.
-func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start netsim.Time) *jobSampler {
-	s := &jobSampler{sim: sim, period: period, last: -1}
+// newJobSampler schedules the first sample at the current time; its rows
+// go to out.
+func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start netsim.Time, out *experiments.SeriesWriter) *jobSampler {
+	s := &jobSampler{sim: sim, period: period, last: -1, out: out, row: make([]float64, 0, len(JobsColumns))}
 	for _, j := range jobs {
 		p := &jobProbe{job: j, goal: float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(j.Iterations())}
 		seen := map[*netsim.Port]bool{}
@@ -209,14 +212,14 @@ func (s *jobSampler) sample(now netsim.Time) {
 			p.cwdSum += mean
 			p.cwdN++
 		}
-		s.rows = append(s.rows, []float64{
-			now.Seconds() * 1e3, float64(j.ID()), float64(j.Protocol()),
-			float64(st.Results) / p.goal, float64(st.Results), float64(j.IterationsDone()),
+		s.row = append(s.row[:0],
+			now.Seconds()*1e3, float64(j.ID()), float64(j.Protocol()),
+			float64(st.Results)/p.goal, float64(st.Results), float64(j.IterationsDone()),
 			mean, lo, hi, awdMean,
 			float64(cuts), float64(j.AWDCuts()), float64(sw.AECNMarked), float64(sw.Overflowed),
 			float64(st.Retransmits), float64(st.Timeouts),
-			p.nicShare(), awdBound, float64(held), float64(sw.CollisionSequences), float64(sw.ExhaustionSequences),
-		})
+			p.nicShare(), awdBound, float64(held), float64(sw.CollisionSequences), float64(sw.ExhaustionSequences))
+		s.out.Row(s.row...)
 	}
 }
 

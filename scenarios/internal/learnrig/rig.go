@@ -22,6 +22,10 @@ type Rig struct {
 	start  []netsim.Time // when each job's training began (t_s = 0)
 	// Weights is the partial-reduce weighting ("staleness" or "uniform").
 	Weights string
+	// out is the learning series when it is written as it is evaluated
+	// (one job); with several jobs the rows are kept, the series
+	// listing them job by job.
+	out *experiments.SeriesWriter
 }
 
 // Job describes one job to train: its workers, the relative sizes of the
@@ -50,6 +54,9 @@ func New(r *experiments.Run, sim *netsim.Sim, jobs ...Job) (*Rig, error) {
 		return nil, err
 	}
 	g := &Rig{sim: sim, ps: ps}
+	if r.Series && len(jobs) == 1 {
+		g.out = r.OpenSeries("learning", SeriesColumns...)
+	}
 	if ps.Has("pr_weights") {
 		g.Weights = ps.String("pr_weights")
 	}
@@ -66,6 +73,16 @@ func New(r *experiments.Run, sim *netsim.Sim, jobs ...Job) (*Rig, error) {
 		f, err := learn.NewFleet(cfg, split, streams)
 		if err != nil {
 			return nil, err
+		}
+		switch {
+		case g.out != nil:
+			row := make([]float64, 0, len(SeriesColumns))
+			f.SetSeries(func(x []float64) {
+				row = append(append(row[:0], float64(k)), x...)
+				g.out.Row(row...)
+			})
+		case !r.Series:
+			f.SetSeries(func([]float64) {}) // nobody reads the rows
 		}
 		f.Start(0)
 		g.Fleets = append(g.Fleets, f)
@@ -145,7 +162,10 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) {
 	}
 	m["final_acc"], m["final_loss"], m["tta_s"], m["tta_max_s"] = acc, loss, tta, ttaMax
 	m["iters_to_target"], m["consensus_dist"], m["swa_acc"] = iters, cons, swa
-	if r.Series {
+	switch {
+	case g.out != nil:
+		res.Series = append(res.Series, g.out.Series())
+	case r.Series:
 		res.Series = append(res.Series, experiments.Series{Name: "learning", Columns: SeriesColumns, Rows: rows})
 	}
 }
