@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -22,8 +23,9 @@ func BenchmarkScheduler(b *testing.B) {
 		{"heap2", func() keyQueue { return &heap2{} }},
 		{"heap4", func() keyQueue { return &heap4{} }},
 		{"btree", func() keyQueue { return newBtreeQueue() }},
+		{"calendar", func() keyQueue { return newCalQueue() }},
 	}
-	for _, pending := range []int{16, 1_000, 100_000, 1_000_000} {
+	for _, pending := range []int{16, 64, 256, 1_000, 100_000, 1_000_000} {
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("%s/pending=%d", im.name, pending), func(b *testing.B) {
 				q := im.mk()
@@ -51,13 +53,20 @@ func BenchmarkScheduler(b *testing.B) {
 
 // BenchmarkSimHold measures the whole Sim loop with a steady number of
 // pending events: every fired event schedules one more at a random later
-// time, through the slab and the queue, on each queue. allocs/op must be 0.
+// time, through the slab and the queue, on each queue: the default
+// hybrid, and its heap and calendar held on their own. allocs/op must be
+// 0.
 func BenchmarkSimHold(b *testing.B) {
-	for _, pending := range []int{16, 1_000, 100_000} {
+	for _, pending := range []int{16, 64, 256, 1_000, 100_000} {
 		for _, q := range []struct {
 			name string
 			opts []Option
-		}{{"heap2", nil}, {"btree", []Option{WithBtreeQueue()}}} {
+		}{
+			{"hybrid", nil},
+			{"heap2", []Option{withSwitch(math.MaxInt, 0)}},
+			{"calendar", []Option{withSwitch(0, 0)}},
+			{"btree", []Option{WithBtreeQueue()}},
+		} {
 			b.Run(fmt.Sprintf("%s/pending=%d", q.name, pending), func(b *testing.B) {
 				s := New(1, q.opts...)
 				rng := Stream(1, "bench")
@@ -146,3 +155,31 @@ func BenchmarkPacketPath(b *testing.B) {
 		s.Run(s.Now() + 10*Microsecond)
 	}
 }
+
+// calQueue is the calendar with its overflow heap as a keyQueue, for the
+// benchmarks.
+type calQueue struct {
+	c *calendar
+}
+
+func newCalQueue() *calQueue { return &calQueue{c: newCalendar(&heap2{})} }
+
+func (q *calQueue) push(k key) { q.c.push(k) }
+
+func (q *calQueue) pop() key {
+	k, _ := q.c.take(Never)
+	return k
+}
+
+func (q *calQueue) min() (key, bool) {
+	p := q.c.head()
+	if f := q.c.far; len(f.h) > 0 && (p == nil || lt(&f.h[0], p) != 0) {
+		return f.h[0], true
+	}
+	if p == nil {
+		return key{}, false
+	}
+	return *p, true
+}
+
+func (q *calQueue) len() int { return q.c.len() + q.c.far.len() }

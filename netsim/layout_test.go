@@ -24,7 +24,7 @@ func TestPortLinkLayout(t *testing.T) {
 	if off%64 != 0 {
 		t.Errorf("the link starts at byte %d of the portLink, not on a line", off)
 	}
-	if end := unsafe.Offsetof(l.net) + unsafe.Sizeof(l.net); end > 64 {
+	if end := unsafe.Offsetof(l.fwd) + unsafe.Sizeof(l.fwd); end > 64 {
 		t.Errorf("the link's hot fields end at byte %d, beyond its first line", end)
 	}
 	var p Packet

@@ -11,15 +11,13 @@ type LinkID int32
 type Link struct {
 	// What every packet reads or writes, in one cache line (see Port):
 	// the packets on the wire, the delay a departure adds, the rate the
-	// sending port serialises at, the far node's receiving function and
-	// the network.
+	// sending port serialises at and the far node's receiving end.
 	fifo  []inflight // ring buffer
 	head  int32
-	count int32 // packets on the wire; an arrival event is queued exactly when count > 0
-	Delay Time  // propagation delay
-	Rate  Rate  // serialisation rate at the sending port
-	recv  func(d Desc, in *Link)
-	net   *Network
+	count int32     // packets on the wire; an arrival event is queued exactly when count > 0
+	Delay Time      // propagation delay
+	Rate  Rate      // serialisation rate at the sending port
+	fwd   Forwarder // the far node, or a bodyReceiver around it
 
 	to   Node
 	port *Port // the sending port, whose counters give Delivered
@@ -41,14 +39,23 @@ type inflight struct {
 }
 
 // setPeer makes n the far node: a Forwarder takes descriptors, any other
-// node the packet with its descriptor written back.
+// node the packet with its descriptor written back. A delivery is one
+// interface call (a method value would add a wrapper's call).
 func (l *Link) setPeer(n Node) {
 	l.to = n
 	if f, ok := n.(Forwarder); ok {
-		l.recv = f.ReceiveDesc
+		l.fwd = f
 	} else {
-		l.recv = func(d Desc, in *Link) { n.Receive(in.rsim.pool.Body(&d), in) }
+		l.fwd = bodyReceiver{n}
 	}
+}
+
+// bodyReceiver delivers descriptors to a Node that takes packets.
+type bodyReceiver struct{ Node }
+
+// ReceiveDesc writes d back into its packet and hands the packet over.
+func (b bodyReceiver) ReceiveDesc(d Desc, in *Link) {
+	b.Receive(in.rsim.pool.Body(&d), in)
 }
 
 // InFlight is the number of packets propagating on the link.
@@ -105,7 +112,7 @@ func (l *Link) HandleEvent(ev Event) {
 		d := e.d // descriptors hold no pointers: the slot needs no clearing
 		l.head = (l.head + 1) & int32(len(l.fifo)-1)
 		l.count--
-		l.recv(d, l)
+		l.fwd.ReceiveDesc(d, l)
 	}
 	s.delivering = prev
 	if l.count > 0 {

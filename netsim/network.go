@@ -78,7 +78,7 @@ func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Po
 	// different size classes far apart.
 	pl := &portLink{}
 	l := &pl.link
-	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, net: net, rsim: net.Sim}
+	*l = Link{ID: LinkID(len(net.links)), From: from, To: to, Rate: rate, Delay: delay, rsim: net.Sim}
 	l.setPeer(net.nodes[to])
 	net.links = append(net.links, l)
 	b := net.nodes[from].Base()

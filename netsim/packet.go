@@ -149,9 +149,26 @@ func (pp *PacketPool) Allocated() uint64 { return pp.created }
 
 // Clone returns a copy of p from the pool with a fresh ID.
 func (pp *PacketPool) Clone(p *Packet) *Packet {
-	c := pp.Get()
-	id, ref := c.ID, c.ref
-	*c = *p
-	c.ID, c.ref, c.next = id, ref, 0
+	c := pp.adopt(p)
+	c.ID = pp.nextID
 	return c
+}
+
+// adopt is Get followed by a copy of body into the packet, ID included,
+// without Get's zeroing, which the copy overwrites. The parallel engine
+// moves a packet into the receiving partition's pool with it.
+func (pp *PacketPool) adopt(body *Packet) *Packet {
+	var p *Packet
+	if pp.free != 0 {
+		p = pp.at(pp.free)
+		pp.free = p.next
+	} else {
+		p = pp.newPacket()
+	}
+	pp.nextID++
+	pp.gets++
+	ref := p.ref
+	*p = *body
+	p.ref, p.next = ref, 0
+	return p
 }

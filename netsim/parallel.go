@@ -42,8 +42,8 @@ import (
 // touches, so the body goes back to the sender's pool at once and the
 // receiver takes a packet from its own pool and copies the body in.
 type crossing struct {
-	l    *Link
 	at   Time
+	l    LinkID // no pointer, so outboxes are neither scanned nor write-barriered
 	body Packet
 }
 
@@ -54,6 +54,7 @@ const MaxThreads = 256
 type parallel struct {
 	root      *Sim
 	parts     []*Sim
+	net       *Network // the partitioned network (its links by LinkID)
 	lookahead Time
 	threads   int
 	// out[w][src*P+dst]: packets partition src posted to dst in a window
@@ -134,8 +135,13 @@ func (l *Link) post(d Desc, at Time) {
 	pr := src.par
 	i := src.index*len(pr.parts) + l.rsim.index
 	box := &pr.out[pr.cur][i]
-	*box = append(*box, crossing{l: l, at: at})
-	c := &(*box)[len(*box)-1]
+	n := len(*box)
+	if n == cap(*box) {
+		*box = append(*box, crossing{})
+	}
+	*box = (*box)[:n+1]
+	c := &(*box)[n] // every field written below: no zeroing first
+	c.at, c.l = at, l.ID
 	p := src.pool.Body(&d)
 	c.body = *p
 	src.pool.Put(p)
@@ -153,11 +159,8 @@ func (pr *parallel) drain(s *Sim, w int) {
 		box := &pr.out[w][src*n+s.index]
 		for i := range *box {
 			c := &(*box)[i]
-			p := s.pool.Get()
-			ref := p.ref
-			*p = c.body
-			p.ref, p.next = ref, 0
-			l := c.l
+			p := s.pool.adopt(&c.body)
+			l := pr.net.links[c.l]
 			if int(l.count) == len(l.fifo) {
 				l.grow()
 			}
@@ -166,29 +169,17 @@ func (pr *parallel) drain(s *Sim, w int) {
 			if l.count == 1 {
 				s.Schedule(c.at, l, 0, nil, 0)
 			}
-			c.l = nil
 		}
 		*box = (*box)[:0]
 	}
 }
 
-// head is the time of the partition's next event (Never if none). The
-// Sim must be between windows (nothing held).
+// head is the time of the partition's next event (Never if none).
 func (s *Sim) head() Time {
-	t := Never
-	if s.heap != nil {
-		if len(s.heap.h) > 0 {
-			t = s.heap.h[0].at
-		}
-		if len(s.far.h) > 0 && s.far.h[0].at < t {
-			t = s.far.h[0].at
-		}
-		return t
+	if k, ok := s.peek(); ok {
+		return k.at
 	}
-	if k, ok := s.q.min(); ok {
-		t = k.at
-	}
-	return t
+	return Never
 }
 
 // timedWindow runs s's window, and with a profile records the thread
@@ -210,15 +201,7 @@ func (pr *parallel) window(s *Sim, end Time) {
 	pr.drainMessages(s, 1-pr.cur)
 	s.stopped = false
 	s.winEvents = s.events
-	if s.heap != nil {
-		s.runHeap(end - 1)
-		if s.held {
-			s.held = false
-			s.heap.pop()
-		}
-	} else {
-		s.runQueue(end - 1)
-	}
+	s.runUntil(end - 1)
 	s.winEvents = s.events - s.winEvents
 }
 
@@ -336,19 +319,11 @@ func (pr *parallel) flush() {
 // order, with every partition paused.
 func (s *Sim) fireAt(t Time) {
 	for !s.stopped {
-		var k key
-		if s.heap != nil {
-			if len(s.heap.h) == 0 || s.heap.h[0].at != t {
-				return
-			}
-			k = s.heap.pop()
-		} else {
-			var ok bool
-			if k, ok = s.q.min(); !ok || k.at != t {
-				return
-			}
-			s.q.pop()
+		k, ok := s.peek()
+		if !ok || k.at != t {
+			return
 		}
+		s.popPeeked(k)
 		s.fire(k)
 	}
 }

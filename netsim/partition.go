@@ -109,10 +109,10 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	}
 	net.Routes() // built now: read-only from then on, shared by every partition
 	root := net.Sim
-	pr := &parallel{root: root, lookahead: la, threads: 1}
+	pr := &parallel{root: root, net: net, lookahead: la, threads: 1}
 	for i := 0; i < P; i++ {
 		var opts []Option
-		if root.heap == nil {
+		if root.far == nil {
 			opts = append(opts, WithBtreeQueue())
 		}
 		s := New(root.seed, opts...)

@@ -49,10 +49,10 @@ func lt(k, o *key) uint64 {
 	return b
 }
 
-// keyQueue is the scheduler's priority queue of keys, ordered by (at, seq).
-// Two implementations exist: a binary implicit heap (the default, faster on
-// every workload measured, see BenchmarkScheduler) and a B-tree
-// (WithBtreeQueue).
+// keyQueue is a priority queue of keys, ordered by (at, seq). The
+// scheduler's default is the hybrid of a binary heap and a calendar queue
+// (hybrid.go), which it drives directly; the B-tree (WithBtreeQueue) goes
+// through this interface, as the benchmarks' queues do.
 type keyQueue interface {
 	push(k key)
 	// pop removes and returns the smallest key; the queue must not be empty.
@@ -66,8 +66,9 @@ type keyQueue interface {
 // Invariant: for every i > 0, h[(i-1)/2] is not after h[i].
 //
 // The engine's own workloads are a hold pattern (the firing event's
-// handler schedules the next one, replaceTop) on a few hundred pending
-// events: there a binary heap with branch-free comparisons, one dependent
+// handler schedules the next one, replaceTop) on tens to hundreds of
+// pending events (the hybrid hands more to the calendar): there a binary
+// heap with branch-free comparisons, one dependent
 // load and comparison per level, beat the 4-ary heap (heap4_test.go),
 // whose level tournament costs two of each: 0.90x the CPU on the incast
 // benchmark, equal on the background leaf-spine. The 4-ary heap's halved

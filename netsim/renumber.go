@@ -18,22 +18,30 @@ func (s *Sim) nextSeq() {
 // key holds 40 bits of sequence, so this happens once per 1.1e12 events
 // scheduled.
 func (s *Sim) renumber() {
-	if s.held {
-		s.held = false
-		s.heap.pop()
-	}
 	type tagged struct {
 		k   key
 		far bool
 	}
+	if s.held {
+		s.held = false
+		s.heap.pop()
+	}
 	var all []tagged
-	if s.heap != nil {
-		for _, k := range s.heap.h {
-			all = append(all, tagged{k, false})
+	if s.far != nil {
+		if s.heap != nil {
+			for _, k := range s.heap.h {
+				all = append(all, tagged{k, false})
+			}
+			s.heap.h = s.heap.h[:0]
+		} else {
+			for _, k := range s.cal.drain(nil) {
+				all = append(all, tagged{k, false})
+			}
 		}
 		for _, k := range s.far.h {
 			all = append(all, tagged{k, true})
 		}
+		s.far.h = s.far.h[:0]
 	} else {
 		for s.q.len() > 0 {
 			all = append(all, tagged{s.q.pop(), false})
@@ -45,18 +53,19 @@ func (s *Sim) renumber() {
 		}
 		return 1
 	})
-	if s.heap != nil {
-		s.heap.h, s.far.h = s.heap.h[:0], s.far.h[:0]
-	}
+	// The calendar keeps its window, whose start no key precedes;
+	// ascending order is a valid heap.
 	for i, t := range all {
 		k := mkKey(t.k.at, uint64(i+1), t.k.slot())
 		switch {
-		case s.heap == nil:
+		case s.far == nil:
 			s.q.push(k)
 		case t.far:
-			s.far.h = append(s.far.h, k) // ascending order is a valid heap
-		default:
+			s.far.h = append(s.far.h, k)
+		case s.heap != nil:
 			s.heap.h = append(s.heap.h, k)
+		default:
+			s.cal.push(k)
 		}
 	}
 	s.seq = uint64(len(all))

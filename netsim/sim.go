@@ -13,19 +13,33 @@ import (
 // handler and payload sit in a slab slot, written when the event is
 // scheduled and read when it fires, and reused through a free list.
 type Sim struct {
-	now  Time
-	seq  uint64
-	heap *heap2   // the default queue (nil when the B-tree is used)
-	far  *heap2   // timer events, beside heap (nil with the B-tree)
-	q    keyQueue // the queue in use (heap or B-tree)
-	slab slab
+	now Time
+	seq uint64
+	// The default queue holds near events in a binary heap (heap) while
+	// few are pending and in a calendar (cal) while many are (see
+	// hybrid.go); exactly one of the two is set. Beside it a heap (far)
+	// holds timers and the events beyond the calendar's window. With
+	// WithBtreeQueue all three are nil and q holds every event.
+	heap *heap2
+	cal  *calendar
+	far  *heap2
+	q    keyQueue
 	// held: the heap's root is the event firing now, logically removed;
 	// the next Schedule replaces it (one sift instead of a pop and a
 	// push), else Run pops it before looking at the next event.
-	held    bool
-	stopped bool
-	halted  bool
-	events  uint64
+	held bool
+	// The structure not in use, kept for the next switch, and the events
+	// left before the heap's size is looked at again.
+	idleHeap *heap2
+	idleCal  *calendar
+	check    int
+	// The switching thresholds (calendarAbove and heapBelow, but for
+	// tests).
+	calAbove, heapBelow int
+	slab                slab
+	stopped             bool
+	halted              bool
+	events              uint64
 	// monitor, when set, is called once every monitorEvery events; it
 	// returns false to halt the run (see SetMonitor).
 	monitor      func(now Time, events uint64) bool
@@ -62,7 +76,7 @@ type Sim struct {
 type Option func(*Sim)
 
 // WithBtreeQueue makes the Sim use the B-tree event queue instead of the
-// binary heap. Results are identical; only speed differs.
+// heaps and the calendar. Results are identical; only speed differs.
 func WithBtreeQueue() Option {
 	return func(s *Sim) { s.heap, s.far = nil, nil; s.q = newBtreeQueue() }
 }
@@ -70,8 +84,7 @@ func WithBtreeQueue() Option {
 // New returns an empty simulation at time zero whose random streams derive
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
-	h := &heap2{h: make([]key, 0, 256)}
-	s := &Sim{heap: h, far: &heap2{}, q: h, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0), seqLimit: maxSeq}
+	s := &Sim{heap: &heap2{h: make([]key, 0, 256)}, far: &heap2{}, check: checkEvery, calAbove: calendarAbove, heapBelow: heapBelow, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0), seqLimit: maxSeq}
 	for _, o := range opts {
 		o(s)
 	}
@@ -105,14 +118,17 @@ func (s *Sim) Events() uint64 {
 // Pending is the number of events in the queue (cancelled ones included until
 // they reach the head).
 func (s *Sim) Pending() int {
-	n := s.q.len()
-	if s.far != nil {
-		n += s.far.len()
+	switch {
+	case s.heap != nil:
+		n := s.heap.len() + s.far.len()
+		if s.held {
+			n--
+		}
+		return n
+	case s.cal != nil:
+		return s.cal.len() + s.far.len()
 	}
-	if s.held {
-		n--
-	}
-	return n
+	return s.q.len()
 }
 
 // Packets is the Sim's packet pool.
@@ -133,8 +149,13 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
-	slot := s.slab.alloc()
-	e := &s.slab.s[slot]
+	sb := &s.slab
+	if sb.free < 0 {
+		sb.grow()
+	}
+	slot := uint32(sb.free)
+	e := &sb.s[slot]
+	sb.free = e.arg
 	e.h, e.p, e.arg, e.kind = h, p, arg, kind
 	k := mkKey(at, s.seq, slot)
 	if hp := s.heap; hp != nil {
@@ -144,19 +165,21 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 		} else {
 			hp.push(k)
 		}
+	} else if c := s.cal; c != nil {
+		c.push(k)
 	} else {
 		s.q.push(k)
 	}
 	return EventID(uint64(e.gen)<<32 | uint64(slot))
 }
 
-// scheduleTimer is Schedule for timer events. With the heap they wait in
-// a heap of their own: a transport keeps one retransmission timer per
+// scheduleTimer is Schedule for timer events. With the calendar they wait
+// in the overflow heap: a transport keeps one retransmission timer per
 // flow, mostly a millisecond or more ahead and often stale (the flow ended
-// or moved its deadline), so thousands of them would otherwise deepen
-// every sift of the packet events, which are microseconds ahead. Run
-// fires the earlier of the two heaps' heads, so the (time, sequence) order
-// is exactly that of one queue.
+// or moved its deadline), so thousands of them would otherwise stretch the
+// calendar's window over the packet events, which are microseconds
+// ahead. Run fires the earlier of the two heads, so the (time, sequence)
+// order is exactly that of one queue.
 func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 	if s.far == nil {
 		s.Schedule(at, h, 0, nil, arg)
@@ -169,8 +192,13 @@ func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 	}
 	s.nextSeq()
-	slot := s.slab.alloc()
-	e := &s.slab.s[slot]
+	sb := &s.slab
+	if sb.free < 0 {
+		sb.grow()
+	}
+	slot := uint32(sb.free)
+	e := &sb.s[slot]
+	sb.free = e.arg
 	e.h, e.p, e.arg, e.kind = h, nil, arg, 0
 	s.far.push(mkKey(at, s.seq, slot))
 }
@@ -229,83 +257,6 @@ func (s *Sim) Halted() bool { return s.halted }
 
 // Stopped reports whether Stop was called during the last Run.
 func (s *Sim) Stopped() bool { return s.stopped }
-
-// Run fires events in (time, sequence) order until the next event is later
-// than until, the queue is empty, or Stop is called. Unless stopped, the clock
-// then advances to until (when until is not Never).
-func (s *Sim) Run(until Time) {
-	if s.par != nil && s.par.root == s {
-		s.par.run(until)
-		return
-	}
-	s.stopped = false
-	if s.halted {
-		return
-	}
-	if s.heap != nil {
-		s.runHeap(until)
-		if s.held {
-			s.held = false
-			s.heap.pop()
-		}
-	} else {
-		s.runQueue(until)
-	}
-	if !s.stopped && until != Never && s.now < until {
-		s.now = until
-	}
-}
-
-// runHeap is Run's loop on the binary heap. The firing event's key stays at
-// the root (held) while its handler runs, so that the handler's first
-// Schedule replaces it with one sift down.
-func (s *Sim) runHeap(until Time) {
-	h, fh := s.heap, s.far
-	for !s.stopped {
-		if s.held {
-			s.held = false
-			h.pop()
-		}
-		var k key
-		switch {
-		case len(fh.h) > 0 && (len(h.h) == 0 || lt(&fh.h[0], &h.h[0]) != 0):
-			if k = fh.h[0]; k.at > until {
-				return
-			}
-			fh.pop()
-		case len(h.h) > 0:
-			if k = h.h[0]; k.at > until {
-				return
-			}
-			s.held = true
-		default:
-			return
-		}
-		if !s.fire(k) {
-			continue
-		}
-		if s.events >= s.monitorNext {
-			s.checkMonitor()
-		}
-	}
-}
-
-// runQueue is Run's loop on any keyQueue (the B-tree).
-func (s *Sim) runQueue(until Time) {
-	for !s.stopped {
-		k, ok := s.q.min()
-		if !ok || k.at > until {
-			break
-		}
-		s.q.pop()
-		if !s.fire(k) {
-			continue
-		}
-		if s.events >= s.monitorNext {
-			s.checkMonitor()
-		}
-	}
-}
 
 // fire frees k's slot and delivers its event, unless it was cancelled
 // (then it reports false, and neither the clock nor the count moves).

@@ -24,17 +24,15 @@ type slab struct {
 
 func newSlab(capacity int) slab { return slab{s: make([]payload, 0, capacity), free: -1} }
 
-// alloc returns a free slot, growing the slab if none is free.
-func (sb *slab) alloc() uint32 {
-	if i := sb.free; i >= 0 {
-		sb.free = sb.s[i].arg
-		return uint32(i)
-	}
+// grow appends a slot to the slab and to the free list. Schedule takes
+// the first free slot itself (a call would cost more than the few
+// instructions it takes) and calls grow when there is none.
+func (sb *slab) grow() {
 	if len(sb.s) >= maxSlots {
 		panic(fmt.Sprintf("netsim: more than %d events pending at once", maxSlots))
 	}
-	sb.s = append(sb.s, payload{gen: 1})
-	return uint32(len(sb.s) - 1)
+	sb.s = append(sb.s, payload{gen: 1, arg: sb.free})
+	sb.free = int64(len(sb.s) - 1)
 }
 
 // release frees slot i: its generation moves on, so an EventID issued for
