@@ -4,6 +4,7 @@
 package exptest
 
 import (
+	"context"
 	"testing"
 
 	"syncsim/experiments"
@@ -34,4 +35,32 @@ func Try(e *experiments.Experiment, seed uint64, sets ...string) (*experiments.R
 		return nil, err
 	}
 	return e.Run(&experiments.Run{Exp: e, Params: ps, Seed: seed, Check: true})
+}
+
+// SeriesRun runs one trial of e (seed, sets over its defaults) through
+// the harness with series on, streaming them to a fresh series directory
+// when stream is set, writes the outcome's series there (WriteSeries)
+// and returns the outcome and the directory: the two runs a test of
+// streamed series compares.
+func SeriesRun(t testing.TB, e *experiments.Experiment, seed uint64, stream bool, sets ...string) (*experiments.Outcome, string) {
+	t.Helper()
+	pts, err := experiments.Expand(e, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &experiments.Runner{Exp: e, Points: pts, Trials: 1, BaseSeed: seed, Parallel: 1, Series: true}
+	if stream {
+		r.SeriesDir = dir
+	}
+	var out *experiments.Outcome
+	err = r.Run(context.Background(), func(o *experiments.Outcome) error {
+		out = o
+		_, err := experiments.WriteSeries(dir, e.Name, o)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, dir
 }

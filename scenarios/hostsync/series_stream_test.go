@@ -2,39 +2,19 @@ package hostsync
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"syncsim/experiments"
+	"syncsim/experiments/exptest"
 )
 
-// streamRun runs one trial of exp through the harness with series on,
-// streaming to a series directory when stream is set, writes its series
-// (WriteSeries) and returns the outcome and the directory.
+// streamRun runs one trial of exp (seed 2) through the harness with series on
+// (exptest.SeriesRun).
 func streamRun(t *testing.T, exp string, stream bool, sets ...string) (*experiments.Outcome, string) {
 	t.Helper()
-	e := lookup(t, exp)
-	pts, err := experiments.Expand(e, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	r := &experiments.Runner{Exp: e, Points: pts, Trials: 1, BaseSeed: 2, Parallel: 1, Series: true}
-	if stream {
-		r.SeriesDir = dir
-	}
-	var out *experiments.Outcome
-	err = r.Run(context.Background(), func(o *experiments.Outcome) error {
-		out = o
-		_, err := experiments.WriteSeries(dir, e.Name, o)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out, dir
+	return exptest.SeriesRun(t, lookup(t, exp), 2, stream, sets...)
 }
 
 // TestSeriesStreamedNotHeld: dssync's comm series, sr-cluster's syncs and

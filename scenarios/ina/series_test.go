@@ -2,7 +2,6 @@ package ina
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"syncsim/experiments"
+	"syncsim/experiments/exptest"
 	"syncsim/inagg"
 	"syncsim/scenarios/internal/inarig"
 )
@@ -240,31 +240,11 @@ func TestINASeriesLeaveResultsAlone(t *testing.T) {
 	}
 }
 
-// seriesRun runs one trial of exp through the harness with series on,
-// streaming to a series directory when stream is set, writes its series
-// (WriteSeries) and returns the outcome and the directory.
+// seriesRun runs one trial of exp (seed 3) through the harness with series on
+// (exptest.SeriesRun).
 func seriesRun(t *testing.T, exp string, stream bool, sets ...string) (*experiments.Outcome, string) {
 	t.Helper()
-	e := lookup(t, exp)
-	pts, err := experiments.Expand(e, sets, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	r := &experiments.Runner{Exp: e, Points: pts, Trials: 1, BaseSeed: 3, Parallel: 1, Series: true}
-	if stream {
-		r.SeriesDir = dir
-	}
-	var out *experiments.Outcome
-	err = r.Run(context.Background(), func(o *experiments.Outcome) error {
-		out = o
-		_, err := experiments.WriteSeries(dir, e.Name, o)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out, dir
+	return exptest.SeriesRun(t, lookup(t, exp), 3, stream, sets...)
 }
 
 // TestINASeriesStreamed: with a series directory the rig's per-sample
