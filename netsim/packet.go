@@ -1,5 +1,7 @@
 package netsim
 
+import "fmt"
+
 // NodeID identifies a node (host or switch) in a Network.
 type NodeID int32
 
@@ -62,10 +64,28 @@ type Packet struct {
 // 32-bit reference (its chunk and position) that descriptors carry
 // instead of a pointer. Freed packets are reused last-in first-out, the
 // most recently touched first.
+//
+// On a partitioned network each partition's pool numbers its packets in
+// a range of references of its own, and a packet crossing partitions is
+// lent, not copied: its descriptor keeps the reference into its home
+// pool, which every partition's pool resolves (lend.go).
 type PacketPool struct {
+	// chunks is indexed by a reference's chunk number. On a partitioned
+	// network it is one table all partitions' pools share, of a fixed
+	// length, each partition cutting chunks in its own stretch of it.
 	chunks  [][]Packet
+	first   int    // the number of the pool's first chunk
+	nchunks int    // chunks cut
 	free    uint32 // ref of the first free packet, 0 when none
 	used    int    // packets cut from the newest chunk
+	// base is the pool's first index (reference minus one); ^xspan is
+	// the number of indices it owns (the zero value owns them all).
+	// An index outside [base, base+^xspan) is another partition's.
+	base, xspan uint32
+	// par is the parallel engine whose partition home owns this pool
+	// (nil on an unpartitioned Sim).
+	par     *parallel
+	home    int
 	nextID  uint64
 	gets    uint64
 	puts    uint64
@@ -86,18 +106,22 @@ const (
 // newPacket cuts a packet from the current chunk, starting a new one
 // when it is used up.
 func (pp *PacketPool) newPacket() *Packet {
-	k := len(pp.chunks) - 1
-	if k < 0 || pp.used == len(pp.chunks[k]) {
-		if len(pp.chunks) == maxChunks {
-			panic("netsim: more than 4e9 packets allocated at once")
+	k := pp.first + pp.nchunks - 1
+	if pp.nchunks == 0 || pp.used == len(pp.chunks[k]) {
+		if pp.nchunks == pp.chunkLimit() {
+			panic(fmt.Sprintf("netsim: more than %d packets allocated at once in one pool", pp.capacity()))
 		}
 		n := minChunk
-		if k >= 0 {
+		if pp.nchunks > 0 {
 			n = min(2*len(pp.chunks[k]), maxChunk)
 		}
-		pp.chunks = append(pp.chunks, make([]Packet, n))
-		pp.used = 0
 		k++
+		if k == len(pp.chunks) {
+			pp.chunks = append(pp.chunks, nil) // a shared table is never resliced
+		}
+		pp.chunks[k] = make([]Packet, n)
+		pp.nchunks++
+		pp.used = 0
 	}
 	p := &pp.chunks[k][pp.used]
 	p.ref = uint32(k<<chunkShift|pp.used) + 1
@@ -106,7 +130,25 @@ func (pp *PacketPool) newPacket() *Packet {
 	return p
 }
 
-// at returns the packet with reference ref (not 0).
+// chunkLimit is the most chunks the pool may cut.
+func (pp *PacketPool) chunkLimit() int {
+	if pp.par != nil {
+		return int(^pp.xspan >> chunkShift)
+	}
+	return maxChunks
+}
+
+// capacity is the most packets the pool may hold.
+func (pp *PacketPool) capacity() int {
+	n := 0
+	for k := range pp.chunkLimit() {
+		n += minChunk << min(k, chunkShift-6)
+	}
+	return n
+}
+
+// at returns the packet with reference ref (not 0): on a partitioned
+// network, of this pool or lent by another partition's.
 func (pp *PacketPool) at(ref uint32) *Packet {
 	i := ref - 1
 	return &pp.chunks[i>>chunkShift][i&(maxChunk-1)]
@@ -130,15 +172,16 @@ func (pp *PacketPool) Get() *Packet {
 	return p
 }
 
-// Put returns p to the pool. p must not be used afterwards.
+// Put returns p to the pool. p must not be used afterwards. A packet
+// another partition's pool lent this one goes back to its home pool at
+// the next window (lend.go).
 func (pp *PacketPool) Put(p *Packet) {
 	pp.puts++
-	if p.ref == 0 {
-		return // not from a pool: the collector frees it
+	if p.ref-1-pp.base < ^pp.xspan {
+		p.next, p.Flags, pp.free = pp.free, 0xffff, p.ref // Flags: a use after Put is easy to spot
+		return
 	}
-	p.next = pp.free
-	p.Flags = 0xffff // poison: a use after Put is easy to spot
-	pp.free = p.ref
+	pp.putLent(p) // or not from a pool: the collector frees it
 }
 
 // Live is the number of packets taken and not yet returned.
@@ -155,8 +198,7 @@ func (pp *PacketPool) Clone(p *Packet) *Packet {
 }
 
 // adopt is Get followed by a copy of body into the packet, ID included,
-// without Get's zeroing, which the copy overwrites. The parallel engine
-// moves a packet into the receiving partition's pool with it.
+// without Get's zeroing, which the copy overwrites.
 func (pp *PacketPool) adopt(body *Packet) *Packet {
 	var p *Packet
 	if pp.free != 0 {

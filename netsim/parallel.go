@@ -37,14 +37,13 @@ import (
 
 // crossing is a packet posted to a link whose far end lies in another
 // partition: it joins the link when the receiving partition drains its
-// inbox. It carries a copy of the packet's body: a descriptor refers to
-// its body in the sending partition's pool, which only that partition
-// touches, so the body goes back to the sender's pool at once and the
-// receiver takes a packet from its own pool and copies the body in.
+// inbox. It carries the packet's descriptor only: the body stays in the
+// sending partition's pool, lent to whoever holds the descriptor until
+// it is freed (lend.go).
 type crossing struct {
-	at   Time
-	l    LinkID // no pointer, so outboxes are neither scanned nor write-barriered
-	body Packet
+	at Time
+	d  Desc
+	l  LinkID // no pointer, so outboxes are neither scanned nor write-barriered
 }
 
 // MaxThreads bounds the worker threads of one parallel run.
@@ -62,6 +61,8 @@ type parallel struct {
 	out [2][][]crossing
 	// msgs[w][src*P+dst]: messages (Sim.Post) in the same layout.
 	msgs [2][][]message
+	// lend is what the partitions' pools share to lend packets.
+	lend *lending
 	cur  int
 	// feeders are the open-loop sources (Sim.AddFeeder).
 	feeders []Feeder
@@ -130,6 +131,8 @@ func (s *Sim) misuse() {
 
 // post puts the packet of d, whose serialisation ended so that it
 // arrives at at, in its partition's outbox for the link's far partition.
+// The body is not touched: the descriptor is the packet's authority on
+// what a hop changes, and it names the body in its home pool.
 func (l *Link) post(d Desc, at Time) {
 	src := l.port.sim
 	pr := src.par
@@ -140,31 +143,25 @@ func (l *Link) post(d Desc, at Time) {
 		*box = append(*box, crossing{})
 	}
 	*box = (*box)[:n+1]
-	c := &(*box)[n] // every field written below: no zeroing first
-	c.at, c.l = at, l.ID
-	p := src.pool.Body(&d)
-	c.body = *p
-	src.pool.Put(p)
+	(*box)[n] = crossing{at: at, d: d, l: l.ID}
 	if at < src.outMin {
 		src.outMin = at
 	}
 }
 
 // drain moves the packets posted to partition s in the window of parity
-// w onto their links, in source order, scheduling the arrivals. Each
-// packet's body is copied into a packet of s's own pool.
+// w onto their links, in source order, scheduling the arrivals.
 func (pr *parallel) drain(s *Sim, w int) {
 	n := len(pr.parts)
 	for src := 0; src < n; src++ {
 		box := &pr.out[w][src*n+s.index]
 		for i := range *box {
 			c := &(*box)[i]
-			p := s.pool.adopt(&c.body)
 			l := pr.net.links[c.l]
 			if int(l.count) == len(l.fifo) {
 				l.grow()
 			}
-			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{p.Desc(), c.at}
+			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{c.d, c.at}
 			l.count++
 			if l.count == 1 {
 				s.Schedule(c.at, l, 0, nil, 0)
@@ -194,9 +191,11 @@ func (pr *parallel) timedWindow(s *Sim, end Time) {
 	s.winCPU = threadCPU() - p0
 }
 
-// window fires partition s's events before end, after draining what the
-// previous window posted to it.
+// window fires partition s's events before end, after taking back the
+// packets the others freed for it and draining what they posted to it in
+// the previous window.
 func (pr *parallel) window(s *Sim, end Time) {
+	pr.reclaim(s, 1-pr.cur)
 	pr.drain(s, 1-pr.cur)
 	pr.drainMessages(s, 1-pr.cur)
 	s.stopped = false

@@ -89,6 +89,9 @@ func (net *Network) Partition(part []int) (note string, err error) {
 		}
 		P = max(P, p+1)
 	}
+	if P > MaxPartitions {
+		return "", fmt.Errorf("netsim: %d partitions, at most %d", P, MaxPartitions)
+	}
 	seen := make([]bool, P)
 	for _, p := range part {
 		seen[p] = true
@@ -119,6 +122,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 		s.par, s.index, s.now, s.outMin = pr, i, root.now, Never
 		pr.parts = append(pr.parts, s)
 	}
+	pr.initLending()
 	for w := range pr.out {
 		pr.out[w] = make([][]crossing, P*P)
 		pr.msgs[w] = make([][]message, P*P)

@@ -38,7 +38,7 @@ for r in $RUNS; do
 			if (eng) { eir += $2; ed1 += $6 + $9; ell += $7 + $10 }
 		}
 		END {
-			printf "%s: %s events; all: %d instructions, %d L1d misses, %d LLd misses; engine: %d instructions, %d L1d misses, %d LLd misses\n",
+			printf "%s: %s events; all: %.0f instructions, %.0f L1d misses, %.0f LLd misses; engine: %.0f instructions, %.0f L1d misses, %.0f LLd misses\n",
 				run, events, ir, d1, ll, eir, ed1, ell
 		}' "$tmp/$r.cg"
 done
