@@ -43,6 +43,12 @@ type lending struct {
 	// c freed in a window of parity w (or between windows, with w the
 	// parity of the last one).
 	ret [2][][]uint32
+	// freed[w][c] is set when partition c filled any box of parity w, so
+	// that a home looks at P flags, not P boxes, when nothing came back
+	// (the common case: an ACK goes home in the data packet's body).
+	// Partition c clears it when its next window of parity w starts,
+	// after the homes read the boxes.
+	freed [2][]bool
 }
 
 // maxLendChunks bounds a partition's stretch of the shared chunk table:
@@ -66,6 +72,7 @@ func (pr *parallel) initLending() {
 	ln := &lending{chunks: make([][]Packet, P*stride), stride: stride}
 	for w := range ln.ret {
 		ln.ret[w] = make([][]uint32, P*P)
+		ln.freed[w] = make([]bool, P)
 	}
 	for i, s := range pr.parts {
 		pp := &s.pool
@@ -97,18 +104,25 @@ func (pp *PacketPool) putLent(p *Packet) {
 	P := len(pr.parts)
 	box := &ln.ret[pr.cur][h*P+pp.home]
 	*box = append(*box, p.ref)
+	ln.freed[pr.cur][pp.home] = true
 }
 
 // reclaim puts the packets of partition s that other partitions freed in
-// the window of parity w back onto s's free list, in source order.
+// the window of parity w back onto s's free list, in source order, and
+// clears s's own flag of the other parity, whose boxes the homes emptied
+// in the last window.
 func (pr *parallel) reclaim(s *Sim, w int) {
 	ln := pr.lend
 	if ln == nil {
 		return
 	}
+	ln.freed[1-w][s.index] = false
 	P := len(pr.parts)
 	pp := &s.pool
-	for c := 0; c < P; c++ {
+	for c, f := range ln.freed[w] {
+		if !f {
+			continue
+		}
 		box := &ln.ret[w][s.index*P+c]
 		for _, ref := range *box {
 			p := pp.at(ref)

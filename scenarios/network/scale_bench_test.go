@@ -7,6 +7,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/topologies"
 	"syncsim/transport"
 )
@@ -65,7 +66,15 @@ func BenchmarkPermutationScale(b *testing.B) {
 // their working size), one op is one data packet delivered to its
 // receiver. allocs/op must be 0: the per-packet path allocates nothing
 // at scale either.
-func BenchmarkPermutationSteady(b *testing.B) {
+func BenchmarkPermutationSteady(b *testing.B) { permutationSteady(b, false) }
+
+// BenchmarkPermutationSteadyPartitioned is BenchmarkPermutationSteady on
+// the parallel engine's partitions (one thread), as the permutation
+// experiment runs: packets crossing partitions go through the outboxes
+// and are lent to the receiving partition. allocs/op must be 0 too.
+func BenchmarkPermutationSteadyPartitioned(b *testing.B) { permutationSteady(b, true) }
+
+func permutationSteady(b *testing.B, partitioned bool) {
 	sim := netsim.New(1)
 	net := netsim.NewNetwork(sim)
 	lc := topologies.DefaultLeafSpine()
@@ -73,6 +82,11 @@ func BenchmarkPermutationSteady(b *testing.B) {
 	fab, err := topologies.LeafSpine(net, lc)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if partitioned {
+		if _, err := net.Partition(net.AutoPartition(setup.HostsPerPartition)); err != nil {
+			b.Fatal(err)
+		}
 	}
 	st := transport.NewStack(net, transport.DefaultConfig())
 	dst := derangement(sim.Rand("permutation/pairs"), len(fab.Hosts))
