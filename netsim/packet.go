@@ -27,8 +27,9 @@ func (f Flags) Has(g Flags) bool { return f&g == g }
 const ExtWords = 8
 
 // Packet is one packet on the wire. Packets come from a Sim's PacketPool and
-// go back to it when delivered or dropped; the steady-state path allocates
-// nothing. Inside the network a packet travels as its descriptor (Desc):
+// go back to it when delivered or dropped (on a partitioned network, to
+// the pool of the partition that took it, wherever it is freed); the
+// steady-state path allocates nothing. Inside the network a packet travels as its descriptor (Desc):
 // switches never read the body.
 //
 // A Packet holds no pointers (the pool chains free packets by index), so
