@@ -12,7 +12,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig15 fig10 fig13 fig14 byteps fig1)
+figures=(fig12 fig12rtt fig15 fig10 fig13 fig14 byteps fig1)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -43,6 +43,19 @@ fig12() {
 	table fig12 "Fig. 12: workers per job, AJCT (ms)" fig12.csv "${ajct[@]}"
 	table fig12-diag "Fig. 12: diagnostics" fig12.csv "${diag[@]}"
 	plot fig12.csv --x workers --y ajct_ms --series protocol --log-y -o fig12_ajct.png
+}
+
+# Fig. 12's 24-worker point under the former window growth (+1500 B per
+# round trip after slow start), beside the paper's +1 per GACK (run fig12
+# first): what the growth rule does to the drops and the AJCT there.
+fig12rtt() {
+	sweep fig12rtt ina-leafspine --set workers=24 --set cwd_increase=per-rtt --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	local with=()
+	[[ -s fig12.csv ]] && with=(fig12.csv --where workers=24 --where protocol=strawasyn,pa-atp)
+	table fig12rtt "Fig. 12 at 24 workers: window growth per GACK and per RTT, AJCT (ms)" "${with[@]}" fig12rtt.csv \
+		--metric ajct_ms --vs cwd_increase=per-gack --change percent
+	table fig12rtt-diag "Fig. 12 at 24 workers: window growth per GACK and per RTT, diagnostics" "${with[@]}" fig12rtt.csv \
+		--metric drops,worker_timeouts,overflow_seqs,agg_occ_max_frac
 }
 
 fig14() {
