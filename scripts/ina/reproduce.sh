@@ -12,7 +12,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig10 fig13 fig14 byteps fig1)
+figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14 byteps fig1)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -28,6 +28,13 @@ fig10() {
 	table fig10-diag "Fig. 10: diagnostics" fig10.csv "${diag[@]}"
 	plot fig10.csv --x load --y ajct_ms --series protocol --where model=vgg19 --log-y -o fig10_vgg19.png
 	plot fig10.csv --x load --y ajct_ms --series protocol --where model=resnet50 --log-y -o fig10_resnet50.png
+}
+
+# Sec. V-C's testbed without background: PA-ATP "slightly lower than SwitchML
+# and ATP" there, for its GACKs' share of the links.
+fig10idle() {
+	sweep fig10idle ina-testbed --vary model=resnet50,vgg19 --set load=0 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --trials 5 --timing
+	table fig10idle "Testbed without background, AJCT (ms)" fig10idle.csv "${ajct[@]}"
 }
 
 fig15() {
