@@ -67,7 +67,9 @@ costs() {
 		for f in *.time; do
 			[[ -e $f ]] || continue
 			name=${f%.time}
-			read -r u s e m <"$f"
+			# A sweep still running (or killed) has an empty .time file.
+			[[ -s $f && -e $name.csv ]] || continue
+			read -r u s e m <"$f" || continue
 			rows=$(($(wc -l <"$name.csv") - 1))
 			printf '| %s | %s | %s | %s | %s |\n' "$name" "$rows" \
 				"$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.1f", u + s }')" "$e" "$(awk -v m="$m" 'BEGIN { printf "%.0f", m / 1024 }')"
