@@ -12,7 +12,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14 byteps fig1)
+figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14 fig14cf08 byteps fig1)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -71,6 +71,13 @@ fig14() {
 	table fig14-diag "Fig. 14: diagnostics" fig14.csv "${diag[@]}"
 	plot fig14.csv --x load --y ajct_ms --series protocol --where workload=hadoop --log-y -o fig14_hadoop.png
 	plot fig14.csv --x load --y ajct_ms --series protocol --where workload=cachefollower --log-y -o fig14_cachefollower.png
+}
+
+# Fig. 14's Cache Follower point at load 0.8 alone (the paper's largest gains).
+fig14cf08() {
+	sweep fig14cf08 ina-leafspine --set workload=cachefollower --set load=0.8 --vary protocol=strawasyn,pa-atp,atp,switchml --trials 5 --timing
+	table fig14cf08 "Fig. 14, Cache Follower at 0.8, AJCT (ms)" fig14cf08.csv "${ajct[@]}"
+	table fig14cf08-diag "Fig. 14, Cache Follower at 0.8: diagnostics" fig14cf08.csv "${diag[@]}"
 }
 
 # Fig. 13: 16-32 jobs, beside Fig. 12's 8-job point (run fig12 first).
