@@ -32,7 +32,7 @@ atp() { full atp; }
 tables() {
 	local csvs=() p
 	for p in pa-atp strawasyn atp; do
-		[[ -s $p.csv ]] && csvs+=("$p.csv")
+		[[ -e $p.csv ]] && csvs+=("$p.csv")
 	done
 	[[ ${#csvs[@]} -gt 0 ]] || die "no full-size CSV in $PWD"
 	table fullsize "A full-size point: AJCT (ms) and diagnostics, seed 1" "${csvs[@]}" \

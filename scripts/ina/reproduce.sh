@@ -57,11 +57,11 @@ fig12() {
 # first): what the growth rule does to the drops and the AJCT there.
 fig12rtt() {
 	sweep fig12rtt ina-leafspine --set workers=24 --set cwd_increase=per-rtt --vary protocol=strawasyn,pa-atp --trials 5 --timing
-	local with=()
-	[[ -s fig12.csv ]] && with=(fig12.csv --where workers=24 --where protocol=strawasyn,pa-atp)
-	table fig12rtt "Fig. 12 at 24 workers: window growth per GACK and per RTT, AJCT (ms)" "${with[@]}" fig12rtt.csv \
+	[[ -e fig12.csv ]] || die "fig12rtt compares with fig12.csv: run fig12 first"
+	local with=(fig12.csv --where workers=24 --where protocol=strawasyn,pa-atp fig12rtt.csv)
+	table fig12rtt "Fig. 12 at 24 workers: window growth per GACK and per RTT, AJCT (ms)" "${with[@]}" \
 		--metric ajct_ms --vs cwd_increase=per-gack --change percent
-	table fig12rtt-diag "Fig. 12 at 24 workers: window growth per GACK and per RTT, diagnostics" "${with[@]}" fig12rtt.csv \
+	table fig12rtt-diag "Fig. 12 at 24 workers: window growth per GACK and per RTT, diagnostics" "${with[@]}" \
 		--metric drops,worker_timeouts,overflow_seqs,agg_occ_max_frac
 }
 
