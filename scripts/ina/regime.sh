@@ -13,14 +13,15 @@
 # ablations). About 20 CPU-minutes.
 # paper0005: the paper's fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x
 # 12 workers) at 0.005 for the asynchronous family, about 15 CPU-minutes;
-# paper002: StrawAsyn and PA-ATP there at 0.02, about 17 CPU-minutes.
+# paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 17
+# and 37 CPU-minutes.
 # tables: the tables over every scale run so far (run it after the others).
 # Larger scales are not here: fullsize.sh runs 1.0 (about an hour of CPU per
 # run at the engine's present speed); 0.2 was not run.
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-regime
-figures=(small0005 small002 small005 small005abl paper0005 paper002 tables)
+figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 tables)
 
 small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
 async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
@@ -33,6 +34,7 @@ small005() { sweep small005 ina-leafspine "${small[@]}" --set gradient_scale=0.0
 small005abl() { sweep small005abl ina-leafspine "${small[@]}" --set gradient_scale=0.05 --vary protocol=strawasyn-pc,strawasyn-al --trials 5 --timing; }
 paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
 paper002() { sweep paper002 ina-leafspine --set gradient_scale=0.02 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
+paper005() { sweep paper005 ina-leafspine --set gradient_scale=0.05 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
 
 # tables: one AJCT table (PA-ATP's paired change against each protocol) and
 # one diagnostics table per fabric, over the scales whose CSVs exist.
@@ -47,7 +49,7 @@ tables() {
 		table small-vs-straw "The regime on the 4 x 4 x 8 fabric: AJCT against StrawAsyn" "${small_csvs[@]}" --metric ajct_ms --vs protocol=strawasyn --change percent --undefined unfinished
 	fi
 	local paper_csvs=()
-	for f in paper0005 paper002; do
+	for f in paper0005 paper002 paper005; do
 		[[ -e $f.csv ]] && paper_csvs+=("$f.csv")
 	done
 	if [[ ${#paper_csvs[@]} -gt 0 ]]; then
