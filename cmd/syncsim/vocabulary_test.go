@@ -27,7 +27,7 @@ var settled = []struct {
 }{
 	{name: "ecn_k_pkts", kind: "int", special: map[string]string{"0": "no marking"}, helpHas: "ECN marking threshold"},
 	{name: "ecn_k_kb", kind: "float", special: map[string]string{"0": "no marking", "-1": "DCTCP's guideline K"}, helpHas: "ECN marking threshold", former: []string{"ecn_kb"}},
-	{name: "warmup_ms", kind: "float", special: map[string]string{"-1": "10% of the run's simulated time"}},
+	{name: "warmup_ms", kind: "float", special: map[string]string{"-1": "10% of the run's simulated time, or the jobs' start where the run ends with its jobs"}},
 	{name: "bg_hosts", kind: "enum", choices: []string{"all", "idle"}},
 	{name: "bg_hosts_per_rack", kind: "int"},
 	{name: "topology", kind: "enum", choices: []string{"star", "dumbbell", "leaf-spine", "racks"}},

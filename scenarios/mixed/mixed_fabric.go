@@ -60,7 +60,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job").OnlyWhenPositive("load"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
-				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", "bg_warmup_ms, when the jobs start").OnlyWhenPositive("load"),
+				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
 		}, append(prParams(), inarig.ConstantParams()...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},

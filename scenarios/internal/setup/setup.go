@@ -22,8 +22,10 @@ func WarmupParam() experiments.Param {
 		"warm-up excluded from statistics, ms (negative: 10% of duration_ms)").Auto("-1", AutoWarmup)
 }
 
-// AutoWarmup is what warmup_ms=-1 means in every experiment.
-const AutoWarmup = "10% of the run's simulated time"
+// AutoWarmup is what warmup_ms=-1 means in every experiment: a tenth of
+// a run whose length is set, or the jobs' start in a run that ends when
+// its jobs do (mixed-fabric), whose end is not known while flows start.
+const AutoWarmup = "10% of the run's simulated time, or the jobs' start where the run ends with its jobs"
 
 // Window returns the measurement window [warmup, end) for a run of
 // durationMs milliseconds.
