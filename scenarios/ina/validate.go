@@ -50,7 +50,19 @@ func validateINALeafSpine(ps experiments.Params) error {
 			return err
 		}
 	}
+	if ps.String("engine") == experiments.EnginePartitioned && ps.String("protocol") == "atp" && ps.String("agg_placement") == placeTwoLevel {
+		return fmt.Errorf("agg_placement=%s runs on the sequential engine only (a job's books at several switches are not "+
+			"partition-safe); use engine=%s or agg_placement=%s", placeTwoLevel, experiments.EngineSequential, placePSLeaf)
+	}
 	return nil
+}
+
+// inaEngineParam is the engine parameter of the INA experiments on a
+// packet fabric (experiments.Experiment.Engine).
+func inaEngineParam() experiments.Param {
+	return experiments.EngineParam("engine", "; and each job's shared asynchronous degree window and iteration books "+
+		"are folded at the window barriers, so the workers see the job's AWD up to one lookahead late and a job ends at "+
+		"the barrier after its last worker finishes; see docs/performance.md, The parallel engine")
 }
 
 // validateINATestbed: skip_iters leaves an iteration to measure.
