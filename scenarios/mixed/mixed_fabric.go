@@ -60,7 +60,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"}, "background hosts: every host, or only hosts without a job").OnlyWhenPositive("load"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
-				"(negative: 10% of the run)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
+				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", "bg_warmup_ms, when the jobs start").OnlyWhenPositive("load"),
 		}, append(prParams(), inarig.ConstantParams()...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
@@ -102,7 +102,7 @@ type mixedRig struct {
 	load  float64     // the background's host-basis load
 	left  int         // jobs not yet finished
 
-	warmupMs float64 // warmup_ms (negative: 10% of the run)
+	warmupMs float64 // warmup_ms (negative: when the jobs start, bg_warmup_ms)
 }
 
 // mixedDemand is the number of hosts the jobs need.
@@ -304,10 +304,13 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	for _, j := range rig.prs {
 		rig.sim.At(rig.start, j.cluster.Start)
 	}
+	limit := netsim.FromMillis(ps.Float("max_ms"))
 	if rig.gen != nil {
+		if err := rig.measureBackground(limit); err != nil {
+			return nil, err
+		}
 		rig.gen.Start()
 	}
-	limit := netsim.FromMillis(ps.Float("max_ms"))
 	rig.watch(r, limit)
 	rig.sim.Run(limit)
 	end := rig.sim.Now()
@@ -357,7 +360,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 			return nil, err
 		}
 		if ps.Float("warmup_ms") < 0 {
-			r.Resolved("warmup_ms", (end / 10).Milliseconds())
+			r.Resolved("warmup_ms", mixedWarmup(ps))
 		}
 	}
 	if r.Series {
@@ -429,24 +432,42 @@ func (rig *mixedRig) iterationSeries() experiments.Series {
 	return s
 }
 
-// backgroundMetrics fills the background FCT metrics over [warmup, end).
-func (rig *mixedRig) backgroundMetrics(m map[string]float64, end netsim.Time) error {
-	w := netsim.FromMillis(rig.warmupMs)
+// bgWarmup is the start of the background's measurement window: warmup_ms,
+// or when the jobs start (bg_warmup_ms) if it is negative. The window is
+// known before the run, so the generator summarises its flows online and
+// keeps no record of them (memory flat in run length).
+func (rig *mixedRig) bgWarmup() netsim.Time {
 	if rig.warmupMs < 0 {
-		w = end / 10
+		return rig.start
 	}
-	if w >= end {
-		return fmt.Errorf("mixed-fabric: warmup %v is not before the end of the run %v", w, end)
+	return netsim.FromMillis(rig.warmupMs)
+}
+
+// measureBackground has the generator summarise the flows that start in
+// [warm-up, limit) as they run (background.Generator.Measure); no flow
+// starts after the run's end, which is at most limit.
+func (rig *mixedRig) measureBackground(limit netsim.Time) error {
+	w := rig.bgWarmup()
+	if w >= limit {
+		return fmt.Errorf("mixed-fabric: warmup %v is not before the end of the run %v", w, limit)
 	}
 	tc := rig.stack.Config()
 	seg := tc.MSS + tc.HeaderBytes
-	sum, err := rig.gen.Stats(background.StatsConfig{
-		Warmup: w, Stop: end,
+	return rig.gen.Measure(background.StatsConfig{
+		Warmup: w, Stop: limit,
 		Latency: setup.UnloadedLatency(rig.net, seg),
 		WireBytes: func(b netsim.Bytes) netsim.Bytes {
 			return b + (b+tc.MSS-1)/tc.MSS*tc.HeaderBytes
 		},
 	})
+}
+
+// backgroundMetrics fills the background FCT metrics over [warm-up, end).
+func (rig *mixedRig) backgroundMetrics(m map[string]float64, end netsim.Time) error {
+	if w := rig.bgWarmup(); w >= end {
+		return fmt.Errorf("mixed-fabric: warmup %v is not before the end of the run %v", w, end)
+	}
+	sum, err := rig.gen.Summary()
 	if err != nil {
 		return err
 	}

@@ -108,7 +108,7 @@ fig13() {
 # BytePS against PA-ATP when the workers' NICs carry background or not.
 byteps() {
 	sweep byteps ina-leafspine --vary protocol=byteps,pa-atp --vary bg_hosts=all,idle --set jobs=2 --set workers=4 \
-		--set model=custom --set gradient_mb=4 --set iterations=3 --set load=0.6 --trials 3 --timing
+		--set model=custom --set gradient_mb=4 --set iterations=3 --set load=0.6 --trials 5 --timing
 	table byteps "BytePS against PA-ATP, AJCT (ms)" byteps.csv --metric ajct_ms --of protocol=pa-atp --change percent
 }
 
