@@ -106,6 +106,7 @@ func TestINAEngineRefusals(t *testing.T) {
 			"ina-testbed runs on the parallel engine only with --set engine=partitioned"},
 		{[]string{"run", "ina-leafspine", "--set", "engine=partitioned", "--set", "protocol=atp", "--set", "agg_placement=two-level"},
 			"agg_placement=two-level runs on the sequential engine only"},
+		{[]string{"run", "ina-testbed", "--set", "engine=partitioned", "--set", "delay_us=0"}, "engine=partitioned needs delay_us > 0"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

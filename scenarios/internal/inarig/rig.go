@@ -217,7 +217,15 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 // asks for it (setup.Parallel: engine=partitioned); call it once the
 // fabric is built, before any aggregator, job or background stack.
 func (g *Rig) Partition() error {
-	return setup.Parallel(g.run, g.Net)
+	if err := setup.Parallel(g.run, g.Net); err != nil {
+		return err
+	}
+	if g.Partitioned() && g.Sim.Lookahead() == netsim.Never {
+		// One window to the horizon: the jobs' books would be folded
+		// only at its end.
+		return fmt.Errorf("the parallel engine found no lookahead (a zero-delay cable between partitions)")
+	}
+	return nil
 }
 
 // Partitioned reports whether the rig runs on the parallel engine.
