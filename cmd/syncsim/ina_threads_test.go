@@ -15,7 +15,7 @@ import (
 // switch memory on the leaf-spine (overflows to the PS, collisions) and
 // background traffic crossing partitions.
 var inaPartitionedSweeps = map[string][]string{
-	"ina-leafspine": {"--vary", "protocol=pa-atp,strawasyn,strawasyn-al,atp,switchml,byteps", "--set", "engine=partitioned",
+	"ina-leafspine": {"--vary", "protocol=pa-atp,strawasyn,strawasyn-pc,strawasyn-al,atp,switchml,byteps", "--set", "engine=partitioned",
 		"--set", "spines=2", "--set", "leaves=3", "--set", "hosts_per_leaf=4", "--set", "jobs=3", "--set", "workers=4",
 		"--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "iterations=2", "--set", "skip_iters=0",
 		"--set", "load=0.3", "--set", "bg_warmup_ms=0.2", "--set", "switch_mem_mib=0.05", "--set", "eta=0.2"},
