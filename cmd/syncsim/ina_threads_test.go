@@ -23,12 +23,14 @@ var inaPartitionedSweeps = map[string][]string{
 		"--set", "gradient_mb=0.2", "--set", "iterations=2", "--set", "skip_iters=0", "--set", "load=0.4", "--set", "bg_warmup_ms=0.2"},
 }
 
-// TestINAPartitionedThreads: the INA experiments with engine=partitioned
+// TestGoldenINAPartitioned: the INA experiments with engine=partitioned
 // write byte-identical CSVs at 1, 2, 3 and 8 threads, with the books
 // checked (--check: every job's results exactly right, switch + PS
 // contributions = workers x packets x iterations, no aggregator left
-// held, packets conserved) and every job finished.
-func TestINAPartitionedThreads(t *testing.T) {
+// held, packets conserved) and every job finished; the CSV is the golden
+// one under testdata/golden/partitioned (refreshed with -update, as the
+// other goldens, only by a change that means to change results).
+func TestGoldenINAPartitioned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("INA sweeps take CPU")
 	}
@@ -47,6 +49,7 @@ func TestINAPartitionedThreads(t *testing.T) {
 			if first == nil {
 				first = got
 				checkAllJobsDone(t, name, got)
+				checkGolden(t, filepath.Join("testdata", "golden", "partitioned", name+".csv"), got)
 				continue
 			}
 			if !bytes.Equal(got, first) {
@@ -112,5 +115,27 @@ func TestINAEngineRefusals(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("syncsim %s: exit %d, stderr %q; want exit 1 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}
+	}
+}
+
+// checkGolden compares got with the golden file at path, or rewrites it
+// with -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (create it with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("CSV differs from %s (refresh with -update only if the change means to change results)", path)
 	}
 }
