@@ -139,6 +139,15 @@ type Experiment struct {
 	// Experiments without it run on the sequential engine and refuse
 	// Threads > 1.
 	Threads bool
+	// Engine, when set, is the name of the experiment's engine parameter
+	// (EngineParam): a run whose value is EnginePartitioned runs on the
+	// parallel engine, partitioned at every thread count; the default,
+	// EngineSequential, keeps the sequential engine and refuses
+	// Threads > 1. For models whose results on the parallel engine differ
+	// from the sequential engine's beyond ties (state shared across
+	// partitions, folded at barriers), so that the sequential results
+	// stay the default.
+	Engine string
 }
 
 // NewResult returns a Result whose declared metrics are all NaN, so a run

@@ -189,14 +189,17 @@ func (r *Runner) check() error {
 		return fmt.Errorf("parallel must be in [1, %d], got %d", MaxParallel, r.Parallel)
 	case r.Threads < 0 || r.Threads > MaxThreads:
 		return fmt.Errorf("threads must be in [1, %d], got %d", MaxThreads, r.Threads)
-	case r.Threads > 1 && !r.Exp.Threads:
-		return fmt.Errorf("%s runs on the sequential engine only; --threads above 1 is for %s", r.Exp.Name, ThreadedHint)
+	case r.Threads > 1 && !r.Exp.Threads && r.Exp.Engine == "":
+		return r.Exp.threadsRefusal(r.Threads, Params{})
 	case r.BaseSeed > math.MaxUint64-uint64(r.Trials-1):
 		return fmt.Errorf("seed %d + %d trials passes the largest seed %d", r.BaseSeed, r.Trials, uint64(math.MaxUint64))
 	case r.Shards < 0 || r.Shard < 0 || (r.Shards > 1 && r.Shard >= r.Shards) || (r.Shards <= 1 && r.Shard != 0):
 		return fmt.Errorf("shard %d of %d: want 0 <= shard < shards", r.Shard, r.Shards)
 	case r.Stall < 0 || math.IsNaN(r.Stall):
 		return fmt.Errorf("stall limit must be at least 0, got %g", r.Stall)
+	}
+	if err := ThreadsRefusal(r.Exp, r.Threads, r.Points); err != nil {
+		return err
 	}
 	return nil
 }

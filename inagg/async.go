@@ -36,6 +36,10 @@ type asyncCtl struct {
 	// awd is the asynchronous degree window: the job's, shared by its
 	// workers (AWDJob), or the worker's own (AWDWorker).
 	awd *awdCtl
+	// log, when set, takes the inputs of the job's shared awd instead of
+	// awd itself, to be folded at the next barrier of a partitioned run
+	// (partitioned.go); awd then changes only there.
+	log *[]awdInput
 }
 
 // awdCtl is PA-ATP's asynchronous degree control (Sec. III-B3): AWD grows
@@ -159,7 +163,12 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	if p.Kind == KindGACK {
 		c.ssum, c.smax = p.Ext[extSSum], p.Ext[extSMax]
 		if p.Flags&netsim.FlagRetx == 0 && p.SentAt > 0 {
-			c.awd.sample(w.host.Sim().Now() - p.SentAt)
+			now := w.host.Sim().Now()
+			if c.log != nil {
+				*c.log = append(*c.log, awdInput{at: now, rtt: now - p.SentAt, smp: true})
+			} else {
+				c.awd.sample(now - p.SentAt)
+			}
 		}
 	}
 	c.acked++
@@ -212,9 +221,14 @@ func (c *asyncCtl) decrease(w *worker) float64 {
 
 // onResult runs the asynchronous degree control on an AACK (see awdCtl).
 func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
-	if c.limit {
-		c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0)
+	if !c.limit {
+		return
 	}
+	if c.log != nil {
+		*c.log = append(*c.log, awdInput{at: w.host.Sim().Now(), aecn: p.Flags&netsim.FlagAECN != 0})
+		return
+	}
+	c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0)
 }
 
 func (c *asyncCtl) onLoss(w *worker) {

@@ -98,6 +98,13 @@ type Job struct {
 	stats JobStats
 	sw    SwitchJobStats // the job's share of its switch's counters
 	held  heldBook       // the job's aggregators at its switch over time
+
+	// On a partitioned network (partitioned.go): part is set, the
+	// iterations before folded are booked, awdBuf is the AWD fold's
+	// scratch.
+	part   bool
+	folded int
+	awdBuf []awdInput
 }
 
 // NewJob validates cfg, registers the endpoints on the hosts and the job
@@ -133,6 +140,8 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		return nil, fmt.Errorf("inagg: job %d: first-level aggregation is ATP's; %s aggregates at one switch", cfg.ID, cfg.Protocol)
 	case cfg.FirstLevel != nil && len(cfg.FirstLevel) != len(cfg.Workers):
 		return nil, fmt.Errorf("inagg: job %d has %d first-level switches for %d workers", cfg.ID, len(cfg.FirstLevel), len(cfg.Workers))
+	case net.Sim.Partitions() != nil && twoLevel(cfg):
+		return nil, fmt.Errorf("inagg: job %d: two-level ATP aggregation keeps the job's books at several switches and does not run on a partitioned network", cfg.ID)
 	}
 	for i, h := range cfg.Workers {
 		if h == nil {
@@ -215,7 +224,21 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		w.ctl = j.newController(w, maxCWD, initAWD)
 		w.strm, _ = w.ctl.(streamer)
 	}
+	if net.Sim.Partitions() != nil {
+		j.partitioned(net.Sim)
+	}
 	return j, nil
+}
+
+// twoLevel reports whether cfg aggregates at a first-level switch other
+// than its switch.
+func twoLevel(cfg JobConfig) bool {
+	for _, a := range cfg.FirstLevel {
+		if a != nil && a != cfg.Switch {
+			return true
+		}
+	}
+	return false
 }
 
 func (j *Job) unregisterEndpoints() {
@@ -301,6 +324,9 @@ func (j *Job) setInitialAWD() {
 
 // workerFinished books worker w finishing iteration k.
 func (j *Job) workerFinished(_ *worker, k int, now netsim.Time) {
+	if j.part {
+		return // folded at the next barrier (foldIterations)
+	}
 	for len(j.finished) <= k {
 		j.finished = append(j.finished, 0)
 		j.iterEnd = append(j.iterEnd, 0)

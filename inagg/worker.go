@@ -82,6 +82,9 @@ type worker struct {
 	rtxNext, rtxEnd int64 // timeout recovery round: next to resend, end
 
 	finish []netsim.Time // when this worker finished each iteration
+	// awdLog holds the inputs of the job's AWD seen since the last
+	// barrier, on a partitioned network (partitioned.go).
+	awdLog []awdInput
 	stats  WorkerStats
 
 	// awdBound reports whether AWD (not CWD) holds the worker's next new

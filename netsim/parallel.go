@@ -81,6 +81,21 @@ func (s *Sim) OnBarrier(f func()) {
 	}
 }
 
+// Settle advances the clock of every partition of a partitioned run to
+// the coordinator's, between runs: after a run that a barrier hook
+// stopped, every component then reads the same end time, the last
+// instant of the last window (the partitions' clocks otherwise stop at
+// their own last events). It has no effect on an unpartitioned Sim or
+// inside a window.
+func (s *Sim) Settle() {
+	if s.par == nil || s.par.root != s || s.guard {
+		return
+	}
+	for _, p := range s.par.parts {
+		p.now = max(p.now, s.now)
+	}
+}
+
 // InWindow reports whether this Sim is the coordinator of a partitioned
 // run and a window is running: the partitions are then running, and
 // nothing may touch two partitions at once.
@@ -273,6 +288,11 @@ func (pr *parallel) run(until Time) {
 		root.guard = false
 		if pr.prof != nil {
 			pr.prof.record(pr, time.Since(t0))
+		}
+		if end != Never {
+			// Every event before end has fired: the barrier hooks
+			// (and a stop they ask for) see the window's last instant.
+			root.now = max(root.now, end-1)
 		}
 		for _, f := range pr.barrier {
 			f()

@@ -16,8 +16,8 @@ func TestThreadsFlag(t *testing.T) {
 	}{
 		{[]string{"run", "permutation", "--threads", "0"}, "--threads must be in [1, 256], got 0"},
 		{[]string{"run", "permutation", "--threads", "257"}, "--threads must be in [1, 256], got 257"},
-		{[]string{"run", "ina-testbed", "--threads", "2"}, "ina-testbed runs on the sequential engine only"},
-		{[]string{"sweep", "ina-leafspine", "--threads", "4", "--csv", "x.csv"}, "ina-leafspine runs on the sequential engine only"},
+		{[]string{"run", "ina-basic", "--threads", "2"}, "ina-basic runs on the sequential engine only"},
+		{[]string{"sweep", "mixed-fabric", "--threads", "4", "--csv", "x.csv"}, "mixed-fabric runs on the sequential engine only"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
@@ -29,15 +29,24 @@ func TestThreadsFlag(t *testing.T) {
 // TestThreadedHint: the refusal names exactly the experiments that run
 // on the parallel engine.
 func TestThreadedHint(t *testing.T) {
-	var names []string
+	var names, opt []string
 	for _, e := range newRegistry().All() {
 		if e.Threads {
 			names = append(names, e.Name)
 		}
+		if e.Engine != "" {
+			opt = append(opt, e.Name)
+		}
 	}
-	got := names[len(names)-1]
-	if len(names) > 1 {
-		got = strings.Join(names[:len(names)-1], ", ") + " and " + got
+	list := func(ns []string) string {
+		if len(ns) == 1 {
+			return ns[0]
+		}
+		return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+	}
+	got := list(names)
+	if len(opt) > 0 {
+		got += ", and with engine=partitioned " + list(opt)
 	}
 	if got != experiments.ThreadedHint {
 		t.Fatalf("experiments on the parallel engine: %q; ThreadedHint says %q", got, experiments.ThreadedHint)

@@ -119,6 +119,9 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	if err := p.grid.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
+	if err := experiments.ThreadsRefusal(e, p.threads, p.grid); err != nil {
+		return nil, fmt.Errorf("--threads %d: %w", p.threads, err)
+	}
 	if p.cmd == "sweep" {
 		if p.shard, p.shards, err = shardOf(c, os.Getenv); err != nil {
 			return nil, err
@@ -206,7 +209,7 @@ func (p *plan) checkFlags(c *cli.Context) error {
 		return fmt.Errorf("--parallel must be at most %d, got %d", experiments.MaxParallel, p.parallel)
 	case p.threads < 1 || p.threads > experiments.MaxThreads:
 		return fmt.Errorf("--threads must be in [1, %d], got %d", experiments.MaxThreads, p.threads)
-	case p.threads > 1 && !p.exp.Threads:
+	case p.threads > 1 && !p.exp.Threads && p.exp.Engine == "":
 		return fmt.Errorf("--threads %d: %s runs on the sequential engine only; the parallel engine runs %s", p.threads, p.exp.Name, experiments.ThreadedHint)
 	case p.seed > ^uint64(0)-uint64(p.trials-1):
 		return fmt.Errorf("--seed %d with --trials %d passes the largest seed %d (trial t runs with seed+t)", p.seed, p.trials, ^uint64(0))

@@ -67,6 +67,7 @@ func LeafSpine() *experiments.Experiment {
 			"PS's leaf only, the one aggregating switch every gradient of the job crosses, as the PA-ATP paper describes INA; two-level = "+
 			"ATP's multi-rack aggregation (Lao et al.), each worker's leaf summing the job's workers under it and the PS's leaf summing the "+
 			"racks (the other protocols aggregate at the PS's leaf either way)").OnlyWhen("protocol", "atp"),
+		inaEngineParam(),
 	)
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:     "ina-leafspine",
@@ -76,6 +77,7 @@ func LeafSpine() *experiments.Experiment {
 		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
+		Engine:   "engine",
 	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
 }
 
@@ -170,6 +172,9 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 		return nil, 0, err
 	}
 	g.Fab = fab
+	if err := g.Partition(); err != nil {
+		return nil, 0, err
+	}
 	first, last := fab.Hosts[0].ID(), fab.Hosts[len(fab.Hosts)-1].ID()
 	bdp := 1
 	if first != last {

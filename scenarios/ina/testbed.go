@@ -43,7 +43,8 @@ func Testbed() *experiments.Experiment {
 	)
 	params = append(params, inarig.BackgroundParams(0.6, "offered bytes/s over the 3 senders' aggregate NIC capacity "+
 		"(the busiest tier: the S1 - S2 paths carry 0.75 of it)")...)
-	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"))
+	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
+		inaEngineParam())
 	return inarig.WithSeries(learnrig.With(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
@@ -54,6 +55,7 @@ func Testbed() *experiments.Experiment {
 		),
 		Run:      runINATestbed,
 		Validate: validateINATestbed,
+		Engine:   "engine",
 	}, learnrig.Options{Target: 0.9}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
 
@@ -85,6 +87,9 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 		return nil, err
 	}
 	g.Fab = fab
+	if err := g.Partition(); err != nil {
+		return nil, err
+	}
 	L, R := fab.HostsOf(0), fab.HostsOf(1)
 	brtt, err := inarig.BaseRTT(g.Net, L[0].ID(), R[0].ID())
 	if err != nil {

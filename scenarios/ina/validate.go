@@ -50,13 +50,42 @@ func validateINALeafSpine(ps experiments.Params) error {
 			return err
 		}
 	}
+	if err := validateEngine(ps); err != nil {
+		return err
+	}
+	if ps.String("engine") == experiments.EnginePartitioned && ps.String("protocol") == "atp" && ps.String("agg_placement") == placeTwoLevel {
+		return fmt.Errorf("agg_placement=%s runs on the sequential engine only (a job's books at several switches are not "+
+			"partition-safe); use engine=%s or agg_placement=%s", placeTwoLevel, experiments.EngineSequential, placePSLeaf)
+	}
 	return nil
 }
 
-// validateINATestbed: skip_iters leaves an iteration to measure.
+// inaEngineParam is the engine parameter of the INA experiments on a
+// packet fabric (experiments.Experiment.Engine).
+func inaEngineParam() experiments.Param {
+	return experiments.EngineParam("engine", "; and each job's shared asynchronous degree window and iteration books "+
+		"are folded at the window barriers, so the workers see the job's AWD up to one lookahead late and a job ends at "+
+		"the barrier after its last worker finishes; see docs/performance.md, The parallel engine")
+}
+
+// validateINATestbed: skip_iters leaves an iteration to measure, and
+// the engine has a lookahead.
 func validateINATestbed(ps experiments.Params) error {
-	_, err := inarig.ResolveRunLength(ps, testbedPresets)
-	return err
+	if _, err := inarig.ResolveRunLength(ps, testbedPresets); err != nil {
+		return err
+	}
+	return validateEngine(ps)
+}
+
+// validateEngine: engine=partitioned needs cables of positive delay, the
+// lookahead whose windows bound how late the jobs' shared state is
+// folded (with zero-delay cables the network would run as one partition,
+// in one window to the horizon).
+func validateEngine(ps experiments.Params) error {
+	if ps.String("engine") == experiments.EnginePartitioned && ps.Float("delay_us") <= 0 {
+		return fmt.Errorf("engine=%s needs delay_us > 0: the cables' delay is the lookahead of its windows", experiments.EnginePartitioned)
+	}
+	return nil
 }
 
 // leafSpineTiers bounds the tiers' utilisation at host-basis load 1 before

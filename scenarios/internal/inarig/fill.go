@@ -79,6 +79,10 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	if g.up != nil && g.Sim.Now() == end {
 		m["uplink_util"] = g.up.Util(end)
 		m["downlink_util"] = g.down.Util(end)
+	} else if g.up != nil && g.Partitioned() {
+		// The run stopped at the barrier after the last job's end.
+		m["uplink_util"] = g.up.Util(g.Sim.Now())
+		m["downlink_util"] = g.down.Util(g.Sim.Now())
 	}
 	if atSwitch+atPS > 0 {
 		m["switch_agg_frac"] = atSwitch / (atSwitch + atPS)

@@ -199,7 +199,7 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 		g.Stack = transport.NewStack(g.Net, transport.DefaultConfig())
 	}
 	gen, err := background.New(g.Sim, g.Stack, background.Config{
-		CDF: cdf, Load: load, Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg",
+		CDF: cdf, Load: load, Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg", Network: g.Net,
 	})
 	if err != nil {
 		return fmt.Errorf("background: %w", err)
@@ -213,7 +213,30 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 	return nil
 }
 
-// Run simulates until every job is done or the horizon.
+// Partition puts the rig's network on the parallel engine when the run
+// asks for it (setup.Parallel: engine=partitioned); call it once the
+// fabric is built, before any aggregator, job or background stack.
+func (g *Rig) Partition() error {
+	if err := setup.Parallel(g.run, g.Net); err != nil {
+		return err
+	}
+	if g.Partitioned() && g.Sim.Lookahead() == netsim.Never {
+		// One window to the horizon: the jobs' books would be folded
+		// only at its end.
+		return fmt.Errorf("the parallel engine found no lookahead (a zero-delay cable between partitions)")
+	}
+	return nil
+}
+
+// Partitioned reports whether the rig runs on the parallel engine.
+func (g *Rig) Partitioned() bool { return g.Sim.Partitions() != nil }
+
+// Run simulates until every job is done or the horizon. On the parallel
+// engine the last job's end stops the run at the barrier after it (the
+// end of the window in which its last worker finished, at most one
+// lookahead later), and every partition's clock is then settled to that
+// instant, so that the end-of-run time averages (aggregator memory,
+// the fabric tiers) are read at one end time.
 func (g *Rig) Run(horizon netsim.Time) {
 	if g.pending > 0 {
 		if g.run.Series && g.Fab != nil && g.UtilEvery > 0 {
@@ -222,5 +245,6 @@ func (g *Rig) Run(horizon netsim.Time) {
 		g.watch(horizon)
 		g.startSeries()
 		g.Sim.Run(horizon)
+		g.Sim.Settle()
 	}
 }

@@ -14,7 +14,8 @@ import (
 const HostsPerPartition = 8
 
 // Parallel puts the network of run r on the parallel engine when r's
-// experiment runs on it (Experiment.Threads): it partitions net from its
+// experiment runs on it (Experiment.Threads, or Experiment.Engine set to
+// partitioned in r's parameters): it partitions net from its
 // topology, sets the threads r asks for, and, with r.EngineProfile, has
 // the run report its windows. Call it once the topology is built and
 // before any host stack, flow or switch program is created on it. The
@@ -23,7 +24,7 @@ const HostsPerPartition = 8
 // sequential engine; for them it is an error to ask for more threads.
 func Parallel(r *experiments.Run, net *netsim.Network) error {
 	threads := max(r.Threads, 1)
-	if !r.Exp.Threads {
+	if !r.Exp.Partitioned(r.Params) {
 		if threads > 1 {
 			return fmt.Errorf("%s runs on the sequential engine only; --threads above 1 is for %s", r.Exp.Name, experiments.ThreadedHint)
 		}
