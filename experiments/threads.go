@@ -6,7 +6,7 @@ import "fmt"
 // for the message that refuses --threads elsewhere. Keep it in step with
 // the experiments that set Experiment.Threads or Experiment.Engine (a
 // test checks it).
-const ThreadedHint = "background, incast and permutation, and with engine=partitioned ina-leafspine and ina-testbed"
+const ThreadedHint = "background, incast and permutation, and with engine=partitioned ina-leafspine, ina-testbed and mixed-fabric"
 
 // The values of an engine parameter (Experiment.Engine).
 const (

@@ -36,10 +36,15 @@ import (
 // Stack.Start and Stack.Send flows); their retransmissions and timeouts
 // do count in the stack's totals. Per-message bookkeeping allocates; the
 // per-packet path does not.
+//
+// On a partitioned network (the parallel engine) a Persistent is
+// partition-safe: see persistent_part.go.
 type Persistent struct {
-	st    *Stack
-	conns map[connKey]*Conn
-	list  []*Conn
+	st *Stack
+	// parts holds the connections and counters per partition of the
+	// sending host (one part on an unpartitioned network); see
+	// persistent_part.go.
+	parts []persistentPart
 
 	// IdleRestart applies the restart window of RFC 5681 Sec. 4.1: when
 	// new bytes become sendable on a connection that has had nothing
@@ -48,10 +53,13 @@ type Persistent struct {
 	IdleRestart bool
 
 	// Messages counts messages posted; Done counts those whose done has
-	// run (zero-size and local messages included).
+	// run (zero-size and local messages included). On a partitioned
+	// network they are folded at every barrier.
 	Messages, Done uint64
 	// Restarts counts idle restarts (IdleRestart).
 	Restarts uint64
+	// partitioned: the counters are kept per partition and folded.
+	partitioned bool
 }
 
 type connKey struct{ src, dst netsim.NodeID }
@@ -59,7 +67,18 @@ type connKey struct{ src, dst netsim.NodeID }
 // Persistent returns a new persistent-connection Bulk on the stack. Each
 // call returns an independent set of connections.
 func (st *Stack) Persistent() *Persistent {
-	return &Persistent{st: st, conns: map[connKey]*Conn{}}
+	p := &Persistent{st: st}
+	n := 1
+	if parts := st.net.Sim.Partitions(); parts != nil {
+		n = len(parts)
+		p.partitioned = true
+		st.net.Sim.OnBarrier(p.fold)
+	}
+	p.parts = make([]persistentPart, n)
+	for i := range p.parts {
+		p.parts[i].conns = map[connKey]*Conn{}
+	}
+	return p
 }
 
 var _ netsim.Bulk = (*Persistent)(nil)
@@ -71,12 +90,12 @@ func (p *Persistent) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim
 	if opts.StartLatency < 0 {
 		panic(fmt.Sprintf("transport: message with negative start latency %v", opts.StartLatency))
 	}
-	p.Messages++
+	sim := p.st.host(src).Sim()
+	p.tally(sim, tallyMessages)
 	if size <= 0 || src == dst {
-		p.st.host(src)
 		p.st.host(dst)
-		p.st.host(src).Sim().AfterFunc(opts.StartLatency, func() {
-			p.Done++
+		sim.AfterFunc(opts.StartLatency, func() {
+			p.tally(sim, tallyDone)
 			if done != nil {
 				done()
 			}
@@ -84,7 +103,7 @@ func (p *Persistent) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim
 		return
 	}
 	k := connKey{src, dst}
-	c := p.conns[k]
+	c := p.parts[sim.Partition()].conns[k]
 	if c == nil {
 		c = p.open(src, dst, opts)
 	}
@@ -97,18 +116,30 @@ func (p *Persistent) open(src, dst netsim.NodeID, opts netsim.BulkOpts) *Conn {
 	f := p.st.newFlow(src, dst, FlowOpts{Class: opts.Class, Tag: opts.Tag})
 	f.limit = 0
 	c := &Conn{p: p, f: f}
+	c.cross = p.partitioned && f.srcHost.Sim() != f.dstHost.Sim()
 	f.conn = c
 	f.begin()
-	p.conns[connKey{src, dst}] = c
-	p.list = append(p.list, c)
+	pp := &p.parts[f.srcHost.Sim().Partition()]
+	pp.conns[connKey{src, dst}] = c
+	pp.list = append(pp.list, c)
 	return c
 }
 
 // Conn returns the open connection from src to dst, or nil.
-func (p *Persistent) Conn(src, dst netsim.NodeID) *Conn { return p.conns[connKey{src, dst}] }
+func (p *Persistent) Conn(src, dst netsim.NodeID) *Conn {
+	return p.parts[p.st.host(src).Sim().Partition()].conns[connKey{src, dst}]
+}
 
-// Conns lists the open connections in the order they were opened.
-func (p *Persistent) Conns() []*Conn { return append([]*Conn(nil), p.list...) }
+// Conns lists the open connections in the order they were opened (on a
+// partitioned network: by the sending host's partition, then in the
+// order opened there).
+func (p *Persistent) Conns() []*Conn {
+	var out []*Conn
+	for i := range p.parts {
+		out = append(out, p.parts[i].list...)
+	}
+	return out
+}
 
 // Pending is the number of messages posted whose done has not run.
 func (p *Persistent) Pending() uint64 { return p.Messages - p.Done }
@@ -125,6 +156,16 @@ type Conn struct {
 	head, ready int
 	first       uint64 // message number of msgs[0]
 	posted      int64  // stream offset after the last posted message
+
+	// cross: the receiver lies in another partition of a partitioned
+	// network. msgs is then the sender's alone (it keeps no dones and
+	// drops the sendable prefix), and recv, the receiver's, gets each
+	// message's end and done by a message to its partition
+	// (persistent_part.go).
+	cross bool
+	recv  []message
+	rhead int
+	rdone uint64 // messages whose done the receiver ran
 }
 
 // message is one Send on a connection.
@@ -143,7 +184,13 @@ func (c *Conn) Flow() *Flow { return c.f }
 func (c *Conn) Posted() netsim.Bytes { return netsim.Bytes(c.posted) }
 
 // Queued is the number of messages posted but not yet delivered.
-func (c *Conn) Queued() int { return len(c.msgs) - c.head }
+// On a partitioned network, read it between windows.
+func (c *Conn) Queued() int {
+	if c.cross {
+		return int(c.first + uint64(len(c.msgs)) - c.rdone)
+	}
+	return len(c.msgs) - c.head
+}
 
 // post appends a message of size bytes.
 func (c *Conn) post(size int64, latency netsim.Time, done func()) {
@@ -155,6 +202,10 @@ func (c *Conn) post(size int64, latency netsim.Time, done func()) {
 		c.msgs, c.ready, c.head = c.msgs[:n], c.ready-c.head, 0
 	}
 	c.posted += size
+	if c.cross {
+		c.postReceiver(done)
+		done = nil
+	}
 	c.msgs = append(c.msgs, message{end: c.posted, waiting: latency > 0, done: done})
 	if latency > 0 {
 		num := c.first + uint64(len(c.msgs)-1)
@@ -199,8 +250,11 @@ func (c *Conn) release() {
 				f.cwnd = iw
 				f.caAcc = 0
 			}
-			c.p.Restarts++
+			c.p.tally(f.srcHost.Sim(), tallyRestarts)
 		}
+	}
+	if c.cross {
+		c.head = c.ready // the receiver runs the dones
 	}
 	f.trySend()
 	if idle {
@@ -213,11 +267,15 @@ func (c *Conn) release() {
 // delivered runs the dones of the messages the receiver now holds in
 // order (nxt is its next expected byte).
 func (c *Conn) delivered(nxt int64) {
+	if c.cross {
+		c.deliveredCross(nxt)
+		return
+	}
 	for c.head < c.ready && c.msgs[c.head].end <= nxt {
 		done := c.msgs[c.head].done
 		c.msgs[c.head].done = nil
 		c.head++
-		c.p.Done++
+		c.p.tally(c.f.dstHost.Sim(), tallyDone)
 		if done != nil {
 			done() // may post on this connection
 		}

@@ -61,7 +61,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
-		}, append(prParams(), inarig.ConstantParams()...)...),
+		}, append(prParams(), append(inarig.ConstantParams(), mixedEngineParam())...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
 			{Name: "ina_jct_ms", Unit: "ms", Help: "INA jobs: mean job completion time from the jobs' start (bg_warmup_ms) over finished jobs"},
@@ -84,6 +84,7 @@ func MixedFabric() *experiments.Experiment {
 		},
 		Run:      runMixedFabric,
 		Validate: validateMixedFabric,
+		Engine:   "engine",
 	}
 }
 
@@ -101,6 +102,7 @@ type mixedRig struct {
 	start netsim.Time // when the jobs start (the background warm-up)
 	load  float64     // the background's host-basis load
 	left  int         // jobs not yet finished
+	part  bool        // on the parallel engine (engine=partitioned)
 
 	warmupMs float64 // warmup_ms (negative: when the jobs start, bg_warmup_ms)
 }
@@ -147,7 +149,15 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, transport.DefaultConfig()),
+	// engine=partitioned: partition the fabric before any host stack,
+	// switch program or job is made on it (partitioned.go).
+	if err := setup.Parallel(r, net); err != nil {
+		return nil, err
+	}
+	if sim.Partitions() != nil && sim.Lookahead() == netsim.Never {
+		return nil, fmt.Errorf("mixed-fabric: the parallel engine found no lookahead (a zero-delay cable between partitions)")
+	}
+	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, transport.DefaultConfig()), part: sim.Partitions() != nil,
 		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms"),
 		start: netsim.FromMillis(mixedWarmup(ps))}
 
@@ -218,8 +228,14 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		for i, h := range hs {
 			ids[i] = h.ID()
 		}
-		rig.rings = append(rig.rings, &mixedRingJob{sim: sim, bulkBooks: bulkBooks{bulk: ringBulk, what: "ring"}, hosts: ids, size: ringSize,
-			iters: iters, compute: compute, onDone: finished})
+		job := &mixedRingJob{sim: sim, bulkBooks: newBulkBooks(ringBulk, "ring", net), hosts: ids, size: ringSize,
+			iters: iters, compute: compute, onDone: finished}
+		if rig.part {
+			if job.par, err = newPartRing(job, net); err != nil {
+				return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", j, err)
+			}
+		}
+		rig.rings = append(rig.rings, job)
 	}
 
 	// Partial-reduce jobs: each group's ring all-reduce over DCTCP. Their
@@ -259,7 +275,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 			return nil, fmt.Errorf("mixed-fabric: %w", err)
 		}
 		rig.gen, err = background.New(sim, rig.stack, background.Config{
-			CDF: cdf, Load: rig.load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName,
+			CDF: cdf, Load: rig.load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName, Network: net,
 		})
 		if err != nil {
 			return nil, err
@@ -299,6 +315,10 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	for _, j := range rig.rings {
+		if j.par != nil {
+			j.par.begin(rig.start)
+			continue
+		}
 		rig.sim.At(rig.start, j.start)
 	}
 	for _, j := range rig.prs {
@@ -313,7 +333,8 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	}
 	rig.watch(r, limit)
 	rig.sim.Run(limit)
-	end := rig.sim.Now()
+	rig.sim.Settle()
+	end := rig.end()
 	for i, j := range rig.rings {
 		if j.err != nil {
 			return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", i, j.err)
@@ -525,9 +546,11 @@ type mixedRingJob struct {
 	compute   netsim.Time
 	onDone    func()
 
-	begun netsim.Time   // start of the current iteration
-	times []netsim.Time // completed iteration times
-	err   error         // the all-reduce refused its arguments
+	begun  netsim.Time   // start of the current iteration
+	times  []netsim.Time // completed iteration times
+	err    error         // the all-reduce refused its arguments
+	par    *partRing     // the ring on a partitioned network (nil: sequential)
+	doneAt netsim.Time   // the job's end (set on a partitioned network)
 
 }
 

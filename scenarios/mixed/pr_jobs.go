@@ -74,7 +74,7 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
-	j := &prJob{sim: rig.sim, bulkBooks: bulkBooks{bulk: rig.stack.Persistent(), what: "partial-reduce"}, target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone}
 	if j.ring, err = syncctl.NewFlowExecutor(j, hosts); err != nil {
 		return nil, err
 	}

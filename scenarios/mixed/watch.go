@@ -24,6 +24,9 @@ func validateMixedFabric(ps experiments.Params) error {
 		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
 			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
 	}
+	if err := validateEngine(ps); err != nil {
+		return err
+	}
 	if ps.Int("pr_jobs") > 0 {
 		if ps.Int("pr_p") > ps.Int("pr_workers") {
 			return fmt.Errorf("mixed-fabric: pr_p = %d exceeds pr_workers = %d", ps.Int("pr_p"), ps.Int("pr_workers"))
@@ -83,7 +86,7 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 				n += float64(j.TotalWorkerStats().Results)
 			}
 			for _, j := range rig.rings {
-				n += float64(j.dones)
+				n += float64(j.totals().dones)
 			}
 			for _, j := range rig.prs {
 				n += float64(j.rounds)

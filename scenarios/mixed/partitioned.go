@@ -1,0 +1,73 @@
+package mixed
+
+import (
+	"fmt"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+)
+
+// mixed-fabric on the parallel engine (engine=partitioned). The fabric is
+// partitioned by setup.Parallel (a leaf with its hosts per partition,
+// the spines apart) before anything is made on it, and every tenant keeps
+// what it shares across partitions apart:
+//
+//   - the INA jobs are inagg's, partition-safe (inagg/partitioned.go): a
+//     job ends at the barrier after its last worker finished, booked at
+//     its exact end;
+//   - the ring jobs run ring_partitioned.go's ring on the persistent
+//     connections of transport.Persistent, partition-safe
+//     (transport/persistent_part.go), with their transfer books per
+//     partition (books.go);
+//   - the background generator is a feeder of the coordinator
+//     (workloads/background/partitioned.go), measuring online per
+//     partition, merged in partition order;
+//   - the count of jobs left and the run's stop are touched only at
+//     barriers, by the jobs' barrier hooks.
+//
+// Partial-reduce jobs are refused: their syncctl cluster is one
+// controller that every worker's readiness reaches at once, and its
+// random streams are drawn in the order of the workers' events across
+// partitions.
+
+// mixedEngineParam is mixed-fabric's engine parameter.
+func mixedEngineParam() experiments.Param {
+	return experiments.EngineParam("engine", "; the INA jobs' shared asynchronous degree window and iteration books are folded at "+
+		"window barriers, a ring host learns that its send to another partition completed one lookahead late, and a ring "+
+		"iteration's compute starts at the barrier when it is shorter than one lookahead; see docs/performance.md, The parallel engine")
+}
+
+// validateEngine: engine=partitioned needs cables of positive delay (the
+// lookahead) and runs no partial-reduce jobs.
+func validateEngine(ps experiments.Params) error {
+	if ps.String("engine") != experiments.EnginePartitioned {
+		return nil
+	}
+	if ps.Float("delay_us") <= 0 {
+		return fmt.Errorf("mixed-fabric: engine=%s needs delay_us > 0: the cables' delay is the lookahead of its windows", experiments.EnginePartitioned)
+	}
+	if ps.Int("pr_jobs") > 0 {
+		return fmt.Errorf("mixed-fabric: pr_jobs > 0 runs on the sequential engine only (a partial-reduce job's controller is "+
+			"shared by workers in different partitions); use engine=%s or pr_jobs=0", experiments.EngineSequential)
+	}
+	return nil
+}
+
+// end is the run's end: on the sequential engine the instant the last
+// job finished or the limit; on the parallel engine, where the run stops
+// at the barrier after the last job's end, that job's end when every job
+// finished (the barrier's time otherwise).
+func (rig *mixedRig) end() netsim.Time {
+	now := rig.sim.Now()
+	if !rig.part || rig.left > 0 {
+		return now
+	}
+	var last netsim.Time
+	for _, j := range rig.ina {
+		last = max(last, j.DoneAt())
+	}
+	for _, j := range rig.rings {
+		last = max(last, j.doneAt)
+	}
+	return last
+}
