@@ -17,7 +17,8 @@ func TestThreadsFlag(t *testing.T) {
 		{[]string{"run", "permutation", "--threads", "0"}, "--threads must be in [1, 256], got 0"},
 		{[]string{"run", "permutation", "--threads", "257"}, "--threads must be in [1, 256], got 257"},
 		{[]string{"run", "ina-basic", "--threads", "2"}, "ina-basic runs on the sequential engine only"},
-		{[]string{"sweep", "mixed-fabric", "--threads", "4", "--csv", "x.csv"}, "mixed-fabric runs on the sequential engine only"},
+		{[]string{"sweep", "dssync", "--threads", "4", "--csv", "x.csv"}, "dssync runs on the sequential engine only"},
+		{[]string{"sweep", "mixed-fabric", "--threads", "4", "--csv", "x.csv"}, "mixed-fabric runs on the parallel engine only with --set engine=partitioned"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

@@ -44,10 +44,10 @@ func validateEngine(ps experiments.Params) error {
 		return nil
 	}
 	if ps.Float("delay_us") <= 0 {
-		return fmt.Errorf("mixed-fabric: engine=%s needs delay_us > 0: the cables' delay is the lookahead of its windows", experiments.EnginePartitioned)
+		return fmt.Errorf("engine=%s needs delay_us > 0: the cables' delay is the lookahead of its windows", experiments.EnginePartitioned)
 	}
 	if ps.Int("pr_jobs") > 0 {
-		return fmt.Errorf("mixed-fabric: pr_jobs > 0 runs on the sequential engine only (a partial-reduce job's controller is "+
+		return fmt.Errorf("pr_jobs > 0 runs on the sequential engine only (a partial-reduce job's controller is "+
 			"shared by workers in different partitions); use engine=%s or pr_jobs=0", experiments.EngineSequential)
 	}
 	return nil

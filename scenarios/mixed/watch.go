@@ -15,6 +15,9 @@ import (
 // the fabric has hosts for them, and idle hosts enough for background
 // traffic when it is confined to them.
 func validateMixedFabric(ps experiments.Params) error {
+	if err := validateEngine(ps); err != nil {
+		return err
+	}
 	if ps.Int("ina_jobs")+ps.Int("ring_jobs")+ps.Int("pr_jobs") == 0 {
 		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
 	}
@@ -23,9 +26,6 @@ func validateMixedFabric(ps experiments.Params) error {
 	if need > hosts {
 		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
 			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
-	}
-	if err := validateEngine(ps); err != nil {
-		return err
 	}
 	if ps.Int("pr_jobs") > 0 {
 		if ps.Int("pr_p") > ps.Int("pr_workers") {

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mixedPartitionedSweep is a small mixed-fabric sweep on the parallel
+// engine: INA jobs of two protocols, ring jobs whose hosts lie on
+// different leaves, background traffic crossing partitions, and a compute
+// time both above and below the lookahead (2 us), which decides whether
+// a ring iteration's all-reduce starts exactly or at a barrier.
+var mixedPartitionedSweep = []string{"--vary", "protocol=pa-atp,atp", "--vary", "compute_ms=0.05,0.001", "--set", "engine=partitioned",
+	"--set", "spines=2", "--set", "leaves=3", "--set", "hosts_per_leaf=4", "--set", "ina_jobs=1", "--set", "workers=3",
+	"--set", "gradient_mb=0.2", "--set", "ring_jobs=2", "--set", "ring_workers=3", "--set", "ring_mb=0.5", "--set", "iterations=2",
+	"--set", "load=0.3", "--set", "bg_warmup_ms=0.2"}
+
+// TestGoldenMixedPartitioned: mixed-fabric with engine=partitioned writes
+// byte-identical CSVs at 1, 2, 3 and 8 threads, with the books checked
+// (--check: the INA jobs' exact sums and contributions, no aggregator
+// held, every ring transfer delivered once, packets conserved) and every
+// job finished; the CSV is the golden one under
+// testdata/golden/partitioned (refreshed with -update).
+func TestGoldenMixedPartitioned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mixed-fabric sweeps take CPU")
+	}
+	var first []byte
+	for _, threads := range []string{"1", "2", "3", "8"} {
+		path := filepath.Join(t.TempDir(), "mixed-fabric.csv")
+		cmd := append([]string{"sweep", "mixed-fabric", "--seed", "5", "--parallel", "1", "--check", "--threads", threads, "--csv", path}, mixedPartitionedSweep...)
+		if _, stderr, code := runCLI(t, cmd...); code != 0 {
+			t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = got
+			checkMixedJobsDone(t, got)
+			checkGolden(t, filepath.Join("testdata", "golden", "partitioned", "mixed-fabric.csv"), got)
+			continue
+		}
+		if !bytes.Equal(got, first) {
+			t.Fatalf("mixed-fabric: --threads %s differs from --threads 1:\n%s\n---\n%s", threads, got, first)
+		}
+	}
+}
+
+// checkMixedJobsDone fails unless every row ran partitioned, finished
+// every job, and has INA and ring iterations and background flows.
+func checkMixedJobsDone(t *testing.T, data []byte) {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("bad CSV (%v):\n%s", err, data)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, r := range rows[1:] {
+		if r[col["engine"]] != "partitioned" || r[col["jobs_done_frac"]] != "1" || r[col["ina_iter_ms"]] == "NaN" ||
+			r[col["ring_iter_ms"]] == "NaN" || r[col["flows_done"]] == "0" {
+			t.Fatalf("row %v: engine %s, jobs done %s, ina_iter_ms %s, ring_iter_ms %s, flows done %s", r[:col["trial"]], r[col["engine"]],
+				r[col["jobs_done_frac"]], r[col["ina_iter_ms"]], r[col["ring_iter_ms"]], r[col["flows_done"]])
+		}
+	}
+}
+
+// TestMixedEngineRefusals: partial-reduce jobs and zero-delay cables on
+// the partitioned engine end in one line each.
+func TestMixedEngineRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "mixed-fabric", "--threads", "2"}, "mixed-fabric runs on the parallel engine only with --set engine=partitioned"},
+		{[]string{"run", "mixed-fabric", "--set", "engine=partitioned", "--set", "pr_jobs=1"}, "pr_jobs > 0 runs on the sequential engine only"},
+		{[]string{"sweep", "mixed-fabric", "--set", "engine=partitioned", "--vary", "pr_jobs=0,1", "--csv", "x.csv"},
+			"pr_jobs > 0 runs on the sequential engine only"},
+		{[]string{"run", "mixed-fabric", "--set", "engine=partitioned", "--set", "delay_us=0"}, "engine=partitioned needs delay_us > 0"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("syncsim %s: exit %d, stderr %q; want exit 1 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}
