@@ -100,19 +100,19 @@ func (a *Aggregator) countOverflow(s *swJob, seq int64, cause overflowCause) {
 	}
 	if m.ovf == 0 {
 		a.ovfSeqs++
-		s.job.sw.OverflowSequences++
+		s.stats().OverflowSequences++
 		switch cause {
 		case ovfCollision:
-			s.job.sw.CollisionSequences++
+			s.stats().CollisionSequences++
 		case ovfExhaustion:
-			s.job.sw.ExhaustionSequences++
+			s.stats().ExhaustionSequences++
 		case ovfResend:
-			s.job.sw.ResendSequences++
+			s.stats().ResendSequences++
 		}
 	}
 	m.ovf++
 	a.ovfGrads++
-	s.job.sw.OverflowGradients++
+	s.stats().OverflowGradients++
 	a.mem.setOverflow(a.Overflowed())
 }
 

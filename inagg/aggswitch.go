@@ -241,7 +241,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 			a.flush(s, idx, p)
 		}
 		a.Stats.RetxForwarded++
-		s.job.sw.Overflowed++
+		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfResend)
 		return switchmodel.Forward
 	}
@@ -255,7 +255,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		// Once a contribution of this sequence overflowed to the PS, the
 		// rest follow it there (see AggregatorConfig.ATPCollisions).
 		a.Stats.Collisions++
-		s.job.sw.Overflowed++
+		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfFollow)
 		return switchmodel.Forward
 	case ag.state == aggFree:
@@ -264,9 +264,9 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	case ag.state == aggHashed && ag.job == s.id && ag.seq == seq:
 	default:
 		a.Stats.Collisions++
-		s.job.sw.Overflowed++
+		s.stats().Overflowed++
 		if ag.job == s.id {
-			s.job.sw.SelfCollisions++
+			s.stats().SelfCollisions++
 		}
 		a.countOverflow(s, seq, a.busyCause())
 		return switchmodel.Forward
@@ -275,7 +275,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	ce := p.Flags&netsim.FlagCE != 0
 	if overlapping(ag.bitmap, bit) {
 		a.Stats.Collisions++
-		s.job.sw.Overflowed++
+		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfCollision)
 		return switchmodel.Forward
 	}

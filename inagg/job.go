@@ -98,6 +98,10 @@ type Job struct {
 	stats JobStats
 	sw    SwitchJobStats // the job's share of its switch's counters
 	held  heldBook       // the job's aggregators at its switch over time
+	// shares are the switches' shares of sw and held of a two-level job
+	// on a partitioned network, in switch order (twolevel_part.go).
+	shares  []*jobShare
+	heldBuf []heldDelta // foldHeld's merge buffer
 
 	// On a partitioned network (partitioned.go): part is set, the
 	// iterations before folded are booked, awdBuf is the AWD fold's
@@ -140,8 +144,6 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		return nil, fmt.Errorf("inagg: job %d: first-level aggregation is ATP's; %s aggregates at one switch", cfg.ID, cfg.Protocol)
 	case cfg.FirstLevel != nil && len(cfg.FirstLevel) != len(cfg.Workers):
 		return nil, fmt.Errorf("inagg: job %d has %d first-level switches for %d workers", cfg.ID, len(cfg.FirstLevel), len(cfg.Workers))
-	case net.Sim.Partitions() != nil && twoLevel(cfg):
-		return nil, fmt.Errorf("inagg: job %d: two-level ATP aggregation keeps the job's books at several switches and does not run on a partitioned network", cfg.ID)
 	}
 	for i, h := range cfg.Workers {
 		if h == nil {

@@ -273,7 +273,15 @@ type SwitchJobStats struct {
 
 // SwitchStats returns the job's counters at its aggregating switch (zero
 // for BytePS, which aggregates at the PS only).
-func (j *Job) SwitchStats() SwitchJobStats { return j.sw }
+// A two-level job on a partitioned network sums its switches' shares in
+// switch order (twolevel_part.go).
+func (j *Job) SwitchStats() SwitchJobStats {
+	t := j.sw
+	for _, sh := range j.shares {
+		t.add(&sh.sw)
+	}
+	return t
+}
 
 // WorkerHost is the host of worker w.
 func (j *Job) WorkerHost(w int) *netsim.Host { return j.workers[w].host }

@@ -50,13 +50,13 @@ func (h *heldBook) add(t netsim.Time, d int) {
 
 // allocate takes aggregator idx for s's sequence seq.
 func (a *Aggregator) allocate(s *swJob, idx int, seq int64) *aggregator {
-	s.job.held.add(a.sw.Sim().Now(), 1)
+	s.heldAdd(a.sw.Sim().Now(), 1)
 	return a.mem.allocate(idx, s.id, seq)
 }
 
 // release frees aggregator idx, held by s.
 func (a *Aggregator) release(s *swJob, idx int) {
-	s.job.held.add(a.sw.Sim().Now(), -1)
+	s.heldAdd(a.sw.Sim().Now(), -1)
 	a.mem.release(idx)
 }
 

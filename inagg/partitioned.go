@@ -39,7 +39,8 @@ import (
 // (JobStats's two counters are written by the parameter server alone,
 // SwitchJobStats and the held aggregators by the switch alone). ATP's
 // two-level aggregation writes the job's switch books from several
-// switches and is refused on a partitioned network.
+// switches: each switch then keeps a share of its own, folded at the
+// barriers in switch order (twolevel_part.go).
 
 // awdInput is one input of a job-scope AWD that a worker saw inside a
 // window.
@@ -60,6 +61,7 @@ func (j *Job) partitioned(sim *netsim.Sim) {
 			c.log = &w.awdLog
 		}
 	}
+	j.shareBooks()
 	sim.OnBarrier(j.fold)
 }
 
@@ -68,8 +70,10 @@ func (j *Job) fold() {
 	if j.awd != nil {
 		j.foldAWD()
 	}
+	j.foldHeld()
 	if j.started && !j.done {
 		j.foldIterations()
+		j.foldHeld() // the job's end released what it still held
 	}
 }
 

@@ -93,6 +93,13 @@ func TestPartitionedJobsThreads(t *testing.T) {
 
 func runPartitionedJobs(t *testing.T, proto Protocol, threads int) string {
 	t.Helper()
+	return runPartitionedJobsLevels(t, proto, threads, false)
+}
+
+// runPartitionedJobsLevels is runPartitionedJobs, with every worker's
+// rack switch as its first-level aggregator when twoLevel is set (ATP).
+func runPartitionedJobsLevels(t *testing.T, proto Protocol, threads int, twoLevel bool) string {
+	t.Helper()
 	net := netsim.NewNetwork(netsim.New(7))
 	cfg := topologies.LeafSpineConfig{Spines: 2, Leaves: 3, HostsPerLeaf: 4,
 		HostRate: 100 * netsim.Gbps, FabricRate: 100 * netsim.Gbps, Delay: 2 * netsim.Microsecond,
@@ -130,7 +137,13 @@ func runPartitionedJobs(t *testing.T, proto Protocol, threads int) string {
 	pending := len(specs)
 	var js []*Job
 	for id, s := range specs {
-		j, err := NewJob(net, JobConfig{ID: id, Protocol: proto, Workers: s.workers, PS: s.ps,
+		var firstLevel []*Aggregator
+		if twoLevel {
+			for _, w := range s.workers {
+				firstLevel = append(firstLevel, aggs[f.GroupOf(w.ID())])
+			}
+		}
+		j, err := NewJob(net, JobConfig{ID: id, Protocol: proto, Workers: s.workers, PS: s.ps, FirstLevel: firstLevel,
 			Switch: aggs[s.leaf], Gradient: 300 * netsim.Kilobyte, Iterations: 3, Params: &params,
 			OnDone: func(*Job) {
 				if pending--; pending == 0 {
@@ -153,6 +166,17 @@ func runPartitionedJobs(t *testing.T, proto Protocol, threads int) string {
 		}
 		out += fmt.Sprintf("job %d: done at %v, iterations %v, AWD cuts %d, workers %+v, switch %+v\n",
 			j.ID(), j.DoneAt(), j.IterationTimes(), j.AWDCuts(), j.TotalWorkerStats(), j.SwitchStats())
+		if twoLevel {
+			mean, peak, now := j.AggregatorsHeld()
+			if now != 0 || peak < 1 {
+				t.Fatalf("job %d holds %d aggregators at its end, peak %d", j.ID(), now, peak)
+			}
+			out += fmt.Sprintf("  held peak %d, mean %.6g\n", peak, mean)
+		}
+	}
+	// Leaf 1 holds no PS: with two levels it sums its racks' workers.
+	if twoLevel && (aggs[1].Stats.Absorbed == 0 || aggs[1].Stats.Completions == 0) {
+		t.Fatalf("first-level switch %s summed nothing: %+v", aggs[1].Switch().Name(), aggs[1].Stats)
 	}
 	for _, a := range aggs {
 		if err := a.CheckLeaks(); err != nil {
@@ -166,25 +190,63 @@ func runPartitionedJobs(t *testing.T, proto Protocol, threads int) string {
 	return out
 }
 
-// TestPartitionedTwoLevelRefused: ATP's two-level aggregation, whose job
-// books are written at several switches, is refused on a partitioned
-// network.
-func TestPartitionedTwoLevelRefused(t *testing.T) {
-	net := netsim.NewNetwork(netsim.New(1))
-	f, err := topologies.LeafSpine(net, topologies.LeafSpineConfig{Spines: 1, Leaves: 2, HostsPerLeaf: 2,
-		HostRate: 100 * netsim.Gbps, FabricRate: 100 * netsim.Gbps, Delay: 2 * netsim.Microsecond,
-		Queue: switchmodel.QueueConfig{Buffer: 256 * netsim.Kilobyte}})
-	if err != nil {
-		t.Fatal(err)
+// TestPartitionedTwoLevel: ATP's two-level aggregation, whose job books
+// are written at several switches (each worker's rack switch sums its
+// rack's workers, the PS's switch the racks' aggregates), runs on a
+// partitioned network with the same results at 1, 2, 3 and 8 threads,
+// the books balanced, and the first-level switches summing.
+func TestPartitionedTwoLevel(t *testing.T) {
+	var first string
+	for _, threads := range []int{1, 2, 3, 8} {
+		got := runPartitionedJobsLevels(t, ATP, threads, true)
+		if first == "" {
+			first = got
+			if !strings.Contains(first, "held peak") {
+				t.Fatalf("no held book:\n%s", first)
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("%d threads:\n%s\nwant (1 thread):\n%s", threads, got, first)
+		}
 	}
-	if _, err := net.Partition(net.AutoPartition(8)); err != nil {
-		t.Fatal(err)
+}
+
+// TestFoldHeldOrder: the switches' logs of a two-level job's held
+// aggregators merge by (time, switch order): at t = 30 switch 0's release
+// comes before switch 1's allocation, so the job never held 3 at once.
+func TestFoldHeldOrder(t *testing.T) {
+	j := &Job{shares: []*jobShare{
+		{log: []heldDelta{{10, 1}, {30, -1}}},
+		{log: []heldDelta{{20, 1}, {30, 1}, {40, -2}}},
+	}}
+	j.foldHeld()
+	if j.held.peak != 2 || j.held.now != 0 || j.held.area != 50 || j.held.last != 40 {
+		t.Fatalf("held %+v; want peak 2, now 0, area 1x10 + 2x10 + 2x10 = 50, last 40", j.held)
 	}
-	a0, _ := NewAggregator(f.Edge[0], DefaultAggregatorConfig())
-	a1, _ := NewAggregator(f.Edge[1], DefaultAggregatorConfig())
-	_, err = NewJob(net, JobConfig{ID: 0, Protocol: ATP, Workers: []*netsim.Host{f.Hosts[2], f.Hosts[3]}, PS: f.Hosts[0],
-		Switch: a0, FirstLevel: []*Aggregator{a1, a1}, Gradient: netsim.Kilobyte, Iterations: 1})
-	if err == nil || !strings.Contains(err.Error(), "does not run on a partitioned network") {
-		t.Fatalf("two-level ATP on a partitioned network: %v", err)
+	if len(j.shares[0].log)+len(j.shares[1].log) != 0 {
+		t.Fatal("logs not emptied")
+	}
+	// A release booked later at an earlier clock does not move the book back.
+	j.shares[1].log = append(j.shares[1].log, heldDelta{35, 1}, heldDelta{35, -1})
+	j.foldHeld()
+	if j.held.area != 50 || j.held.last != 40 || j.held.peak != 2 {
+		t.Fatalf("held %+v after a late pair", j.held)
+	}
+}
+
+// TestSwitchJobStatsAdd: add sums every counter.
+func TestSwitchJobStatsAdd(t *testing.T) {
+	var a, b SwitchJobStats
+	va, vb := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
+	for i := range va.NumField() {
+		va.Field(i).SetUint(uint64(i + 1))
+		vb.Field(i).SetUint(uint64(100 * (i + 1)))
+	}
+	a.add(&b)
+	for i := range va.NumField() {
+		if got := va.Field(i).Uint(); got != uint64(101*(i+1)) {
+			t.Errorf("%s: %d, want %d", va.Type().Field(i).Name, got, 101*(i+1))
+		}
 	}
 }

@@ -38,6 +38,10 @@ type swJob struct {
 	level1 bool
 
 	poolBase, poolSize int // SwitchML
+
+	// share, when set, is this switch's share of the job's books: a
+	// two-level job on a partitioned network (twolevel_part.go).
+	share *jobShare
 }
 
 // register attaches j to the switch.

@@ -23,7 +23,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 	if s.proto.AsyncLimited() && a.Occupancy() > a.aecnThr {
 		p.Flags |= netsim.FlagAECN
 		a.Stats.AECNMarked++
-		s.job.sw.AECNMarked++
+		s.stats().AECNMarked++
 	}
 }
 

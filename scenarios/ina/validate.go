@@ -53,10 +53,6 @@ func validateINALeafSpine(ps experiments.Params) error {
 	if err := validateEngine(ps); err != nil {
 		return err
 	}
-	if ps.String("engine") == experiments.EnginePartitioned && ps.String("protocol") == "atp" && ps.String("agg_placement") == placeTwoLevel {
-		return fmt.Errorf("agg_placement=%s runs on the sequential engine only (a job's books at several switches are not "+
-			"partition-safe); use engine=%s or agg_placement=%s", placeTwoLevel, experiments.EngineSequential, placePSLeaf)
-	}
 	return nil
 }
 
