@@ -33,12 +33,12 @@ import (
 // ringHost is one host's share of a partitioned ring's state.
 type ringHost struct {
 	sim   *netsim.Sim // the host's partition
-	live  bool        // this iteration's all-reduce has started here
 	next  int         // next step the host sends
-	busy  bool        // the host's send is in flight (as far as it knows)
 	recvd int         // steps whose chunk the host received
 	end   netsim.Time // when it received its last chunk (recvd == steps)
-	_     [24]byte    // hosts on different cores: apart cache lines
+	live  bool        // this iteration's all-reduce has started here
+	busy  bool        // the host's send is in flight (as far as it knows)
+	_     [30]byte    // a cache line each: hosts on different cores
 }
 
 // partRing drives a ring job's iterations on a partitioned network.
