@@ -322,7 +322,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 		rig.sim.At(rig.start, j.start)
 	}
 	for _, j := range rig.prs {
-		rig.sim.At(rig.start, j.cluster.Start)
+		j.sim.At(rig.start, j.cluster.Start) // the controller's partition on a partitioned network
 	}
 	limit := netsim.FromMillis(ps.Float("max_ms"))
 	if rig.gen != nil {

@@ -46,10 +46,6 @@ func validateEngine(ps experiments.Params) error {
 	if ps.Float("delay_us") <= 0 {
 		return fmt.Errorf("engine=%s needs delay_us > 0: the cables' delay is the lookahead of its windows", experiments.EnginePartitioned)
 	}
-	if ps.Int("pr_jobs") > 0 {
-		return fmt.Errorf("pr_jobs > 0 runs on the sequential engine only (a partial-reduce job's controller is "+
-			"shared by workers in different partitions); use engine=%s or pr_jobs=0", experiments.EngineSequential)
-	}
 	return nil
 }
 
@@ -67,6 +63,9 @@ func (rig *mixedRig) end() netsim.Time {
 		last = max(last, j.DoneAt())
 	}
 	for _, j := range rig.rings {
+		last = max(last, j.doneAt)
+	}
+	for _, j := range rig.prs {
 		last = max(last, j.doneAt)
 	}
 	return last

@@ -89,13 +89,14 @@ func TestPartitionedRingHandWorked(t *testing.T) {
 	}
 }
 
-// TestMixedPartitionedThreads: INA, ring and background tenants on the
+// TestMixedPartitionedThreads: INA, ring, partial-reduce and background tenants on the
 // parallel engine give the same metrics and series at 1 and 3 threads
 // (more threads than cores, under -race too), with every book checked
 // and every job done; ring hosts lie in several partitions.
 func TestMixedPartitionedThreads(t *testing.T) {
-	sets := []string{"spines=2", "leaves=3", "hosts_per_leaf=4", "ina_jobs=1", "workers=3", "ring_jobs=2", "ring_workers=3",
-		"gradient_mb=0.3", "ring_mb=0.5", "iterations=2", "load=0.3", "bg_warmup_ms=0.2", "engine=partitioned"}
+	sets := []string{"spines=2", "leaves=3", "hosts_per_leaf=5", "ina_jobs=1", "workers=3", "ring_jobs=2", "ring_workers=3",
+		"gradient_mb=0.3", "ring_mb=0.5", "iterations=2", "load=0.3", "bg_warmup_ms=0.2", "engine=partitioned",
+		"pr_jobs=1", "pr_workers=3", "pr_p=2", "pr_mb=0.3", "pr_compute_ms=0.05", "pr_scheme=selective-reduce"}
 	one := runMixed(t, 1, sets...)
 	three := runMixed(t, 3, sets...)
 	if !reflect.DeepEqual(one.Metrics, three.Metrics) && !sameNaN(one.Metrics, three.Metrics) {
@@ -104,7 +105,8 @@ func TestMixedPartitionedThreads(t *testing.T) {
 	if !reflect.DeepEqual(iterMs(t, one), iterMs(t, three)) {
 		t.Fatal("iteration series differ")
 	}
-	if one.Metrics["flows_done"] == 0 || math.IsNaN(one.Metrics["ring_iter_ms"]) || math.IsNaN(one.Metrics["ina_iter_ms"]) {
+	if one.Metrics["flows_done"] == 0 || math.IsNaN(one.Metrics["ring_iter_ms"]) || math.IsNaN(one.Metrics["ina_iter_ms"]) ||
+		math.IsNaN(one.Metrics["pr_jct_ms"]) {
 		t.Fatalf("tenants missing: %v", one.Metrics)
 	}
 	// The ring hosts cross partitions (a leaf per partition).

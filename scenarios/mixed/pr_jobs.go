@@ -55,6 +55,15 @@ type prJob struct {
 	scale    int
 	done     bool
 	doneAt   netsim.Time
+
+	// On a partitioned network (pr_partitioned.go): part is set, sim is
+	// the controller's partition, hosts the job's hosts, and counted
+	// whether its end was counted in the run at a barrier.
+	part      bool
+	net       *netsim.Network
+	hosts     []netsim.NodeID
+	lookahead netsim.Time
+	counted   bool
 }
 
 // newPRJob builds job id on hosts.
@@ -75,6 +84,11 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 		return nil, err
 	}
 	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	if rig.part {
+		j.part, j.net, j.hosts, j.lookahead = true, rig.net, hosts, rig.sim.Lookahead()
+		j.sim = rig.net.Node(hosts[0]).Base().Sim()
+		rig.sim.OnBarrier(j.foldDone)
+	}
 	if j.ring, err = syncctl.NewFlowExecutor(j, hosts); err != nil {
 		return nil, err
 	}
@@ -96,7 +110,7 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
-	j.cluster, err = syncctl.NewCluster(rig.sim, syncctl.Config{BW: bw, ModelBytes: model, Alpha: alpha,
+	j.cluster, err = syncctl.NewCluster(j.sim, syncctl.Config{BW: bw, ModelBytes: model, Alpha: alpha,
 		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/"}, ctl)
 	if err != nil {
 		return nil, err
@@ -113,7 +127,11 @@ func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
 	}
 	began := j.sim.Now()
 	j.inflight++
-	j.ring.Start(c, group, func() {
+	start := j.ring.Start
+	if j.part {
+		start = func(_ *syncctl.Cluster, group []int, done func()) { j.startGroup(group, done) }
+	}
+	start(c, group, func() {
 		j.inflight--
 		j.syncs++
 		j.syncTime += j.sim.Now() - began
@@ -121,7 +139,9 @@ func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
 		j.rounds += len(group)
 		if !j.done && j.rounds >= j.target && j.inflight == 0 {
 			j.done, j.doneAt = true, j.sim.Now()
-			j.onDone()
+			if !j.part { // else counted at the barrier (foldDone)
+				j.onDone()
+			}
 		}
 		done()
 	})
