@@ -22,23 +22,21 @@ import (
 //   - the background generator is a feeder of the coordinator
 //     (workloads/background/partitioned.go), measuring online per
 //     partition, merged in partition order;
+//   - a partial-reduce job runs its syncctl cluster on one partition and
+//     its groups' rings on their hosts' (pr_partitioned.go);
 //   - the count of jobs left and the run's stop are touched only at
 //     barriers, by the jobs' barrier hooks.
-//
-// Partial-reduce jobs are refused: their syncctl cluster is one
-// controller that every worker's readiness reaches at once, and its
-// random streams are drawn in the order of the workers' events across
-// partitions.
 
 // mixedEngineParam is mixed-fabric's engine parameter.
 func mixedEngineParam() experiments.Param {
 	return experiments.EngineParam("engine", "; the INA jobs' shared asynchronous degree window and iteration books are folded at "+
 		"window barriers, a ring host learns that its send to another partition completed one lookahead late, and a ring "+
-		"iteration's compute starts at the barrier when it is shorter than one lookahead; see docs/performance.md, The parallel engine")
+		"iteration's compute starts at the barrier when it is shorter than one lookahead, and a partial-reduce job's controller "+
+		"and the hosts of its groups reach each other one lookahead late across partitions; see docs/performance.md, The parallel engine")
 }
 
 // validateEngine: engine=partitioned needs cables of positive delay (the
-// lookahead) and runs no partial-reduce jobs.
+// lookahead).
 func validateEngine(ps experiments.Params) error {
 	if ps.String("engine") != experiments.EnginePartitioned {
 		return nil
