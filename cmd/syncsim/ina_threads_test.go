@@ -97,18 +97,24 @@ func TestINAPartitionedBooks(t *testing.T) {
 	}
 }
 
-// TestINAEngineRefusals: --threads above 1 on the default engine and
-// zero-delay cables on the partitioned one end in one line each.
-func TestINAEngineRefusals(t *testing.T) {
-	for _, c := range []struct {
+// TestEngineRefusals: --threads above 1 on the default engine and
+// zero-delay cables on the partitioned one end in one line each, in every
+// experiment that takes engine=.
+func TestEngineRefusals(t *testing.T) {
+	type refusal struct {
 		args []string
 		want string
-	}{
-		{[]string{"run", "ina-leafspine", "--threads", "2"}, "ina-leafspine runs on the parallel engine only with --set engine=partitioned"},
-		{[]string{"sweep", "ina-testbed", "--threads", "3", "--vary", "engine=partitioned,sequential", "--csv", "x.csv"},
-			"ina-testbed runs on the parallel engine only with --set engine=partitioned"},
-		{[]string{"run", "ina-testbed", "--set", "engine=partitioned", "--set", "delay_us=0"}, "engine=partitioned needs delay_us > 0"},
-	} {
+	}
+	var cases []refusal
+	for _, e := range [][2]string{{"ina-leafspine", "ina-testbed"}, {"ina-testbed", "ina-leafspine"}, {"mixed-fabric", "mixed-fabric"}} {
+		exp, other := e[0], e[1]
+		cases = append(cases,
+			refusal{[]string{"run", exp, "--threads", "2"}, exp + " runs on the parallel engine only with --set engine=partitioned"},
+			refusal{[]string{"sweep", other, "--threads", "3", "--vary", "engine=partitioned,sequential", "--csv", "x.csv"},
+				other + " runs on the parallel engine only with --set engine=partitioned"},
+			refusal{[]string{"run", exp, "--set", "engine=partitioned", "--set", "delay_us=0"}, "engine=partitioned needs delay_us > 0"})
+	}
+	for _, c := range cases {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Errorf("syncsim %s: exit %d, stderr %q; want exit 1 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)

@@ -76,22 +76,3 @@ func checkMixedJobsDone(t *testing.T, data []byte) {
 		}
 	}
 }
-
-// TestMixedEngineRefusals: --threads above 1 on the default engine and
-// zero-delay cables on the partitioned one end in one line each.
-func TestMixedEngineRefusals(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"run", "mixed-fabric", "--threads", "2"}, "mixed-fabric runs on the parallel engine only with --set engine=partitioned"},
-		{[]string{"sweep", "mixed-fabric", "--threads", "3", "--vary", "engine=partitioned,sequential", "--csv", "x.csv"},
-			"mixed-fabric runs on the parallel engine only with --set engine=partitioned"},
-		{[]string{"run", "mixed-fabric", "--set", "engine=partitioned", "--set", "delay_us=0"}, "engine=partitioned needs delay_us > 0"},
-	} {
-		_, stderr, code := runCLI(t, c.args...)
-		if code != 1 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-			t.Errorf("syncsim %s: exit %d, stderr %q; want exit 1 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)
-		}
-	}
-}
