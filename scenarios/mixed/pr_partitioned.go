@@ -25,13 +25,8 @@ import (
 
 // groupRing is one group's ring all-reduce on a partitioned network.
 type groupRing struct {
-	j      *prJob
-	hosts  []ringHost
-	ids    []netsim.NodeID
-	chunks []netsim.Bytes
-	steps  int
-	left   int // hosts yet to report their last chunk (the controller's)
-	done   func()
+	ringSteps
+	left int // hosts yet to report their last chunk (the controller's)
 }
 
 // startGroup starts the ring all-reduce of group (worker indices, in the
@@ -43,60 +38,28 @@ func (j *prJob) startGroup(group []int, done func()) {
 		j.sim.AfterFunc(0, done)
 		return
 	}
-	r := &groupRing{j: j, hosts: make([]ringHost, n), ids: make([]netsim.NodeID, n),
-		chunks: collective.EqualChunks(netsim.Bytes(math.Round(j.cluster.Config().ModelBytes)), n), steps: 2 * (n - 1), left: n, done: done}
+	r := &groupRing{left: n}
+	r.ringSteps = ringSteps{hosts: make([]ringHost, n), ids: make([]netsim.NodeID, n),
+		chunks: collective.EqualChunks(netsim.Bytes(math.Round(j.cluster.Config().ModelBytes)), n), steps: 2 * (n - 1),
+		lookahead: j.lookahead, books: &j.bulkBooks,
+		last: func(h *ringHost) {
+			reach(h.sim, j.sim, j.lookahead, func() {
+				if r.left--; r.left == 0 {
+					done()
+				}
+			})
+		}}
 	for i, w := range group {
 		r.ids[i] = j.hosts[w]
 		r.hosts[i].sim = j.net.Node(r.ids[i]).Base().Sim()
 	}
 	for i := range r.hosts {
 		h := &r.hosts[i]
-		j.reach(j.sim, h.sim, func() {
+		reach(j.sim, h.sim, j.lookahead, func() {
 			h.live = true
 			r.try(i)
 		})
 	}
-}
-
-// reach runs f on partition to: at once when from is to, else by a
-// message one lookahead later.
-func (j *prJob) reach(from, to *netsim.Sim, f func()) {
-	if from == to {
-		f()
-		return
-	}
-	from.Post(to.Partition(), from.Now()+j.lookahead, f)
-}
-
-// try starts host i's next step if the dependency rule allows it (on
-// host i's partition).
-func (r *groupRing) try(i int) {
-	h := &r.hosts[i]
-	k := h.next
-	if !h.live || k >= r.steps || h.busy || h.recvd < k {
-		return
-	}
-	n := len(r.hosts)
-	nx := (i + 1) % n
-	h.next++
-	h.busy = true
-	r.j.Send(r.ids[i], r.ids[nx], r.chunks[collective.RingChunk(n, i, k)], netsim.BulkOpts{}, func() {
-		// On host nx's partition: it holds the chunk.
-		rn := &r.hosts[nx]
-		rn.recvd++
-		if rn.recvd == r.steps {
-			r.j.reach(rn.sim, r.j.sim, func() {
-				if r.left--; r.left == 0 {
-					r.done()
-				}
-			})
-		}
-		r.j.reach(rn.sim, h.sim, func() {
-			h.busy = false
-			r.try(i)
-		})
-		r.try(nx)
-	})
 }
 
 // foldDone counts the job's end in the run at the barrier after it.

@@ -43,13 +43,10 @@ type ringHost struct {
 
 // partRing drives a ring job's iterations on a partitioned network.
 type partRing struct {
-	job       *mixedRingJob
-	root      *netsim.Sim // the coordinator
-	lookahead netsim.Time
-	chunks    []netsim.Bytes
-	steps     int
-	hosts     []ringHost
-	running   bool // an iteration's all-reduce is under way
+	ringSteps
+	job     *mixedRingJob
+	root    *netsim.Sim // the coordinator
+	running bool        // an iteration's all-reduce is under way
 }
 
 // newPartRing sets up job's ring on the partitioned network net and
@@ -59,8 +56,10 @@ func newPartRing(job *mixedRingJob, net *netsim.Network) (*partRing, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("ring all-reduce over %d hosts", n)
 	}
-	r := &partRing{job: job, root: net.Sim, lookahead: net.Sim.Lookahead(), chunks: collective.EqualChunks(job.size, n),
-		steps: 2 * (n - 1), hosts: make([]ringHost, n)}
+	r := &partRing{job: job, root: net.Sim}
+	r.ringSteps = ringSteps{hosts: make([]ringHost, n), ids: job.hosts, chunks: collective.EqualChunks(job.size, n),
+		steps: 2 * (n - 1), lookahead: net.Sim.Lookahead(), books: &job.bulkBooks,
+		last: func(h *ringHost) { h.end = h.sim.Now() }}
 	for i, id := range job.hosts {
 		r.hosts[i].sim = net.Node(id).Base().Sim()
 	}
@@ -81,44 +80,6 @@ func (r *partRing) begin(at netsim.Time) {
 			r.try(i)
 		})
 	}
-}
-
-// try starts host i's next step if the dependency rule allows it; it
-// runs on host i's partition.
-func (r *partRing) try(i int) {
-	h := &r.hosts[i]
-	k := h.next
-	if !h.live || k >= r.steps || h.busy || h.recvd < k {
-		return
-	}
-	n := len(r.hosts)
-	j := (i + 1) % n
-	h.next++
-	h.busy = true
-	r.job.Send(r.job.hosts[i], r.job.hosts[j], r.chunks[collective.RingChunk(n, i, k)], netsim.BulkOpts{}, func() {
-		// On host j's partition: j holds the chunk.
-		rj := &r.hosts[j]
-		rj.recvd++
-		if rj.recvd == r.steps {
-			rj.end = rj.sim.Now()
-		}
-		r.sent(i, rj.sim)
-		r.try(j)
-	})
-}
-
-// sent tells host i, from the partition of sim, that its send completed.
-func (r *partRing) sent(i int, sim *netsim.Sim) {
-	h := &r.hosts[i]
-	if h.sim == sim {
-		h.busy = false
-		r.try(i)
-		return
-	}
-	sim.Post(h.sim.Partition(), sim.Now()+r.lookahead, func() {
-		h.busy = false
-		r.try(i)
-	})
 }
 
 // fold runs at every barrier: when every host has received its last

@@ -17,11 +17,11 @@
 # and 37 CPU-minutes.
 # tables: the tables over every scale run so far (run it after the others).
 # Larger scales are not here: fullsize.sh runs 1.0 (about an hour of CPU per
-# run at the engine's present speed); 0.2 was not run.
+# run at the engine's present speed); paper02 runs 0.2 with one seed.
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-regime
-figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 tables)
+figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 paper02 tables)
 
 small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
 async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
@@ -35,6 +35,9 @@ small005abl() { sweep small005abl ina-leafspine "${small[@]}" --set gradient_sca
 paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
 paper002() { sweep paper002 ina-leafspine --set gradient_scale=0.02 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
 paper005() { sweep paper005 ina-leafspine --set gradient_scale=0.05 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
+# 0.2: one seed per protocol (about 15 CPU-minutes each), what acts there;
+# a diagnostic point, not a comparison.
+paper02() { sweep paper02 ina-leafspine --set gradient_scale=0.2 --vary protocol=strawasyn,pa-atp --trials 1 --timing; }
 
 # tables: one AJCT table (PA-ATP's paired change against each protocol) and
 # one diagnostics table per fabric, over the scales whose CSVs exist.
@@ -49,7 +52,7 @@ tables() {
 		table small-vs-straw "The regime on the 4 x 4 x 8 fabric: AJCT against StrawAsyn" "${small_csvs[@]}" --metric ajct_ms --vs protocol=strawasyn --change percent --undefined unfinished
 	fi
 	local paper_csvs=()
-	for f in paper0005 paper002 paper005; do
+	for f in paper0005 paper002 paper005 paper02; do
 		[[ -e $f.csv ]] && paper_csvs+=("$f.csv")
 	done
 	if [[ ${#paper_csvs[@]} -gt 0 ]]; then
