@@ -35,27 +35,7 @@ func TestGoldenINAPartitioned(t *testing.T) {
 		t.Skip("INA sweeps take CPU")
 	}
 	for _, name := range []string{"ina-leafspine", "ina-testbed"} {
-		var first []byte
-		for _, threads := range []string{"1", "2", "3", "8"} {
-			path := filepath.Join(t.TempDir(), name+".csv")
-			cmd := append([]string{"sweep", name, "--seed", "5", "--parallel", "1", "--check", "--threads", threads, "--csv", path}, inaPartitionedSweeps[name]...)
-			if _, stderr, code := runCLI(t, cmd...); code != 0 {
-				t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
-			}
-			got, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if first == nil {
-				first = got
-				checkAllJobsDone(t, name, got)
-				checkGolden(t, filepath.Join("testdata", "golden", "partitioned", name+".csv"), got)
-				continue
-			}
-			if !bytes.Equal(got, first) {
-				t.Fatalf("%s: --threads %s differs from --threads 1:\n%s\n---\n%s", name, threads, got, first)
-			}
-		}
+		sweepSameAtThreads(t, name, inaPartitionedSweeps[name], func(got []byte) { checkAllJobsDone(t, name, got) })
 	}
 }
 
@@ -161,5 +141,34 @@ func TestINAPartitionedTwoLevel(t *testing.T) {
 	}
 	if !strings.Contains(out1, "aggregation (switch + ps") || !strings.Contains(out1, "held 0") {
 		t.Fatalf("books missing:\n%s", out1)
+	}
+}
+
+// sweepSameAtThreads runs the sweep of experiment name with args, --check
+// and --seed 5 at 1, 2, 3 and 8 threads: the CSVs must be byte-identical
+// and equal to the golden one under testdata/golden/partitioned; check
+// looks at the first.
+func sweepSameAtThreads(t *testing.T, name string, args []string, check func([]byte)) {
+	t.Helper()
+	var first []byte
+	for _, threads := range []string{"1", "2", "3", "8"} {
+		path := filepath.Join(t.TempDir(), name+".csv")
+		cmd := append([]string{"sweep", name, "--seed", "5", "--parallel", "1", "--check", "--threads", threads, "--csv", path}, args...)
+		if _, stderr, code := runCLI(t, cmd...); code != 0 {
+			t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = got
+			check(got)
+			checkGolden(t, filepath.Join("testdata", "golden", "partitioned", name+".csv"), got)
+			continue
+		}
+		if !bytes.Equal(got, first) {
+			t.Fatalf("%s: --threads %s differs from --threads 1:\n%s\n---\n%s", name, threads, got, first)
+		}
 	}
 }

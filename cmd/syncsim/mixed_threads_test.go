@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -33,27 +30,7 @@ func TestGoldenMixedPartitioned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mixed-fabric sweeps take CPU")
 	}
-	var first []byte
-	for _, threads := range []string{"1", "2", "3", "8"} {
-		path := filepath.Join(t.TempDir(), "mixed-fabric.csv")
-		cmd := append([]string{"sweep", "mixed-fabric", "--seed", "5", "--parallel", "1", "--check", "--threads", threads, "--csv", path}, mixedPartitionedSweep...)
-		if _, stderr, code := runCLI(t, cmd...); code != 0 {
-			t.Fatalf("syncsim %s: exit %d: %s", strings.Join(cmd, " "), code, stderr)
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = got
-			checkMixedJobsDone(t, got)
-			checkGolden(t, filepath.Join("testdata", "golden", "partitioned", "mixed-fabric.csv"), got)
-			continue
-		}
-		if !bytes.Equal(got, first) {
-			t.Fatalf("mixed-fabric: --threads %s differs from --threads 1:\n%s\n---\n%s", threads, got, first)
-		}
-	}
+	sweepSameAtThreads(t, "mixed-fabric", mixedPartitionedSweep, func(got []byte) { checkMixedJobsDone(t, got) })
 }
 
 // checkMixedJobsDone fails unless every row ran partitioned, finished
