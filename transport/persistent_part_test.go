@@ -49,35 +49,8 @@ func (o *poster) HandleEvent(netsim.Event) {
 // unpartitioned) and returns the done logs and the Persistent.
 func persistentRun(t *testing.T, threads, spines, per int) (string, *Persistent) {
 	t.Helper()
-	sim := netsim.New(7)
-	net := netsim.NewNetwork(sim)
-	var hosts []*netsim.Host
-	var sp []*testSwitch
-	for j := 0; j < spines; j++ {
-		sp = append(sp, addSwitch(net, fmt.Sprint("spine", j)))
-	}
-	for l := 0; l < 3; l++ {
-		leaf := addSwitch(net, fmt.Sprint("leaf", l))
-		for i := 0; i < 2; i++ {
-			h := net.AddHost(fmt.Sprintf("h%d.%d", l, i))
-			net.Connect(h.ID(), leaf.ID(), 10*netsim.Gbps, netsim.Microsecond, newECNQueue(60_000, 20), newECNQueue(12_000, 5))
-			hosts = append(hosts, h)
-		}
-		for _, s := range sp {
-			net.Connect(leaf.ID(), s.ID(), 10*netsim.Gbps, 2*netsim.Microsecond, newECNQueue(12_000, 5), newECNQueue(12_000, 5))
-		}
-	}
-	if threads > 0 {
-		if _, err := net.Partition(net.AutoPartition(0)); err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.SetThreads(threads); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := DefaultConfig()
-	cfg.CC = DCTCP
-	cfg.MinRTO = 100 * netsim.Microsecond
+	net, hosts, cfg := smallLeafSpine(t, 7, spines, threads)
+	sim := net.Sim
 	p := NewStack(net, cfg).Persistent()
 	logs := make([]strings.Builder, len(hosts))
 	for i, h := range hosts {

@@ -47,35 +47,8 @@ func (o *opener) HandleEvent(netsim.Event) {
 // the completion logs, the flows and the hosts.
 func postedRun(t *testing.T, threads int) (string, []*Flow, []*netsim.Host, *Stack) {
 	t.Helper()
-	sim := netsim.New(5)
-	net := netsim.NewNetwork(sim)
-	var hosts []*netsim.Host
-	var spines []*testSwitch
-	for j := 0; j < 2; j++ {
-		spines = append(spines, addSwitch(net, fmt.Sprint("spine", j)))
-	}
-	for l := 0; l < 3; l++ {
-		leaf := addSwitch(net, fmt.Sprint("leaf", l))
-		for i := 0; i < 2; i++ {
-			h := net.AddHost(fmt.Sprintf("h%d.%d", l, i))
-			net.Connect(h.ID(), leaf.ID(), 10*netsim.Gbps, netsim.Microsecond, newECNQueue(60_000, 20), newECNQueue(12_000, 5))
-			hosts = append(hosts, h)
-		}
-		for _, sp := range spines {
-			net.Connect(leaf.ID(), sp.ID(), 10*netsim.Gbps, 2*netsim.Microsecond, newECNQueue(12_000, 5), newECNQueue(12_000, 5))
-		}
-	}
-	if threads > 0 {
-		if _, err := net.Partition(net.AutoPartition(0)); err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.SetThreads(threads); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := DefaultConfig()
-	cfg.CC = DCTCP
-	cfg.MinRTO = 100 * netsim.Microsecond
+	net, hosts, cfg := smallLeafSpine(t, 5, 2, threads)
+	sim := net.Sim
 	st := NewStack(net, cfg)
 	logs := make([]strings.Builder, len(hosts))
 	var all []*Flow
@@ -138,4 +111,42 @@ func TestFlowsOpenedInWindows(t *testing.T) {
 	if sbytes != bytes || sst.Completed != uint64(len(seq)) {
 		t.Fatalf("unpartitioned: %d bytes in %d completed flows; partitioned %d bytes", sbytes, sst.Completed, bytes)
 	}
+}
+
+// smallLeafSpine builds a leaf-spine of 3 leaves of 2 hosts and the given
+// spines (10 Gbps, small ECN buffers so that some segments drop), on the
+// parallel engine at the given threads (0: unpartitioned), and a DCTCP
+// transport configuration with a 100 us minimum RTO for it.
+func smallLeafSpine(t *testing.T, seed uint64, spines, threads int) (*netsim.Network, []*netsim.Host, Config) {
+	t.Helper()
+	sim := netsim.New(seed)
+	net := netsim.NewNetwork(sim)
+	var hosts []*netsim.Host
+	var sps []*testSwitch
+	for j := 0; j < spines; j++ {
+		sps = append(sps, addSwitch(net, fmt.Sprint("spine", j)))
+	}
+	for l := 0; l < 3; l++ {
+		leaf := addSwitch(net, fmt.Sprint("leaf", l))
+		for i := 0; i < 2; i++ {
+			h := net.AddHost(fmt.Sprintf("h%d.%d", l, i))
+			net.Connect(h.ID(), leaf.ID(), 10*netsim.Gbps, netsim.Microsecond, newECNQueue(60_000, 20), newECNQueue(12_000, 5))
+			hosts = append(hosts, h)
+		}
+		for _, sp := range sps {
+			net.Connect(leaf.ID(), sp.ID(), 10*netsim.Gbps, 2*netsim.Microsecond, newECNQueue(12_000, 5), newECNQueue(12_000, 5))
+		}
+	}
+	if threads > 0 {
+		if _, err := net.Partition(net.AutoPartition(0)); err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.SetThreads(threads); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.CC = DCTCP
+	cfg.MinRTO = 100 * netsim.Microsecond
+	return net, hosts, cfg
 }
