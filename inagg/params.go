@@ -200,6 +200,15 @@ type Params struct {
 	AWDScope AWDScope
 	// PCMax is StrawAsyn+PC's p_max (default PMaxAWD; see PMaxMode).
 	PCMax PMaxMode
+	// FrontLast makes a timeout of the protocols with GACKs recover the
+	// front sequence (last_AACK + 1, GACKed but unanswered) after the
+	// batch of unGACKed resends instead of before it (the earlier model).
+	// The papers do not say; the default false follows the public ATP
+	// client, which resends from last_ACK + 1 upward (see worker.timeout).
+	// With it, a job of ina-leafspine (Hadoop at 0.2, seed 3) stalled for
+	// 170 ms with its front's resend dropped at the PS's port at each of
+	// ten expiries.
+	FrontLast bool
 	// NICQueuePackets bounds how many packets a worker keeps queued at its
 	// host's NIC (the send-queue depth of the kernel-bypass stacks ATP and
 	// PA-ATP use, or Linux's TCP small queues): a worker whose window

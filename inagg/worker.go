@@ -459,6 +459,15 @@ func (w *worker) rtoValue() netsim.Time {
 // contribution safe, though: the aggregate or partial aggregate that
 // carries it to the PS can be lost. If the timer expires again with the
 // pulls unanswered, the worker resends its gradients lacking results.
+//
+// The front sequence (last_AACK + 1) goes first: when the switch
+// acknowledged it and its result never came, it is pulled (first expiry)
+// or resent (later ones) ahead of the batch, as the public ATP client
+// resends from last_ACK + 1 upward (in-ATP/ATP client/p4ml_manager.cc:
+// 451-483). Behind the batch it reached the PS's port after a burst of
+// one BDP from every worker of the job, whose timers expire together, and
+// could be dropped at every expiry while its timer backed off to MaxRTO
+// (Params.FrontLast keeps that order).
 func (w *worker) timeout() {
 	if w.done || !w.outstanding() {
 		return
@@ -472,7 +481,11 @@ func (w *worker) timeout() {
 		return
 	}
 	w.rtxNext, w.rtxEnd = w.lastAACK+1, w.sndNext
-	if w.recoverSome(w.j.recoveryBatch, w.gacks()) {
+	if w.gacks() && !w.j.params.FrontLast && w.skipToRecover() {
+		// The front first (Params.FrontLast), then the batch.
+		w.recoverFront()
+		w.recoverSome(w.j.recoveryBatch, true)
+	} else if w.recoverSome(w.j.recoveryBatch, w.gacks()) {
 		if w.gacks() {
 			w.recoverFront()
 		}
@@ -488,6 +501,18 @@ func (w *worker) timeout() {
 	}
 	w.backoff++
 	w.rto.SetAfter(w.rtoValue())
+}
+
+// skipToRecover moves the recovery round's cursor to the first sequence
+// that is neither answered nor GACKed, and reports whether there is one.
+func (w *worker) skipToRecover() bool {
+	for ; w.rtxNext < w.rtxEnd; w.rtxNext++ {
+		s := w.rtxNext
+		if s > w.lastAACK && w.flags[s&w.mask]&(fResult|fGACK|fSent) == fSent {
+			return true
+		}
+	}
+	return false
 }
 
 // recoverFront recovers the front sequence (last_AACK + 1) when the switch

@@ -90,6 +90,9 @@ func ConstantParams() []experiments.Param {
 			OnlyWhen("protocol", "strawasyn-pc", "strawasyn-al", "pa-atp"),
 		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
 			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", "strawasyn-pc"),
+		experiments.EnumParam("rto_front", "first", []string{"first", "last"}, "where a timeout of the protocols with GACKs puts the front "+
+			"sequence (last_AACK + 1, GACKed, unanswered): first = pulled or resent before the batch of unGACKed resends, as the public ATP "+
+			"client resends from last_ACK + 1 upward; last = after the batch (the earlier model)").OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("max_window_pkts", d.MaxWindow, 2, 1<<22, "cap of every window (AWD included) and of how far a worker's next "+
 			"sequence may run past its last_AACK, packets (65536: above a switch's M = 40960 aggregators, so one job's asynchrony can fill "+
 			"it; the earlier 16384 capped it at 40 percent)").OnlyWhen("protocol", windowed...),
@@ -147,6 +150,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.AWDScope, _ = inagg.ParseAWDScope(ps.String("awd_scope"))
 		p.InitAWD = ps.Float("init_awd_pkts")
 		p.PCMax, _ = inagg.ParsePMaxMode(ps.String("pc_pmax"))
+		p.FrontLast = ps.String("rto_front") == "last"
 	}
 	if ps.Has("max_window_pkts") {
 		p.MaxWindow = ps.Int("max_window_pkts")

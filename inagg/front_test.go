@@ -1,0 +1,68 @@
+package inagg
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"syncsim/netsim"
+)
+
+// psRecorder stands in for a job's PS endpoint and records what reaches
+// it, in order: "p<seq>" for a pull, "r<seq>" for a resent gradient.
+type psRecorder struct {
+	pool *netsim.PacketPool
+	got  []string
+}
+
+func (r *psRecorder) Receive(p *netsim.Packet) {
+	switch {
+	case p.Kind == KindPull:
+		r.got = append(r.got, fmt.Sprintf("p%d", p.Seq))
+	case p.Kind == KindGradient && p.Flags&netsim.FlagRetx != 0:
+		r.got = append(r.got, fmt.Sprintf("r%d", p.Seq))
+	}
+	r.pool.Put(p)
+}
+
+// TestTimeoutFrontFirst: a timeout recovers the front sequence (last_AACK
+// + 1, GACKed, no result) before the unGACKed ones, as the ATP client
+// resends from last_ACK + 1 up (Params.FrontLast: after them). Worked by
+// hand: sequences 0-4 sent, 0 GACKed without a result, 1-4 in flight. At
+// the first expiry the PS receives a pull for 0, then resends of 1-4; at
+// the second (backoff 1) resends of 0, 1, 2, 3, 4. With FrontLast: 1-4,
+// then the pull of 0; then 1-4 and 0.
+func TestTimeoutFrontFirst(t *testing.T) {
+	for _, last := range []bool{false, true} {
+		s := newStar(t, starCfg{workers: 2})
+		j := idleJob(t, s, 0, PAATP)
+		j.params.FrontLast = last
+		rec := &psRecorder{pool: s.net.Sim.Packets()}
+		s.ps.Unregister(j.ps.ep)
+		if ep := s.ps.Register(rec); ep != j.ps.ep {
+			t.Fatalf("recorder registered as endpoint %d, the PS is %d", ep, j.ps.ep)
+		}
+		w := j.workers[0]
+		w.sndNext, w.lastAACK, w.lastGACK = 5, -1, 0
+		w.flags[0] = fSent | fGACK
+		for q := 1; q < 5; q++ {
+			w.flags[q] = fSent
+		}
+		if j.recoveryBatch < 4 {
+			t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
+		}
+		w.timeout()
+		s.net.Sim.Run(100 * netsim.Microsecond)
+		first := slices.Clone(rec.got)
+		rec.got = rec.got[:0]
+		w.timeout()
+		s.net.Sim.Run(200 * netsim.Microsecond)
+		want1, want2 := []string{"p0", "r1", "r2", "r3", "r4"}, []string{"r0", "r1", "r2", "r3", "r4"}
+		if last {
+			want1, want2 = []string{"r1", "r2", "r3", "r4", "p0"}, []string{"r1", "r2", "r3", "r4", "r0"}
+		}
+		if !slices.Equal(first, want1) || !slices.Equal(rec.got, want2) {
+			t.Errorf("FrontLast %v: the PS received %v, then %v; want %v, then %v", last, first, rec.got, want1, want2)
+		}
+	}
+}
