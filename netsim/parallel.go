@@ -357,12 +357,24 @@ func (s *Sim) fireAt(t Time) {
 // takes partitions from the others' (work stealing), so a thread the OS
 // pauses does not hold the window up. Which worker runs a partition
 // never affects results.
+//
+// The coordinator starts a window by publishing its end and moving the
+// epoch; each worker, done, counts itself off pending. Both sides wait
+// with a parker: a short spin, then a block.
 type workerPool struct {
 	pr    *parallel
-	start []chan Time
-	done  chan any // nil, or what a worker's partition panicked with
-	wg    sync.WaitGroup
 	lists []workList
+	// epoch counts the windows started; a worker runs a window when it
+	// moves past the last one it ran (or stops when quit is set).
+	epoch   atomic.Uint64
+	end     Time // the window's end, written before epoch moves
+	quit    atomic.Bool
+	pending atomic.Int32 // workers other than 0 still in the window
+	// park[w] is worker w's (park[0] the coordinator's, waiting for
+	// pending to reach 0).
+	park   []parker
+	failed []any // per worker: what its partition panicked with, or nil
+	wg     sync.WaitGroup
 	// since counts the windows since the last rebalance.
 	since int
 	load  []uint64 // per partition: events since the last rebalance
@@ -380,7 +392,11 @@ type workList struct {
 const rebalanceEvery = 64
 
 func newWorkerPool(pr *parallel, n int) *workerPool {
-	wp := &workerPool{pr: pr, done: make(chan any, n), lists: make([]workList, n), load: make([]uint64, len(pr.parts))}
+	wp := &workerPool{pr: pr, lists: make([]workList, n), load: make([]uint64, len(pr.parts)),
+		park: make([]parker, n), failed: make([]any, n)}
+	for i := range wp.park {
+		wp.park[i] = newParker()
+	}
 	// Start with contiguous blocks: neighbouring partitions (a leaf's
 	// hosts) on one worker.
 	for i, s := range pr.parts {
@@ -388,22 +404,33 @@ func newWorkerPool(pr *parallel, n int) *workerPool {
 		wp.lists[w].parts = append(wp.lists[w].parts, s)
 	}
 	for i := 1; i < n; i++ {
-		c := make(chan Time, 1)
-		wp.start = append(wp.start, c)
 		wp.wg.Add(1)
-		go func() {
-			defer wp.wg.Done()
-			if pr.prof != nil {
-				// threadCPU reads this thread's clock.
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-			}
-			for end := range c {
-				wp.done <- wp.safeWork(i, end)
-			}
-		}()
+		go wp.worker(i)
 	}
 	return wp
+}
+
+// worker is worker w's goroutine: it runs every window the coordinator
+// starts until quit.
+func (wp *workerPool) worker(w int) {
+	defer wp.wg.Done()
+	if wp.pr.prof != nil {
+		// threadCPU reads this thread's clock.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	for ran := uint64(0); ; {
+		next := ran + 1
+		wp.park[w].wait(func() bool { return wp.epoch.Load() >= next || wp.quit.Load() })
+		if wp.quit.Load() {
+			return
+		}
+		ran = next
+		wp.failed[w] = wp.safeWork(w, wp.end)
+		if wp.pending.Add(-1) == 0 {
+			wp.park[0].wake()
+		}
+	}
 }
 
 // rebalance reassigns partitions to workers from their recent events.
@@ -469,18 +496,18 @@ func (wp *workerPool) window(end Time) {
 	for i := range wp.lists {
 		wp.lists[i].next.Store(0)
 	}
-	for _, c := range wp.start {
-		c <- end
+	n := len(wp.lists)
+	wp.end = end
+	wp.pending.Store(int32(n - 1))
+	wp.epoch.Add(1)
+	for w := 1; w < n; w++ {
+		wp.park[w].wake()
 	}
 	own := wp.safeWork(0, end)
-	var first any
-	for range wp.start {
-		if v := <-wp.done; v != nil && first == nil {
-			first = v
-		}
-	}
-	if own != nil {
-		first = own
+	wp.park[0].wait(func() bool { return wp.pending.Load() == 0 })
+	first := own
+	for w := 1; w < n && first == nil; w++ {
+		first = wp.failed[w]
 	}
 	if first != nil {
 		panic(first)
@@ -491,8 +518,9 @@ func (wp *workerPool) window(end Time) {
 }
 
 func (wp *workerPool) stop() {
-	for _, c := range wp.start {
-		close(c)
+	wp.quit.Store(true)
+	for w := 1; w < len(wp.park); w++ {
+		wp.park[w].wake()
 	}
 	wp.wg.Wait()
 }
