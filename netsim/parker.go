@@ -21,13 +21,14 @@ type parker struct {
 	_        [64 - 12]byte
 }
 
-// spinFor is how long a parker spins before it blocks.
-const spinFor = 200 * time.Microsecond
+// spinFor is how long a parker spins before it blocks (a variable for
+// the tests, which make it 0).
+var spinFor = 200 * time.Microsecond
 
 func newParker() parker { return parker{ch: make(chan struct{}, 1)} }
 
-// wait returns once ready reports true. ready must turn true only by
-// the waker's hand, which then calls wake.
+// wait returns once ready reports true. Whoever makes ready true calls
+// wake after it.
 func (p *parker) wait(ready func() bool) {
 	if ready() {
 		return
@@ -41,19 +42,28 @@ func (p *parker) wait(ready func() bool) {
 			break
 		}
 	}
-	p.sleeping.Store(1)
-	if ready() {
-		if p.sleeping.CompareAndSwap(1, 0) {
+	for {
+		p.sleeping.Store(1)
+		if ready() {
+			if !p.sleeping.CompareAndSwap(1, 0) {
+				<-p.ch // a waker saw us asleep and sent a token: take it
+			}
 			return
 		}
-		<-p.ch // the waker saw us asleep and sent a token: take it
-		return
+		// A token may come from a waker of an earlier round that was slow
+		// to call wake (its waiter saw the condition while spinning and
+		// went on): each sleep takes exactly the one token its own
+		// sleeping flag let through, and looks at the condition again.
+		<-p.ch
+		if ready() {
+			return
+		}
 	}
-	<-p.ch
 }
 
 // wake is called after the waiter's condition turned true: it unblocks a
-// waiter that went to sleep.
+// waiter that went to sleep (or, late, one waiting for a later round, which
+// looks again and sleeps on).
 func (p *parker) wake() {
 	if p.sleeping.CompareAndSwap(1, 0) {
 		p.ch <- struct{}{}
