@@ -381,7 +381,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		}
 	}()
 	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m,
-		point: j.point, Threads: max(r.Threads, 1), EngineProfile: r.EngineProfile}
+		point: j.point, Threads: max(r.Threads, 1), EngineProfile: r.EngineProfile, Concurrent: min(r.Parallel, r.Total())}
 	if r.Series {
 		run.seriesDir = r.SeriesDir
 	}

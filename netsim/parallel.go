@@ -67,6 +67,7 @@ type parallel struct {
 	// feeders are the open-loop sources (Sim.AddFeeder).
 	feeders []Feeder
 	prof    *Profile
+	noSpin  bool // SetSpin(false)
 	// barrier holds the hooks called after every window (OnBarrier).
 	barrier []func()
 }
@@ -134,6 +135,17 @@ func (s *Sim) SetThreads(n int) error {
 		s.par.threads = n
 	}
 	return nil
+}
+
+// SetSpin sets whether the threads of a partitioned run spin for a
+// moment before they block between windows (default true): it saves the
+// wake-up of a sleeping core every window when each thread has a core of
+// its own, and costs cores when threads outnumber them. Results do not
+// depend on it. It has no effect on an unpartitioned Sim.
+func (s *Sim) SetSpin(on bool) {
+	if s.par != nil {
+		s.par.noSpin = !on
+	}
 }
 
 // misuse reports a component bound to the coordinator that was used from
@@ -373,7 +385,8 @@ type workerPool struct {
 	// park[w] is worker w's (park[0] the coordinator's, waiting for
 	// pending to reach 0).
 	park   []parker
-	failed []any // per worker: what its partition panicked with, or nil
+	spin   time.Duration // how long a waiting side spins before it blocks
+	failed []any         // per worker: what its partition panicked with, or nil
 	wg     sync.WaitGroup
 	// since counts the windows since the last rebalance.
 	since int
@@ -393,7 +406,10 @@ const rebalanceEvery = 64
 
 func newWorkerPool(pr *parallel, n int) *workerPool {
 	wp := &workerPool{pr: pr, lists: make([]workList, n), load: make([]uint64, len(pr.parts)),
-		park: make([]parker, n), failed: make([]any, n)}
+		park: make([]parker, n), failed: make([]any, n), spin: spinFor}
+	if pr.noSpin {
+		wp.spin = 0
+	}
 	for i := range wp.park {
 		wp.park[i] = newParker()
 	}
@@ -421,7 +437,7 @@ func (wp *workerPool) worker(w int) {
 	}
 	for ran := uint64(0); ; {
 		next := ran + 1
-		wp.park[w].wait(func() bool { return wp.epoch.Load() >= next || wp.quit.Load() })
+		wp.park[w].wait(wp.spin, func() bool { return wp.epoch.Load() >= next || wp.quit.Load() })
 		if wp.quit.Load() {
 			return
 		}
@@ -504,7 +520,7 @@ func (wp *workerPool) window(end Time) {
 		wp.park[w].wake()
 	}
 	own := wp.safeWork(0, end)
-	wp.park[0].wait(func() bool { return wp.pending.Load() == 0 })
+	wp.park[0].wait(wp.spin, func() bool { return wp.pending.Load() == 0 })
 	first := own
 	for w := 1; w < n && first == nil; w++ {
 		first = wp.failed[w]

@@ -21,25 +21,27 @@ type parker struct {
 	_        [64 - 12]byte
 }
 
-// spinFor is how long a parker spins before it blocks (a variable for
-// the tests, which make it 0).
-var spinFor = 200 * time.Microsecond
+// spinFor is how long the parallel engine's threads spin before they
+// block (Sim.SetSpin).
+const spinFor = 200 * time.Microsecond
 
 func newParker() parker { return parker{ch: make(chan struct{}, 1)} }
 
-// wait returns once ready reports true. Whoever makes ready true calls
-// wake after it.
-func (p *parker) wait(ready func() bool) {
+// wait returns once ready reports true, spinning for up to spin before
+// it blocks. Whoever makes ready true calls wake after it.
+func (p *parker) wait(spin time.Duration, ready func() bool) {
 	if ready() {
 		return
 	}
-	deadline := time.Now().Add(spinFor)
-	for i := 1; ; i++ {
-		if ready() {
-			return
-		}
-		if i&63 == 0 && time.Now().After(deadline) {
-			break
+	if spin > 0 {
+		deadline := time.Now().Add(spin)
+		for i := 1; ; i++ {
+			if ready() {
+				return
+			}
+			if i&63 == 0 && time.Now().After(deadline) {
+				break
+			}
 		}
 	}
 	for {

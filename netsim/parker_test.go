@@ -14,9 +14,7 @@ import (
 // run every round exactly once, in order, and the coordinator must never
 // start a round before both finished the last.
 func TestParkerRounds(t *testing.T) {
-	defer func(d time.Duration) { spinFor = d }(spinFor)
 	for _, spin := range []time.Duration{0, time.Microsecond} {
-		spinFor = spin
 		const workers, rounds = 2, 20000
 		var epoch atomic.Uint64
 		var pending atomic.Int32
@@ -30,7 +28,7 @@ func TestParkerRounds(t *testing.T) {
 		for w := 1; w <= workers; w++ {
 			go func() {
 				for r := uint64(1); r <= rounds; r++ {
-					park[w].wait(func() bool { return epoch.Load() >= r })
+					park[w].wait(spin, func() bool { return epoch.Load() >= r })
 					if epoch.Load() != r || ran[w] != r-1 {
 						bad.Add(1)
 					}
@@ -48,7 +46,7 @@ func TestParkerRounds(t *testing.T) {
 			for w := 1; w <= workers; w++ {
 				park[w].wake()
 			}
-			park[0].wait(func() bool { return pending.Load() == 0 })
+			park[0].wait(spin, func() bool { return pending.Load() == 0 })
 			for w := 1; w <= workers; w++ {
 				if ran[w] != r {
 					t.Fatalf("spin %v: round %d ended with worker %d at round %d", spin, r, w, ran[w])
@@ -69,15 +67,13 @@ func TestParkerRounds(t *testing.T) {
 // the waiter sleeps for the next round. The waiter must look at its
 // condition again and sleep on, not return before its round.
 func TestParkerLateWake(t *testing.T) {
-	defer func(d time.Duration) { spinFor = d }(spinFor)
-	spinFor = 0
 	p := newParker()
 	var round atomic.Uint64
 	round.Store(1)
-	p.wait(func() bool { return round.Load() >= 1 }) // round 1, seen at once
+	p.wait(0, func() bool { return round.Load() >= 1 }) // round 1, seen at once
 	returned := make(chan struct{})
 	go func() {
-		p.wait(func() bool { return round.Load() >= 2 })
+		p.wait(0, func() bool { return round.Load() >= 2 })
 		close(returned)
 	}()
 	for p.sleeping.Load() != 1 {

@@ -2,6 +2,7 @@ package setup
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"syncsim/experiments"
@@ -38,6 +39,9 @@ func Parallel(r *experiments.Run, net *netsim.Network) error {
 	if err := sim.SetThreads(threads); err != nil {
 		return err
 	}
+	// Spinning between windows pays on cores of one's own and costs a
+	// core another thread needs on a machine with more threads than cores.
+	sim.SetSpin(threads*max(r.Concurrent, 1) <= runtime.NumCPU())
 	if r.EngineProfile {
 		prof := sim.EnableProfile()
 		r.SetEngineReport(func() string {
