@@ -11,7 +11,8 @@
 # cost RUN.time (CPU seconds user and system, wall seconds, peak KB, as the
 # sweeps' .time files) and its series under series-RUN/; `tables` (run
 # after the others) writes fullsize.md (AJCT and diagnostics, median
-# [min-max] over the seeds present) from the CSVs there.
+# [min-max] over the seeds present) from the CSVs there. EXTRA adds flags
+# to every run, as in scripts/lib/reproduce.sh.
 # Costly: 45-75 CPU-minutes and about 300 MB per run at the engine's
 # present speed (docs/ina-reproduction.md, "A full-size point").
 # See scripts/lib/reproduce.sh for SYNCSIM.
@@ -22,9 +23,10 @@ figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables)
 # full NAME PROTOCOL SEED
 full() {
 	local name=$1 p=$2 seed=$3
-	say "$name: syncsim run ina-leafspine --set protocol=$p --set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed $seed"
+	say "$name: syncsim run ina-leafspine --set protocol=$p --set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed $seed ${EXTRA:-}"
+	# shellcheck disable=SC2086 # EXTRA is a list of flags
 	/usr/bin/time -o "$name.time" -f "%U %S %e %M" "$SYNCSIM" run ina-leafspine --set protocol="$p" \
-		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed "$seed" \
+		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed "$seed" ${EXTRA:-} \
 		--csv "$name.csv" --series-dir "series-$name" --force --quiet
 }
 
