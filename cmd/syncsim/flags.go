@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"syncsim/experiments"
 )
 
 // Flags shared by run and sweep.
@@ -19,7 +21,7 @@ func gridFlags(sweep bool) []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "base seed; trial t runs with seed+t"},
 		&cli.IntFlag{Name: "trials", Value: 1, Usage: "independent trials per point, 1 to 1000000"},
 		&cli.IntFlag{Name: "parallel", Value: runtime.GOMAXPROCS(0), Usage: "runs at a time, 1 to 1024; results do not depend on it"},
-		&cli.IntFlag{Name: "threads", Value: 1, Usage: "threads of each run on the parallel engine, 1 to 256 (background, incast, permutation); results do not depend on it"},
+		&cli.IntFlag{Name: "threads", Value: 1, Usage: "threads of each run on the parallel engine, 1 to 256 (" + experiments.ThreadedHint + "); results do not depend on it"},
 		&cli.BoolFlag{Name: "engine-profile", Usage: "after each run on the parallel engine, print its partitions, windows and predicted speedups on stderr"},
 		&cli.StringFlag{Name: "csv", Usage: csvUsage},
 		&cli.BoolFlag{Name: "resume", Usage: "continue the CSV of an interrupted command: keep its rows and run only the missing ones (the same command otherwise)"},
