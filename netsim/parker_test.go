@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestParkerRounds drives a coordinator and two workers through many
@@ -92,5 +93,13 @@ func TestParkerLateWake(t *testing.T) {
 	case <-returned:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the waiter for round 2 did not return after its wake")
+	}
+}
+
+// TestParkerLine: a parker fills one cache line, so two waiters' flags
+// never share one.
+func TestParkerLine(t *testing.T) {
+	if sz := unsafe.Sizeof(parker{}); sz != 64 {
+		t.Errorf("parker is %d bytes, not one cache line", sz)
 	}
 }
