@@ -18,7 +18,7 @@ import (
 type parker struct {
 	sleeping atomic.Int32 // 1 while the waiter is blocked or about to block
 	ch       chan struct{}
-	_        [64 - 16]byte // a cache line of its own: waiters on different cores share none
+	_        [64 - 16]byte // a cache line in size, so waiters on different cores seldom share one
 }
 
 // spinFor is how long the parallel engine's threads spin before they

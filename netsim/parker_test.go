@@ -96,8 +96,7 @@ func TestParkerLateWake(t *testing.T) {
 	}
 }
 
-// TestParkerLine: a parker fills one cache line, so two waiters' flags
-// never share one.
+// TestParkerLine: a parker is one cache line in size.
 func TestParkerLine(t *testing.T) {
 	if sz := unsafe.Sizeof(parker{}); sz != 64 {
 		t.Errorf("parker is %d bytes, not one cache line", sz)
