@@ -40,9 +40,9 @@ type Run struct {
 	// EngineProfile asks a parallel run to record its windows and leave
 	// a report of them in Engine.
 	EngineProfile bool
-	// Concurrent is how many runs execute at once beside this one (it
-	// included; 0 counts as 1): the parallel engine's threads spin between
-	// windows only while the runs' threads fit the machine's cores.
+	// Concurrent is how many runs execute at once, this one included (0
+	// counts as 1): the parallel engine's threads spin between windows
+	// only while the runs' threads fit the machine's cores.
 	Concurrent int
 	// Engine is the parallel engine's report of the run (with
 	// EngineProfile), text for people.

@@ -177,15 +177,7 @@ func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
 func TestTimeoutRecoversGACKedFront(t *testing.T) {
 	s := newStar(t, starCfg{workers: 2})
 	j := idleJob(t, s, 0, PAATP)
-	w := j.workers[0]
-	w.sndNext, w.lastAACK, w.lastGACK = 5, -1, 0
-	w.flags[0] = fSent | fGACK
-	for q := 1; q < 5; q++ {
-		w.flags[q] = fSent
-	}
-	if j.recoveryBatch < 4 {
-		t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
-	}
+	w := gackedFront(t, j)
 	w.timeout()
 	if st := w.stats; st.Pulls != 1 || st.Retransmits != 4 {
 		t.Fatalf("first expiry: %d pulls, %d resends; want 1 (sequence 0), 4 (1-4)", st.Pulls, st.Retransmits)

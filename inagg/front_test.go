@@ -42,15 +42,7 @@ func TestTimeoutFrontFirst(t *testing.T) {
 		if ep := s.ps.Register(rec); ep != j.ps.ep {
 			t.Fatalf("recorder registered as endpoint %d, the PS is %d", ep, j.ps.ep)
 		}
-		w := j.workers[0]
-		w.sndNext, w.lastAACK, w.lastGACK = 5, -1, 0
-		w.flags[0] = fSent | fGACK
-		for q := 1; q < 5; q++ {
-			w.flags[q] = fSent
-		}
-		if j.recoveryBatch < 4 {
-			t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
-		}
+		w := gackedFront(t, j)
 		w.timeout()
 		s.net.Sim.Run(100 * netsim.Microsecond)
 		first := slices.Clone(rec.got)
@@ -65,4 +57,20 @@ func TestTimeoutFrontFirst(t *testing.T) {
 			t.Errorf("FrontLast %v: the PS received %v, then %v; want %v, then %v", last, first, rec.got, want1, want2)
 		}
 	}
+}
+
+// gackedFront sets up the hand-worked case of the front tests on j's
+// worker 0: sequences 0-4 sent, 0 GACKed without a result, 1-4 in flight.
+func gackedFront(t *testing.T, j *Job) *worker {
+	t.Helper()
+	w := j.workers[0]
+	w.sndNext, w.lastAACK, w.lastGACK = 5, -1, 0
+	w.flags[0] = fSent | fGACK
+	for q := 1; q < 5; q++ {
+		w.flags[q] = fSent
+	}
+	if j.recoveryBatch < 4 {
+		t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
+	}
+	return w
 }
