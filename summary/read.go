@@ -34,21 +34,36 @@ type row struct {
 }
 
 // FromTables joins tables read by plotting.ReadFile. They must have the
-// same header and name the same experiment; a (point, seed) that appears
-// twice is an error (two sweeps wrote one file, or a file was given
-// twice), since trials would then be counted twice.
+// same parameter columns and name the same experiment; their metrics are
+// those every table has, in the first one's order, so a run's CSV joins a
+// sweep's written with --timing (whose wall_s and events_per_s it lacks).
+// A (point, seed) that appears twice is an error (two sweeps wrote one
+// file, or a file was given twice), since trials would then be counted
+// twice.
 func FromTables(tables ...*plotting.Table) (*Data, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("no CSV given")
 	}
 	first := tables[0]
-	d := &Data{Params: first.Params, Metrics: first.Metrics}
-	seen := map[string]string{}
 	seedCol := len(first.Params) + 2
+	d := &Data{Params: first.Params}
+	for _, m := range first.Metrics {
+		if !slices.ContainsFunc(tables, func(t *plotting.Table) bool { return !slices.Contains(t.Metrics, m) }) {
+			d.Metrics = append(d.Metrics, m)
+		}
+	}
+	seen := map[string]string{}
 	for _, t := range tables {
-		if !slices.Equal(t.Header, first.Header) {
-			return nil, fmt.Errorf("%s and %s have different columns (%s); summarise files of one experiment and one set of metrics",
-				first.Source, t.Source, headerDiff(first.Header, t.Header))
+		if !slices.Equal(t.Header[:min(seedCol+1, len(t.Header))], first.Header[:seedCol+1]) {
+			return nil, fmt.Errorf("%s and %s have different columns (%s); summarise files of one experiment",
+				first.Source, t.Source, headerDiff(first.Header[:seedCol+1], t.Header))
+		}
+		if len(d.Metrics) == 0 {
+			return nil, fmt.Errorf("%s and %s have no metric in common", first.Source, t.Source)
+		}
+		cols := make([]int, len(d.Metrics)) // each metric's column in t
+		for j, m := range d.Metrics {
+			cols[j] = seedCol + 1 + slices.Index(t.Metrics, m)
 		}
 		for i, rec := range t.Rows {
 			src := fmt.Sprintf("%s line %d", t.Source, t.Line[i])
@@ -66,7 +81,7 @@ func FromTables(tables ...*plotting.Table) (*Data, error) {
 				return nil, fmt.Errorf("%s: seed %q is not a whole number", src, r.seed)
 			}
 			for j, m := range d.Metrics {
-				s := strings.TrimSpace(rec[seedCol+1+j])
+				s := strings.TrimSpace(rec[cols[j]])
 				v := math.NaN()
 				if s != "" {
 					var err error

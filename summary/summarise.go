@@ -31,7 +31,8 @@ func ParseChange(s string) (Change, error) {
 	return 0, fmt.Errorf("--change %q: want ratio or percent", s)
 }
 
-// Filter keeps the rows whose parameter takes one of the values.
+// Filter keeps the rows whose parameter takes one of the values; Param
+// "seed" keeps the trials run with those seeds.
 type Filter struct {
 	Param  string
 	Values []string
@@ -329,11 +330,20 @@ func (d *Data) metricIndexes(names []string) ([]int, error) {
 func (d *Data) filter(where []Filter) ([]row, error) {
 	rows := d.rows
 	for _, f := range where {
-		i := d.param(f.Param)
-		if i < 0 {
-			return nil, fmt.Errorf("--where %s: not a parameter of these rows (parameters: %s)", f.Param, strings.Join(d.Params, ", "))
+		value := func(r row) string { return r.seed }
+		var present []string
+		if i := d.param(f.Param); i >= 0 {
+			value = func(r row) string { return r.params[i] }
+			present = distinct(rows, i)
+		} else if f.Param == "seed" {
+			for _, r := range rows {
+				if !slices.Contains(present, r.seed) {
+					present = append(present, r.seed)
+				}
+			}
+		} else {
+			return nil, fmt.Errorf("--where %s: not a parameter of these rows, nor seed (parameters: %s)", f.Param, strings.Join(d.Params, ", "))
 		}
-		present := distinct(rows, i)
 		for _, v := range f.Values {
 			if !slices.ContainsFunc(present, func(p string) bool { return sameValue(p, v) }) {
 				return nil, fmt.Errorf("--where %s=%s: no row has it (values: %s)", f.Param, v, strings.Join(present, ", "))
@@ -341,7 +351,7 @@ func (d *Data) filter(where []Filter) ([]row, error) {
 		}
 		var kept []row
 		for _, r := range rows {
-			if slices.ContainsFunc(f.Values, func(v string) bool { return sameValue(r.params[i], v) }) {
+			if slices.ContainsFunc(f.Values, func(v string) bool { return sameValue(value(r), v) }) {
 				kept = append(kept, r)
 			}
 		}

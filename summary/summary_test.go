@@ -2,6 +2,7 @@ package summary
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,6 +155,44 @@ func TestUnevenTrialsAndMergedFiles(t *testing.T) {
 `
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFilesWithOtherMetrics: a file whose metric columns differ (a run
+// written without --timing beside a sweep written with it, the columns in
+// another order) joins on the metrics both have, each read from its own
+// column; the metric only one has is not offered.
+func TestFilesWithOtherMetrics(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(sweep), "\n")
+	first := lines[0] + ",wall_s\n"
+	for _, l := range lines[1:7] {
+		first += l + ",9.5\n"
+	}
+	second := "experiment,scheme,model,warmup_ms,trial,seed,iters,comm_ms\n"
+	for _, l := range lines[7:] {
+		f := strings.Split(l, ",")
+		second += strings.Join(append(f[:6:6], f[7], f[6]), ",") + "\n"
+	}
+	d := data(t, first, second)
+	if !slices.Equal(d.Metrics, []string{"comm_ms", "iters"}) {
+		t.Fatalf("metrics %v, want comm_ms, iters", d.Metrics)
+	}
+	got := markdown(t, d, Spec{Metrics: []string{"comm_ms"}, Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}}, Style{})
+	if want := "| b | 200 [190-210] | 133 [105-150] | 0.700 [0.500-0.750] |"; !strings.Contains(got, want) {
+		t.Errorf("got\n%s\nwant a row\n%s", got, want)
+	}
+	if _, err := d.Summarise(Spec{Metrics: []string{"wall_s"}}); err == nil {
+		t.Error("wall_s, a metric of one file only, was summarised")
+	}
+	// --where seed=1,3 keeps two trials of each point: for b, dssync/allreduce
+	// 150/200 and 133/190.
+	got = markdown(t, d, Spec{Metrics: []string{"comm_ms"}, Where: []Filter{{"seed", []string{"1", "3"}}},
+		Compare: &Compare{Params: []string{"scheme"}, Values: []string{"allreduce"}}}, Style{})
+	if want := "| b | 195 [190-200] | 142 [133-150] | 0.725 [0.700-0.750] |"; !strings.Contains(got, want) {
+		t.Errorf("--where seed=1,3: got\n%s\nwant a row\n%s", got, want)
+	}
+	if _, err := d.Summarise(Spec{Where: []Filter{{"seed", []string{"4"}}}}); err == nil || !strings.Contains(err.Error(), "--where seed=4: no row has it (values: 1, 2, 3)") {
+		t.Errorf("--where seed=4: err = %v", err)
 	}
 }
 

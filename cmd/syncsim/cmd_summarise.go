@@ -39,7 +39,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			"   syncsim summarise ls.csv --format csv > ls-summary.csv",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "metric", Usage: "metric `m` to report (repeatable or m1,m2,...; default: every metric)"},
-			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...); repeatable, all must hold"},
+			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...; k may be seed); repeatable, all must hold"},
 			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
 			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
 			&cli.StringSliceFlag{Name: "columns", Usage: "put the values of `PARAM` in columns (repeatable or p1,p2: their combinations)"},

@@ -16,12 +16,18 @@
 # paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 17
 # and 37 CPU-minutes.
 # tables: the tables over every scale run so far (run it after the others).
+# distance: how far each scale on the paper's fabric is from full size, in
+# PA-ATP's paired change against StrawAsyn, seed by seed (seeds 1 and 2, the
+# ones fullsize.sh runs): distance.md, from the paper* CSVs here and the
+# full-size CSVs in FULLSIZE (absolute or relative to OUTDIR; default
+# ../ina-fullsize, fullsize.sh's default beside this script's).
 # Larger scales are not here: fullsize.sh runs 1.0 (about an hour of CPU per
-# run at the engine's present speed); paper02 runs 0.2 with one seed.
+# run at the engine's present speed); paper02 runs 0.2 with two seeds,
+# those fullsize.sh runs, for the paired distance from full size.
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-regime
-figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 paper02 tables)
+figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 paper02 tables distance)
 
 small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
 async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
@@ -35,9 +41,10 @@ small005abl() { sweep small005abl ina-leafspine "${small[@]}" --set gradient_sca
 paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
 paper002() { sweep paper002 ina-leafspine --set gradient_scale=0.02 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
 paper005() { sweep paper005 ina-leafspine --set gradient_scale=0.05 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
-# 0.2: one seed per protocol (about 15 CPU-minutes each), what acts there;
-# a diagnostic point, not a comparison.
-paper02() { sweep paper02 ina-leafspine --set gradient_scale=0.2 --vary protocol=strawasyn,pa-atp --trials 1 --timing; }
+# 0.2: two seeds per protocol (about 15 CPU-minutes a run), the seeds
+# fullsize.sh runs at 1.0: a paired distance from full size, not a
+# five-seed comparison.
+paper02() { sweep paper02 ina-leafspine --set gradient_scale=0.2 --vary protocol=strawasyn,pa-atp --trials 2 --timing; }
 
 # tables: one AJCT table (PA-ATP's paired change against each protocol) and
 # one diagnostics table per fabric, over the scales whose CSVs exist.
@@ -59,6 +66,27 @@ tables() {
 		table paper "The regime on the paper's fabric: AJCT (ms), PA-ATP's change against the others" "${paper_csvs[@]}" "${ajct[@]}"
 		table paper-diag "The regime on the paper's fabric: diagnostics" "${paper_csvs[@]}" --metric "$diag"
 	fi
+}
+
+distance() {
+	local full=${FULLSIZE:-../ina-fullsize} csvs=() f
+	for f in paper0005 paper002 paper005 paper02; do
+		[[ -e $f.csv ]] && csvs+=("$f.csv")
+	done
+	for f in strawasyn pa-atp strawasyn-2 pa-atp-2; do
+		[[ -e $full/$f.csv ]] && csvs+=("$full/$f.csv")
+	done
+	[[ ${#csvs[@]} -gt 0 ]] || die "no paper* CSV here and no full-size CSV in $full"
+	local common=(--metric ajct_ms --where protocol=strawasyn,pa-atp --of protocol=pa-atp --change percent)
+	table distance "The distance from full size: AJCT (ms) and PA-ATP's change against StrawAsyn on seeds 1 and 2" \
+		"${csvs[@]}" "${common[@]}" --where seed=1,2
+	table distance-1 "The distance from full size, seed 1" "${csvs[@]}" "${common[@]}" --where seed=1
+	table distance-2 "The distance from full size, seed 2" "${csvs[@]}" "${common[@]}" --where seed=2
+	printf '\n' >>distance.md
+	cat distance-1.md >>distance.md
+	printf '\n' >>distance.md
+	cat distance-2.md >>distance.md
+	rm distance-1.md distance-2.md
 }
 
 main "$@"
