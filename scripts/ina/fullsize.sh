@@ -11,7 +11,8 @@
 # cost RUN.time (CPU seconds user and system, wall seconds, peak KB, as the
 # sweeps' .time files) and its series under series-RUN/; `tables` (run
 # after the others) writes fullsize.md (AJCT and diagnostics, median
-# [min-max] over the seeds present) from the CSVs there. EXTRA adds flags
+# [min-max] over the seeds present, and PA-ATP's paired change against the
+# others) from the CSVs there. EXTRA adds flags
 # to every run, as in scripts/lib/reproduce.sh.
 # Costly: 45-75 CPU-minutes and about 300 MB per run at the engine's
 # present speed (docs/ina-reproduction.md, "A full-size point").
@@ -45,6 +46,11 @@ tables() {
 	[[ ${#csvs[@]} -gt 0 ]] || die "no full-size CSV in $PWD"
 	table fullsize "A full-size point: AJCT (ms) and diagnostics" "${csvs[@]}" \
 		--metric ajct_ms,jobs_done,awd_bound_frac,aecn_marks,agg_occ_mean_frac,agg_occ_max_frac,overflow_seqs,collision_seqs,exhaustion_seqs,drops,worker_timeouts,events
+	table fullsize-vs "A full-size point: PA-ATP's AJCT against the others, seed by seed" "${csvs[@]}" \
+		--metric ajct_ms,jct_max_ms --of protocol=pa-atp --change percent
+	printf '\n' >>fullsize.md
+	cat fullsize-vs.md >>fullsize.md
+	rm fullsize-vs.md
 }
 
 main "$@"
