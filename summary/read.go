@@ -46,21 +46,19 @@ func FromTables(tables ...*plotting.Table) (*Data, error) {
 	}
 	first := tables[0]
 	seedCol := len(first.Params) + 2
-	d := &Data{Params: first.Params}
-	for _, m := range first.Metrics {
-		if !slices.ContainsFunc(tables, func(t *plotting.Table) bool { return !slices.Contains(t.Metrics, m) }) {
-			d.Metrics = append(d.Metrics, m)
-		}
-	}
-	seen := map[string]string{}
-	for _, t := range tables {
+	d := &Data{Params: first.Params, Metrics: first.Metrics}
+	for _, t := range tables[1:] {
 		if !slices.Equal(t.Header[:min(seedCol+1, len(t.Header))], first.Header[:seedCol+1]) {
 			return nil, fmt.Errorf("%s and %s have different columns (%s); summarise files of one experiment",
 				first.Source, t.Source, headerDiff(first.Header[:seedCol+1], t.Header))
 		}
+		d.Metrics = slices.DeleteFunc(slices.Clone(d.Metrics), func(m string) bool { return !slices.Contains(t.Metrics, m) })
 		if len(d.Metrics) == 0 {
 			return nil, fmt.Errorf("%s and %s have no metric in common", first.Source, t.Source)
 		}
+	}
+	seen := map[string]string{}
+	for _, t := range tables {
 		cols := make([]int, len(d.Metrics)) // each metric's column in t
 		for j, m := range d.Metrics {
 			cols[j] = seedCol + 1 + slices.Index(t.Metrics, m)

@@ -284,6 +284,10 @@ func TestErrors(t *testing.T) {
 	if _, err := FromTables(tb, other); err == nil || !strings.Contains(err.Error(), "one.csv and other.csv have different columns") {
 		t.Errorf("files of different sweeps: err = %v", err)
 	}
+	apart, _ := plotting.ReadCSV(strings.NewReader("experiment,scheme,model,warmup_ms,trial,seed,wall_s\nx,a,a,1,0,1,3\n"), "apart.csv")
+	if _, err := FromTables(tb, apart); err == nil || !strings.Contains(err.Error(), "one.csv and apart.csv have no metric in common") {
+		t.Errorf("files without a common metric: err = %v", err)
+	}
 	bad, _ := plotting.ReadCSV(strings.NewReader("experiment,n,trial,seed,m\nx,1,0,1,abc\n"), "bad.csv")
 	if _, err := FromTables(bad); err == nil || !strings.Contains(err.Error(), `bad.csv line 2: m is "abc", not a number`) {
 		t.Errorf("a bad number: err = %v", err)
