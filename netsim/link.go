@@ -117,6 +117,11 @@ func (l *Link) HandleEvent(ev Event) {
 	s.delivering = prev
 	if l.count > 0 {
 		s.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
+	} else {
+		// An empty FIFO starts again at its first slot: the next packet
+		// lands in the line this one left warm, not in the next slot of a
+		// ring that cycles over lines gone cold meanwhile.
+		l.head = 0
 	}
 }
 
