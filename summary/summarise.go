@@ -331,18 +331,16 @@ func (d *Data) filter(where []Filter) ([]row, error) {
 	rows := d.rows
 	for _, f := range where {
 		value := func(r row) string { return r.seed }
-		var present []string
 		if i := d.param(f.Param); i >= 0 {
 			value = func(r row) string { return r.params[i] }
-			present = distinct(rows, i)
-		} else if f.Param == "seed" {
-			for _, r := range rows {
-				if !slices.Contains(present, r.seed) {
-					present = append(present, r.seed)
-				}
-			}
-		} else {
+		} else if f.Param != "seed" {
 			return nil, fmt.Errorf("--where %s: not a parameter of these rows, nor seed (parameters: %s)", f.Param, strings.Join(d.Params, ", "))
+		}
+		var present []string
+		for _, r := range rows {
+			if v := value(r); !slices.Contains(present, v) {
+				present = append(present, v)
+			}
 		}
 		for _, v := range f.Values {
 			if !slices.ContainsFunc(present, func(p string) bool { return sameValue(p, v) }) {

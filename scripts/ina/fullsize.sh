@@ -48,9 +48,7 @@ tables() {
 		--metric ajct_ms,jobs_done,awd_bound_frac,aecn_marks,agg_occ_mean_frac,agg_occ_max_frac,overflow_seqs,collision_seqs,exhaustion_seqs,drops,worker_timeouts,events
 	table fullsize-vs "A full-size point: PA-ATP's AJCT against the others, seed by seed" "${csvs[@]}" \
 		--metric ajct_ms,jct_max_ms --of protocol=pa-atp --change percent
-	printf '\n' >>fullsize.md
-	cat fullsize-vs.md >>fullsize.md
-	rm fullsize-vs.md
+	append_tables fullsize fullsize-vs
 }
 
 main "$@"

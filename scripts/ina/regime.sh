@@ -82,11 +82,7 @@ distance() {
 		"${csvs[@]}" "${common[@]}" --where seed=1,2
 	table distance-1 "The distance from full size, seed 1" "${csvs[@]}" "${common[@]}" --where seed=1
 	table distance-2 "The distance from full size, seed 2" "${csvs[@]}" "${common[@]}" --where seed=2
-	printf '\n' >>distance.md
-	cat distance-1.md >>distance.md
-	printf '\n' >>distance.md
-	cat distance-2.md >>distance.md
-	rm distance-1.md distance-2.md
+	append_tables distance distance-1 distance-2
 }
 
 main "$@"

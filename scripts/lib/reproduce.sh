@@ -59,6 +59,18 @@ table() {
 	say "$name.md: $title"
 }
 
+# append_tables NAME PART...: appends the tables PART.md to NAME.md, a
+# blank line before each, and removes them.
+append_tables() {
+	local name=$1 part
+	shift
+	for part in "$@"; do
+		printf '\n' >>"$name.md"
+		cat "$part.md" >>"$name.md"
+		rm "$part.md"
+	done
+}
+
 # costs writes costs.md: the CPU and peak memory of every sweep here.
 costs() {
 	{
