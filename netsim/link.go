@@ -26,6 +26,10 @@ type Link struct {
 	rsim  *Sim
 	cross bool
 
+	// fslot numbers the link for its arrival events in rsim (fixed.go;
+	// 0 until its first).
+	fslot uint32
+
 	ID   LinkID // position in Network.Links
 	From NodeID // sending node
 	To   NodeID // receiving node
@@ -81,7 +85,8 @@ func (l *Link) carry(d Desc, depart Time) {
 	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{d, at}
 	l.count++
 	if l.count == 1 && l.rsim.delivering != l {
-		l.rsim.Schedule(at, l, 0, nil, 0)
+		s := l.rsim
+		s.scheduleFixed(at, s.linkSlot(l))
 	}
 }
 
@@ -98,9 +103,12 @@ func (l *Link) grow() {
 }
 
 // HandleEvent delivers every packet whose propagation has ended, then
-// queues the arrival of the next one, if any.
-func (l *Link) HandleEvent(ev Event) {
-	now := ev.At
+// queues the arrival of the next one, if any. (The Sim calls arrive
+// directly, fixed.go.)
+func (l *Link) HandleEvent(ev Event) { l.arrive(ev.At) }
+
+// arrive is HandleEvent at time now.
+func (l *Link) arrive(now Time) {
 	s := l.rsim
 	prev := s.delivering
 	s.delivering = l
@@ -116,7 +124,7 @@ func (l *Link) HandleEvent(ev Event) {
 	}
 	s.delivering = prev
 	if l.count > 0 {
-		s.Schedule(l.fifo[l.head].at, l, 0, nil, 0)
+		s.scheduleFixed(l.fifo[l.head].at, s.linkSlot(l))
 	} else {
 		// An empty FIFO starts again at its first slot: the next packet
 		// lands in the line this one left warm, not in the next slot of a

@@ -191,7 +191,7 @@ func (pr *parallel) drain(s *Sim, w int) {
 			l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{c.d, c.at}
 			l.count++
 			if l.count == 1 {
-				s.Schedule(c.at, l, 0, nil, 0)
+				s.scheduleFixed(c.at, s.linkSlot(l))
 			}
 		}
 		*box = (*box)[:0]

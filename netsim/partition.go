@@ -139,7 +139,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 			}
 		}
 		for _, pt := range b.Ports {
-			pt.sim = b.sim
+			pt.sim, pt.fslot = b.sim, 0
 			pt.SetQueue(pt.queue) // a body queue resolves in the partition's pool
 			if sb, ok := pt.queue.(SimBinder); ok {
 				sb.BindSim(b.sim)
@@ -147,7 +147,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 		}
 	}
 	for _, l := range net.links {
-		l.rsim = pr.parts[part[l.To]]
+		l.rsim, l.fslot = pr.parts[part[l.To]], 0
 		l.cross = part[l.From] != part[l.To]
 		if l.count > 0 {
 			return "", fmt.Errorf("netsim: Partition with packets on link %d", l.ID)

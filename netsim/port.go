@@ -130,6 +130,9 @@ type Port struct {
 	sim     *Sim // the owner's Sim (its partition's, when partitioned)
 	freeAt  Time // end of the current (or last) serialisation
 	pending bool // a start-next event is scheduled at freeAt
+	// fslot numbers the port for its start-next events in sim (fixed.go;
+	// 0 until its first).
+	fslot uint32
 
 	// Counters (a packet is counted when its serialisation starts).
 	TxPackets uint64
@@ -208,7 +211,7 @@ func (pt *Port) SendDesc(d Desc) bool {
 			pt.startNext(now)
 		} else {
 			pt.pending = true
-			pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+			pt.sim.scheduleFixed(pt.freeAt, pt.sim.portSlot(pt))
 		}
 	}
 	return true
@@ -229,7 +232,7 @@ func (pt *Port) startNext(now Time) {
 	pt.Link.carry(d, pt.freeAt)
 	if rest > 0 {
 		pt.pending = true
-		pt.sim.Schedule(pt.freeAt, pt, 0, nil, 0)
+		pt.sim.scheduleFixed(pt.freeAt, pt.sim.portSlot(pt))
 	}
 }
 

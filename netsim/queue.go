@@ -5,20 +5,25 @@ import "math/bits"
 // key is what the event queue orders: the firing time, then one word
 // holding the scheduling sequence number in its high bits (unique per
 // Sim, so keys never tie) and the slot of the event's payload in the
-// Sim's slab in its low slotBits. At 16 bytes, four keys share a cache
-// line and a few thousand pending events fit the first-level cache; the
-// 40-byte payload stays put.
+// Sim's slab in its low slotBits, or, with fixedBit set, the link or port
+// it is for (fixed.go). At 16 bytes, four keys share a cache line and a
+// few thousand pending events fit the first-level cache; the 40-byte
+// payload stays put.
 type key struct {
 	at Time
 	ss uint64 // seq<<slotBits | slot
 }
 
-// Bounds of the packed key: at most maxSlots events pending at once, and
-// sequence numbers up to maxSeq before the Sim renumbers its pending
-// events (Sim.renumber), which keeps their order.
+// Bounds of the packed key: at most maxSlots events with a payload
+// pending at once, up to maxSlots/2 links and as many ports with events
+// of their own (fixedBit), and sequence numbers up to maxSeq before the
+// Sim renumbers its pending events (Sim.renumber), which keeps their
+// order.
 const (
-	slotBits = 24
-	maxSlots = 1 << slotBits
+	slotBits = 25
+	slotMask = 1<<slotBits - 1
+	maxSlots = 1 << 24
+	fixedBit = maxSlots
 	maxSeq   = 1<<(64-slotBits) - 1
 )
 
@@ -27,8 +32,8 @@ func mkKey(at Time, seq uint64, slot uint32) key {
 	return key{at: at, ss: seq<<slotBits | uint64(slot)}
 }
 
-// slot is the key's slab slot.
-func (k *key) slot() uint32 { return uint32(k.ss & (maxSlots - 1)) }
+// slot is the key's slab slot, or its fixed handler with fixedBit set.
+func (k *key) slot() uint32 { return uint32(k.ss & slotMask) }
 
 // seq is the key's scheduling sequence number.
 func (k *key) seq() uint64 { return k.ss >> slotBits }

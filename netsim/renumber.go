@@ -15,7 +15,7 @@ func (s *Sim) nextSeq() {
 // (time, sequence) order and sets the counter to n, so events scheduled
 // next still follow every pending one of the same time: the order of all
 // events, and so every result, is that of unbounded sequence numbers. A
-// key holds 40 bits of sequence, so this happens once per 1.1e12 events
+// key holds 39 bits of sequence, so this happens once per 5.5e11 events
 // scheduled.
 func (s *Sim) renumber() {
 	type tagged struct {

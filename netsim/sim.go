@@ -37,9 +37,13 @@ type Sim struct {
 	// tests).
 	calAbove, heapBelow int
 	slab                slab
-	stopped             bool
-	halted              bool
-	events              uint64
+	// flinks and fports are the links and ports this Sim has numbered
+	// for events without a payload (fixed.go).
+	flinks  []*Link
+	fports  []*Port
+	stopped bool
+	halted  bool
+	events  uint64
 	// monitor, when set, is called once every monitorEvery events; it
 	// returns false to halt the run (see SetMonitor).
 	monitor      func(now Time, events uint64) bool
@@ -262,6 +266,12 @@ func (s *Sim) Stopped() bool { return s.stopped }
 // (then it reports false, and neither the clock nor the count moves).
 func (s *Sim) fire(k key) bool {
 	slot := k.slot()
+	if slot&fixedBit != 0 {
+		s.now = k.at
+		s.events++
+		s.fireFixed(slot, k.at)
+		return true
+	}
 	e := &s.slab.s[slot]
 	hd := e.h
 	if hd == nil {
