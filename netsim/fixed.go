@@ -71,7 +71,7 @@ func (s *Sim) scheduleFixed(at Time, slot uint32) {
 func (s *Sim) fireFixed(slot uint32, at Time) {
 	i := (slot &^ fixedBit) >> 1
 	if slot&1 == 0 {
-		s.flinks[i].arrive(at)
+		s.flinks[i].arrive(s, at, slot)
 		return
 	}
 	pt := s.fports[i]

@@ -105,11 +105,12 @@ func (l *Link) grow() {
 // HandleEvent delivers every packet whose propagation has ended, then
 // queues the arrival of the next one, if any. (The Sim calls arrive
 // directly, fixed.go.)
-func (l *Link) HandleEvent(ev Event) { l.arrive(ev.At) }
+func (l *Link) HandleEvent(ev Event) { l.arrive(l.rsim, ev.At, l.rsim.linkSlot(l)) }
 
-// arrive is HandleEvent at time now.
-func (l *Link) arrive(now Time) {
-	s := l.rsim
+// arrive is HandleEvent at time now on s, the link's receiving Sim, where
+// the link's fixed slot is slot. Given both by the Sim that fires the
+// event, a delivery reads only the link's first cache line.
+func (l *Link) arrive(s *Sim, now Time, slot uint32) {
 	prev := s.delivering
 	s.delivering = l
 	for l.count > 0 {
@@ -124,7 +125,7 @@ func (l *Link) arrive(now Time) {
 	}
 	s.delivering = prev
 	if l.count > 0 {
-		s.scheduleFixed(l.fifo[l.head].at, s.linkSlot(l))
+		s.scheduleFixed(l.fifo[l.head].at, slot)
 	} else {
 		// An empty FIFO starts again at its first slot: the next packet
 		// lands in the line this one left warm, not in the next slot of a
