@@ -21,10 +21,10 @@ type Link struct {
 
 	to   Node
 	port *Port // the sending port, whose counters give Delivered
-	// rsim is the Sim of the receiving node, which runs the arrivals;
-	// cross is set when it is not the sending port's (see parallel.go).
-	rsim  *Sim
-	cross bool
+	// rsim is the Sim of the receiving node, which runs the arrivals
+	// (when it is not the sending port's, Port.cross is set; see
+	// parallel.go).
+	rsim *Sim
 
 	// fslot numbers the link for its arrival events in rsim (fixed.go;
 	// 0 until its first).
@@ -72,17 +72,15 @@ func (l *Link) Peer() Node { return l.to }
 // later), after which it propagates for Delay. Departures on a link are
 // non-decreasing, so the FIFO stays ordered by arrival. The link queues
 // an arrival event when it was empty, unless it is delivering right now
-// (then HandleEvent queues the next one when it is done).
+// (then HandleEvent queues the next one when it is done). A link into
+// another partition takes post instead (the sending port knows which).
 func (l *Link) carry(d Desc, depart Time) {
 	at := depart + l.Delay
-	if l.cross {
-		l.post(d, at)
-		return
-	}
 	if int(l.count) == len(l.fifo) {
 		l.grow()
 	}
-	l.fifo[int(l.head+l.count)&(len(l.fifo)-1)] = inflight{d, at}
+	e := &l.fifo[int(l.head+l.count)&(len(l.fifo)-1)]
+	e.d, e.at = d, at
 	l.count++
 	if l.count == 1 && l.rsim.delivering != l {
 		s := l.rsim

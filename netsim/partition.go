@@ -148,7 +148,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	}
 	for _, l := range net.links {
 		l.rsim, l.fslot = pr.parts[part[l.To]], 0
-		l.cross = part[l.From] != part[l.To]
+		l.port.cross = part[l.From] != part[l.To]
 		if l.count > 0 {
 			return "", fmt.Errorf("netsim: Partition with packets on link %d", l.ID)
 		}

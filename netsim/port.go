@@ -130,6 +130,10 @@ type Port struct {
 	sim     *Sim // the owner's Sim (its partition's, when partitioned)
 	freeAt  Time // end of the current (or last) serialisation
 	pending bool // a start-next event is scheduled at freeAt
+	// cross is set when the link leads into another partition: packets
+	// are posted to it (parallel.go), not carried. It sits here, in a
+	// line every packet reads, not in the link's second line.
+	cross bool
 	// fslot numbers the port for its start-next events in sim (fixed.go;
 	// 0 until its first).
 	fslot uint32
@@ -229,7 +233,11 @@ func (pt *Port) startNext(now Time) {
 	pt.freeAt = now + dt
 	pt.TxPackets++
 	pt.TxBytes += uint64(d.Size)
-	pt.Link.carry(d, pt.freeAt)
+	if pt.cross {
+		pt.Link.post(d, pt.freeAt+pt.Link.Delay)
+	} else {
+		pt.Link.carry(d, pt.freeAt)
+	}
 	if rest > 0 {
 		pt.pending = true
 		pt.sim.scheduleFixed(pt.freeAt, pt.sim.portSlot(pt))
