@@ -140,7 +140,7 @@ func (l *Link) Delivered() uint64 { return l.port.TxPackets - uint64(l.count) }
 func (l *Link) DeliveredBytes() uint64 {
 	b := l.port.TxBytes
 	for i := 0; i < int(l.count); i++ {
-		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].d.Size)
+		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].d.Size())
 	}
 	return b
 }

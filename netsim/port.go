@@ -206,7 +206,7 @@ func (pt *Port) SendDesc(d Desc) bool {
 	now := pt.sim.now
 	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
-		pt.DropBytes += uint64(d.Size)
+		pt.DropBytes += uint64(d.Size())
 		pt.net.drop(pt.sim, pt.sim.pool.Body(&d))
 		return false
 	}
@@ -232,7 +232,7 @@ func (pt *Port) startNext(now Time) {
 	pt.busyTime += dt
 	pt.freeAt = now + dt
 	pt.TxPackets++
-	pt.TxBytes += uint64(d.Size)
+	pt.TxBytes += uint64(d.Size())
 	if pt.cross {
 		pt.Link.post(d, pt.freeAt+pt.Link.Delay)
 	} else {

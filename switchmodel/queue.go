@@ -234,7 +234,7 @@ func (q *PortQueue) ControlLen() int { return int(q.ctrl.n) }
 func (q *PortQueue) Enqueue(p *netsim.Packet, now netsim.Time) bool {
 	d := p.Desc()
 	ok := q.enqueue(&d, now)
-	p.Flags = d.Flags
+	p.Flags = d.Flags()
 	return ok
 }
 
@@ -250,9 +250,9 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 		if q.buffer > 0 && q.data.bytes+d.Bytes() > q.buffer {
 			return q.refuse(d.Bytes())
 		}
-		if d.Flags&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
-			d.Flags&netsim.FlagCE == 0 {
-			d.Flags |= netsim.FlagCE
+		if d.Flags()&netsim.FlagECT != 0 && ((q.ecnPkts > 0 && q.data.n >= q.ecnPkts) || (q.ecnBytes > 0 && q.data.bytes >= q.ecnBytes)) &&
+			d.Flags()&netsim.FlagCE == 0 {
+			d.SetFlags(netsim.FlagCE)
 			q.Marked++
 		}
 		q.data.push(*d)
@@ -275,7 +275,7 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 	if c.Shared != nil && !c.Shared.admit(q.data.bytes, d.Bytes()) {
 		return q.refuse(d.Bytes())
 	}
-	ect := d.Flags&netsim.FlagECT != 0
+	ect := d.Flags()&netsim.FlagECT != 0
 	mark := false
 	if c.RED != nil {
 		switch q.redDecide() {
@@ -292,8 +292,8 @@ func (q *PortQueue) enqueue(d *netsim.Desc, now netsim.Time) bool {
 	if ect && ((c.ECNPackets > 0 && int(q.data.n) >= c.ECNPackets) || (c.ECNBytes > 0 && q.data.bytes >= c.ECNBytes)) {
 		mark = true
 	}
-	if mark && d.Flags&netsim.FlagCE == 0 {
-		d.Flags |= netsim.FlagCE
+	if mark && d.Flags()&netsim.FlagCE == 0 {
+		d.SetFlags(netsim.FlagCE)
 		q.Marked++
 	}
 	if c.Shared != nil {

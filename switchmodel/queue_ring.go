@@ -30,11 +30,11 @@ func (r *pktRing) push(d netsim.Desc) {
 	}
 	r.ring[int(r.head+r.n)&(len(r.ring)-1)] = d
 	r.n++
-	r.bytes += netsim.Bytes(d.Size)
+	r.bytes += d.Bytes()
 }
 
 // headSize is the size of the oldest packet; the ring must not be empty.
-func (r *pktRing) headSize() netsim.Bytes { return netsim.Bytes(r.ring[r.head].Size) }
+func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].Bytes() }
 
 // pop removes and returns the oldest packet; the ring must not be empty.
 // An emptied ring starts again at its first slot, so a queue that is
@@ -47,7 +47,7 @@ func (r *pktRing) pop() netsim.Desc {
 	if r.n--; r.n == 0 {
 		r.head = 0
 	}
-	r.bytes -= netsim.Bytes(d.Size)
-	r.sent += uint64(d.Size)
+	r.bytes -= d.Bytes()
+	r.sent += uint64(d.Size())
 	return d
 }

@@ -40,7 +40,7 @@ func (s *ringSet) push(i int, d netsim.Desc) {
 	}
 	r.push(d)
 	s.n++
-	s.bytes += netsim.Bytes(d.Size)
+	s.bytes += d.Bytes()
 }
 
 // next removes and returns the next packet in DRR order and its size, or
@@ -83,9 +83,9 @@ func (q *PortQueue) enqueueRing(d *netsim.Desc, now netsim.Time) bool {
 	if c.Buffer > 0 && r.bytes+d.Bytes() > c.Buffer {
 		return q.refuse(d.Bytes())
 	}
-	if d.Flags&netsim.FlagECT != 0 && d.Flags&netsim.FlagCE == 0 &&
+	if d.Flags()&netsim.FlagECT != 0 && d.Flags()&netsim.FlagCE == 0 &&
 		((c.ECNPackets > 0 && int(r.n) >= c.ECNPackets) || (c.ECNBytes > 0 && r.bytes >= c.ECNBytes)) {
-		d.Flags |= netsim.FlagCE
+		d.SetFlags(netsim.FlagCE)
 		q.Marked++
 	}
 	q.rs.push(i, *d)

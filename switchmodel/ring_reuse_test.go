@@ -14,10 +14,14 @@ func TestPktRingRestartsWhenEmpty(t *testing.T) {
 	var r pktRing
 	seq := uint64(0)
 	next := uint64(0)
+	pool := netsim.New(1).Packets()
 	push := func(n int) {
 		for i := 0; i < n; i++ {
 			seq++
-			r.push(netsim.Desc{Flow: seq, Size: 100})
+			p := pool.Get()
+			p.Flow, p.Size = seq, 100
+			r.push(p.Desc())
+			pool.Put(p)
 		}
 	}
 	pop := func(n int) {

@@ -127,8 +127,8 @@ func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(p.
 // KindFilter).
 func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 	sw.Received++
-	d.Hops++
-	if sw.kinds.has(d.Kind) {
+	d.AddHop()
+	if sw.kinds.has(d.Kind()) {
 		p := sw.Sim().Packets().Body(&d)
 		if sw.prog.Ingress(sw, p, in) == Consumed {
 			return
@@ -136,7 +136,7 @@ func (sw *Switch) ReceiveDesc(d netsim.Desc, in *netsim.Link) {
 		sw.Forward(p)
 		return
 	}
-	pt := sw.outPort(d.Dst, d.Flow)
+	pt := sw.outPort(d.Dst(), d.Flow)
 	if pt == nil {
 		sw.NoRoute++
 		sw.NodeBase.Drop(sw.Sim().Packets().Body(&d))
