@@ -17,19 +17,29 @@ import "fmt"
 // l on first use. Partitioning, which gives links and ports other Sims,
 // clears the numbers (partition.go).
 func (s *Sim) linkSlot(l *Link) uint32 {
-	if l.fslot == 0 {
-		l.fslot = s.fix(len(s.flinks), 0)
-		s.flinks = append(s.flinks, l)
+	if l.fslot != 0 {
+		return l.fslot
 	}
+	return s.numberLink(l)
+}
+
+func (s *Sim) numberLink(l *Link) uint32 {
+	l.fslot = s.fix(len(s.flinks), 0)
+	s.flinks = append(s.flinks, l)
 	return l.fslot
 }
 
 // portSlot is pt's fixed slot in s, its Sim, numbering pt on first use.
 func (s *Sim) portSlot(pt *Port) uint32 {
-	if pt.fslot == 0 {
-		pt.fslot = s.fix(len(s.fports), 1)
-		s.fports = append(s.fports, pt)
+	if pt.fslot != 0 {
+		return pt.fslot
 	}
+	return s.numberPort(pt)
+}
+
+func (s *Sim) numberPort(pt *Port) uint32 {
+	pt.fslot = s.fix(len(s.fports), 1)
+	s.fports = append(s.fports, pt)
 	return pt.fslot
 }
 
@@ -67,8 +77,11 @@ func (s *Sim) scheduleFixed(at Time, slot uint32) {
 	}
 }
 
-// fireFixed runs the event of a fixed slot at time at.
+// fireFixed runs the event of a fixed slot at time at (fire's work for
+// these; the run loops call it directly).
 func (s *Sim) fireFixed(slot uint32, at Time) {
+	s.now = at
+	s.events++
 	i := (slot &^ fixedBit) >> 1
 	if slot&1 == 0 {
 		s.flinks[i].arrive(s, at, slot)

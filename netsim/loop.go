@@ -76,7 +76,9 @@ func (s *Sim) runHeap(until Time) bool {
 		default:
 			return false
 		}
-		if !s.fire(k) {
+		if slot := k.slot(); slot&fixedBit != 0 {
+			s.fireFixed(slot, k.at) // a link or port: no payload (fixed.go)
+		} else if !s.fire(k) {
 			continue
 		}
 		if s.events >= s.monitorNext {
@@ -98,7 +100,9 @@ func (s *Sim) runCal(until Time) bool {
 		if !ok {
 			return false
 		}
-		if !s.fire(k) {
+		if slot := k.slot(); slot&fixedBit != 0 {
+			s.fireFixed(slot, k.at) // a link or port: no payload (fixed.go)
+		} else if !s.fire(k) {
 			continue
 		}
 		if s.events >= s.monitorNext {

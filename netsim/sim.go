@@ -267,8 +267,6 @@ func (s *Sim) Stopped() bool { return s.stopped }
 func (s *Sim) fire(k key) bool {
 	slot := k.slot()
 	if slot&fixedBit != 0 {
-		s.now = k.at
-		s.events++
 		s.fireFixed(slot, k.at)
 		return true
 	}
