@@ -23,6 +23,8 @@ func (s *Sim) linkSlot(l *Link) uint32 {
 	return s.numberLink(l)
 }
 
+// numberLink gives l the next link number in s (linkSlot's slow path,
+// apart so that linkSlot inlines).
 func (s *Sim) numberLink(l *Link) uint32 {
 	l.fslot = s.fix(len(s.flinks), 0)
 	s.flinks = append(s.flinks, l)
@@ -37,6 +39,7 @@ func (s *Sim) portSlot(pt *Port) uint32 {
 	return s.numberPort(pt)
 }
 
+// numberPort gives pt the next port number in s (portSlot's slow path).
 func (s *Sim) numberPort(pt *Port) uint32 {
 	pt.fslot = s.fix(len(s.fports), 1)
 	s.fports = append(s.fports, pt)
