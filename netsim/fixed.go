@@ -59,25 +59,10 @@ func (s *Sim) fix(i int, kind uint32) uint32 {
 // (these events are never cancelled).
 func (s *Sim) scheduleFixed(at Time, slot uint32) {
 	if at < s.now || s.guard {
-		if s.guard {
-			s.misuse()
-		}
-		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
+		s.badSchedule(at)
 	}
 	s.nextSeq()
-	k := mkKey(at, s.seq, slot)
-	if hp := s.heap; hp != nil {
-		if s.held {
-			s.held = false
-			hp.replaceTop(k)
-		} else {
-			hp.push(k)
-		}
-	} else if c := s.cal; c != nil {
-		c.push(k)
-	} else {
-		s.q.push(k)
-	}
+	s.pushKey(mkKey(at, s.seq, slot))
 }
 
 // fireFixed runs the event of a fixed slot at time at (fire's work for

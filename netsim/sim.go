@@ -147,10 +147,7 @@ func (s *Sim) Packets() *PacketPool {
 // past is an engine invariant violation and panics.
 func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) EventID {
 	if at < s.now || s.guard {
-		if s.guard {
-			s.misuse()
-		}
-		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
+		s.badSchedule(at)
 	}
 	s.nextSeq()
 	sb := &s.slab
@@ -161,7 +158,16 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 	e := &sb.s[slot]
 	sb.free = e.arg
 	e.h, e.p, e.arg, e.kind = h, p, arg, kind
-	k := mkKey(at, s.seq, slot)
+	s.pushKey(mkKey(at, s.seq, slot))
+	return EventID(uint64(e.gen)<<32 | uint64(slot))
+}
+
+// pushKey hands k to the queue in use: the heap (replacing the firing
+// event's key when it is still held at the root), the calendar, or the
+// B-tree. Schedule and scheduleFixed share it (one call more per event
+// than each having its own copy: +0.8 % instructions on the quick INA
+// point and at 16 hosts, cachegrind).
+func (s *Sim) pushKey(k key) {
 	if hp := s.heap; hp != nil {
 		if s.held {
 			s.held = false
@@ -174,7 +180,15 @@ func (s *Sim) Schedule(at Time, h Handler, kind int32, p *Packet, arg int64) Eve
 	} else {
 		s.q.push(k)
 	}
-	return EventID(uint64(e.gen)<<32 | uint64(slot))
+}
+
+// badSchedule panics for an event scheduled at at: in the past, or on
+// the coordinator of a partitioned network inside a window.
+func (s *Sim) badSchedule(at Time) {
+	if s.guard {
+		s.misuse()
+	}
+	panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
 }
 
 // scheduleTimer is Schedule for timer events. With the calendar they wait
@@ -190,10 +204,7 @@ func (s *Sim) scheduleTimer(at Time, h Handler, arg int64) {
 		return
 	}
 	if at < s.now || s.guard {
-		if s.guard {
-			s.misuse()
-		}
-		panic(fmt.Sprintf("netsim: event scheduled in the past (at %v, now %v)", at, s.now))
+		s.badSchedule(at)
 	}
 	s.nextSeq()
 	sb := &s.slab
