@@ -6,7 +6,7 @@ import "math/bits"
 // (R. Brown, "Calendar queues", CACM 31(10), 1988) over a ring of
 // buckets, each 1<<shift picoseconds wide, that covers the window
 // [cur, cur+len) of bucket indices (at>>shift). A bucket holds up to
-// calSlots keys sorted by (time, sequence) in one cache line of a flat
+// calSlots keys sorted by (time, sequence) in two cache lines of a flat
 // array, and a bitmap marks the non-empty buckets, so the earliest key is
 // found with a count of trailing zeros instead of Brown's scan of days.
 //
@@ -50,7 +50,7 @@ type calendar struct {
 	below int
 }
 
-// slots are a bucket's keys: one cache line.
+// slots are a bucket's keys: two cache lines.
 type slots [calSlots]key
 
 // calEmpty is hd when the ring holds no key: after every bucket index.
@@ -59,8 +59,13 @@ const calEmpty = int64(^uint64(0) >> 1)
 // span is a bucket's occupied slots, [lo, hi).
 type span struct{ lo, hi uint8 }
 
-// calSlots is a bucket's capacity: four 16-byte keys, one cache line.
-const calSlots = 4
+// calSlots is a bucket's capacity: eight 16-byte keys, two cache lines.
+// Events of a busy fabric cluster within a bucket without sharing a time
+// (packets of one size leave ports in step): on the quick ina-leafspine
+// point 13 % of the ring's pushes found a four-key bucket full and went
+// to the burst heap, 0.5 % find an eight-key one full (docs/performance.md,
+// "Buckets of eight keys").
+const calSlots = 8
 
 // Initial geometry, before the first adaptation: 64 buckets of 65.5 ns,
 // a window of 4.2 us, about a packet-level fabric's link delay.
