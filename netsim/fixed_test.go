@@ -3,6 +3,7 @@ package netsim
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // logEP logs each packet it receives.
@@ -56,4 +57,72 @@ func TestFixedEventsOrderAndNoPayload(t *testing.T) {
 		t.Errorf("%d events fired, want 2 marks, 40 arrivals and 39 port starts", s.Events())
 	}
 	mustConserve(t, net)
+}
+
+// descSink is a Forwarder that reads no body: it frees what it is handed.
+type descSink struct {
+	NodeBase
+	got int
+}
+
+func (d *descSink) Receive(p *Packet, _ *Link) { d.got++; d.Net().Sim.Packets().Put(p) }
+func (d *descSink) ReceiveDesc(x Desc, in *Link) {
+	d.got++
+	d.Net().Sim.Packets().Put(d.Net().Sim.Packets().Peek(&x))
+}
+
+// TestLinksIntoBodyReadersLoadEarly checks the early loads of bodies
+// (Sim.loadEarly): a link into a host is numbered as a link into a
+// BodyReader, and each of its arrivals that leaves a packet on the wire
+// loads that packet's body once (40 back-to-back packets: 39 loads); a
+// link into a node that reads no body loads none.
+func TestLinksIntoBodyReadersLoadEarly(t *testing.T) {
+	s := New(1)
+	net := NewNetwork(s)
+	a, b := net.AddHost("a"), net.AddHost("b")
+	pa, _ := net.Connect(a.ID(), b.ID(), 100*Gbps, 10*Microsecond, nil, nil)
+	l := pa.Link
+	ep := b.Register(logEP{net, new([]string)})
+	const n = 40
+	for i := 0; i < n; i++ {
+		p := s.Packets().Get()
+		p.Dst, p.DstEP, p.Size, p.Seq = b.ID(), ep, 1500, int64(1000+i)
+		a.Send(p)
+	}
+	s.Run(Never)
+	if l.fslot&fixedReader == 0 || s.early != n-1 {
+		t.Errorf("link into a host: slot %#x, %d bodies loaded early, want the reader bit and %d", l.fslot, s.early, n-1)
+	}
+
+	s = New(1)
+	net = NewNetwork(s)
+	a = net.AddHost("a")
+	d := &descSink{}
+	net.AddNode(d, KindSwitch, "sink")
+	pa, _ = net.Connect(a.ID(), d.ID(), 100*Gbps, 10*Microsecond, nil, nil)
+	l = pa.Link
+	for i := 0; i < n; i++ {
+		p := s.Packets().Get()
+		p.Dst, p.Size, p.Seq = d.ID(), 1500, int64(i+1)
+		a.Send(p)
+	}
+	s.Run(Never)
+	if d.got != n || l.fslot&fixedReader != 0 || s.early != 0 {
+		t.Errorf("link into a node reading no body: %d delivered, slot %#x, %d bodies loaded early; want %d, no reader bit, 0", d.got, l.fslot, s.early, n)
+	}
+}
+
+// TestPrefetchCoversPacket pins what prefetchPacket assumes: a packet
+// lies within three cache lines of its address, since it is at most 160
+// bytes long and pools cut packets on 32-byte boundaries.
+func TestPrefetchCoversPacket(t *testing.T) {
+	if sz := unsafe.Sizeof(Packet{}); sz > 160 {
+		t.Errorf("a Packet is %d bytes: from a 32-byte boundary it may span more than the three lines prefetchPacket loads", sz)
+	}
+	s := New(1)
+	for i := 0; i < 1000; i++ {
+		if p := s.Packets().Get(); uintptr(unsafe.Pointer(p))%32 != 0 {
+			t.Fatalf("packet %d at %p, not on a 32-byte boundary", i, p)
+		}
+	}
 }

@@ -108,6 +108,13 @@ func (h *Host) Send(p *Packet) {
 	pt.Send(p)
 }
 
+// ReadsBodies implements BodyReader: a host reads every packet it is
+// handed.
+func (h *Host) ReadsBodies() bool { return true }
+
+// ReadsBody implements BodyReader.
+func (h *Host) ReadsBody(*Desc) bool { return true }
+
 // ReceiveDesc implements Forwarder: the packet leaves the network here, so
 // its descriptor is written back and the packet handed to Receive.
 func (h *Host) ReceiveDesc(d Desc, in *Link) { h.Receive(h.sim.pool.Body(&d), in) }

@@ -57,6 +57,12 @@ func (l *Link) setPeer(n Node) {
 // bodyReceiver delivers descriptors to a Node that takes packets.
 type bodyReceiver struct{ Node }
 
+// ReadsBodies implements BodyReader: a Node that takes packets reads them.
+func (bodyReceiver) ReadsBodies() bool { return true }
+
+// ReadsBody implements BodyReader.
+func (bodyReceiver) ReadsBody(*Desc) bool { return true }
+
 // ReceiveDesc writes d back into its packet and hands the packet over.
 func (b bodyReceiver) ReceiveDesc(d Desc, in *Link) {
 	b.Receive(in.rsim.pool.Body(&d), in)
@@ -123,7 +129,16 @@ func (l *Link) arrive(s *Sim, now Time, slot uint32) {
 	}
 	s.delivering = prev
 	if l.count > 0 {
-		s.scheduleFixed(l.fifo[l.head].at, slot)
+		e := &l.fifo[l.head]
+		if slot&fixedReader != 0 {
+			// A host reads every body: load it without asking.
+			if _, ok := l.fwd.(*Host); ok {
+				s.loadBody(&e.d)
+			} else {
+				s.loadEarly(slot, &e.d)
+			}
+		}
+		s.scheduleFixed(e.at, slot)
 	} else {
 		// An empty FIFO starts again at its first slot: the next packet
 		// lands in the line this one left warm, not in the next slot of a

@@ -15,7 +15,7 @@ type key struct {
 }
 
 // Bounds of the packed key: at most maxSlots events with a payload
-// pending at once, up to maxSlots/2 links and as many ports with events
+// pending at once, up to maxSlots/4 links and as many ports with events
 // of their own (fixedBit), and sequence numbers up to maxSeq before the
 // Sim renumbers its pending events (Sim.renumber), which keeps their
 // order.

@@ -39,11 +39,13 @@ type Sim struct {
 	slab                slab
 	// flinks and fports are the links and ports this Sim has numbered
 	// for events without a payload (fixed.go).
-	flinks  []*Link
-	fports  []*Port
-	stopped bool
-	halted  bool
-	events  uint64
+	flinks []*Link
+	fports []*Port
+	// freaders[i] is flinks[i]'s far node when it is a BodyReader.
+	freaders []BodyReader
+	stopped  bool
+	halted   bool
+	events   uint64
 	// monitor, when set, is called once every monitorEvery events; it
 	// returns false to halt the run (see SetMonitor).
 	monitor      func(now Time, events uint64) bool
@@ -64,6 +66,9 @@ type Sim struct {
 	index int
 	// delivering is the link whose HandleEvent is running, if any.
 	delivering *Link
+	// early counts the bodies prefetched ahead of their delivery
+	// (loadEarly, fixed.go).
+	early uint64
 	// books are the packet books of the nodes this Sim runs.
 	books Stats
 	// outMin is the earliest arrival posted to another partition in the

@@ -120,6 +120,14 @@ func (sw *Switch) Program() Program { return sw.prog }
 // routes the packet unless the program consumed it.
 func (sw *Switch) Receive(p *netsim.Packet, in *netsim.Link) { sw.ReceiveDesc(p.Desc(), in) }
 
+// ReadsBodies implements netsim.BodyReader: a switch reads bodies only
+// with a program installed.
+func (sw *Switch) ReadsBodies() bool { return sw.prog != nil }
+
+// ReadsBody implements netsim.BodyReader: the switch reads the bodies of
+// the packets its program is shown.
+func (sw *Switch) ReadsBody(d *netsim.Desc) bool { return sw.kinds.has(d.Kind()) }
+
 // ReceiveDesc implements netsim.Forwarder: Receive for a packet given as
 // its descriptor. Without a program the switch routes and queues the
 // descriptor and never reads the packet's body; a program sees the body

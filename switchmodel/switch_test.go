@@ -307,3 +307,35 @@ func TestSpray(t *testing.T) {
 		mustConserve(t, net, 0)
 	}
 }
+
+// TestSwitchReadsBodies checks what a switch tells links about its body
+// reads (netsim.BodyReader): none without a program, every kind with a
+// program that is no KindFilter, only the filter's kinds with one.
+func TestSwitchReadsBodies(t *testing.T) {
+	net, sw, _, _ := star3(t, QueueConfig{})
+	desc := func(kind uint8) *netsim.Desc {
+		p := net.Sim.Packets().Get()
+		p.Kind, p.Size = kind, 100
+		d := p.Desc()
+		net.Sim.Packets().Put(p)
+		return &d
+	}
+	if sw.ReadsBodies() {
+		t.Errorf("a switch without a program reads bodies")
+	}
+	e := &kindEater{kinds: []uint8{7, 200}, seen: map[uint8]int{}}
+	sw.SetProgram(e)
+	if !sw.ReadsBodies() || !sw.ReadsBody(desc(3)) || !sw.ReadsBody(desc(255)) {
+		t.Errorf("a program without a kind filter: reads %v, kind 3 %v, kind 255 %v; want all true",
+			sw.ReadsBodies(), sw.ReadsBody(desc(3)), sw.ReadsBody(desc(255)))
+	}
+	sw.SetProgram(filteringEater{e})
+	if !sw.ReadsBodies() || !sw.ReadsBody(desc(7)) || !sw.ReadsBody(desc(200)) || sw.ReadsBody(desc(3)) || sw.ReadsBody(desc(0)) {
+		t.Errorf("a kind filter of 7 and 200: kinds 7, 200, 3, 0 read %v %v %v %v; want true true false false",
+			sw.ReadsBody(desc(7)), sw.ReadsBody(desc(200)), sw.ReadsBody(desc(3)), sw.ReadsBody(desc(0)))
+	}
+	sw.SetProgram(nil)
+	if sw.ReadsBodies() {
+		t.Errorf("a switch whose program was removed reads bodies")
+	}
+}
