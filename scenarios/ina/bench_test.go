@@ -59,3 +59,26 @@ func BenchmarkLeafSpineDefault(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }
+
+// BenchmarkFullSizeSlice runs the first 40 ms of the full-size PA-ATP
+// point (docs/ina-reproduction.md, "A full-size point": whole ResNet50
+// and VGG19 gradients, `--set gradient_scale=1 --set iterations=2 --set
+// skip_iters=1`, seed 1) once per op, about 40 s of CPU and 243 M events:
+// the run whose profile (-cpuprofile) docs/performance.md reads for the
+// cost of the full-size point.
+func BenchmarkFullSizeSlice(b *testing.B) {
+	e := LeafSpine()
+	ps, err := e.Resolve([]string{"protocol=pa-atp", "gradient_scale=1", "iterations=2", "skip_iters=1", "max_ms=40"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events uint64
+	for i := 0; i < b.N; i++ {
+		res, err := e.Run(&experiments.Run{Exp: e, Params: ps, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += res.Events
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+}
