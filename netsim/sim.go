@@ -41,7 +41,9 @@ type Sim struct {
 	// for events without a payload (fixed.go).
 	flinks []*Link
 	fports []*Port
-	// freaders[i] is flinks[i]'s far node when it is a BodyReader.
+	// freaders[i] is flinks[i]'s far node when it reads bodies (a
+	// BodyReader whose ReadsBodies held when the link was numbered), else
+	// nil.
 	freaders []BodyReader
 	stopped  bool
 	halted   bool
