@@ -43,21 +43,8 @@ func BenchmarkFig14Point(b *testing.B) {
 // the point whose CPU docs/performance.md compares across engines. Profile
 // it with -cpuprofile.
 func BenchmarkLeafSpineDefault(b *testing.B) {
-	e := LeafSpine()
-	ps, err := e.Resolve(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
-	var events uint64
-	for i := 0; i < b.N; i++ {
-		res, err := e.Run(&experiments.Run{Exp: e, Params: ps, Seed: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += res.Events
-	}
-	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	benchLeafSpine(b, nil)
 }
 
 // BenchmarkFullSizeSlice runs the first 40 ms of the full-size PA-ATP
@@ -67,8 +54,14 @@ func BenchmarkLeafSpineDefault(b *testing.B) {
 // the run whose profile (-cpuprofile) docs/performance.md reads for the
 // cost of the full-size point.
 func BenchmarkFullSizeSlice(b *testing.B) {
+	benchLeafSpine(b, []string{"protocol=pa-atp", "gradient_scale=1", "iterations=2", "skip_iters=1", "max_ms=40"})
+}
+
+// benchLeafSpine runs ina-leafspine with parameters set (seed 1) once per
+// op and reports its events per op.
+func benchLeafSpine(b *testing.B, set []string) {
 	e := LeafSpine()
-	ps, err := e.Resolve([]string{"protocol=pa-atp", "gradient_scale=1", "iterations=2", "skip_iters=1", "max_ms=40"})
+	ps, err := e.Resolve(set)
 	if err != nil {
 		b.Fatal(err)
 	}
