@@ -12,6 +12,8 @@
 set -euo pipefail
 BIN=${1:?binary}
 ROUNDS=${2:-5}
+command -v "$BIN" >/dev/null || { echo "flatness.sh: no program $BIN" >&2; exit 1; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "flatness.sh: ROUNDS must be a positive integer, not $ROUNDS" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -38,7 +40,7 @@ for r in $(seq "$ROUNDS"); do
 	awk -v r="$r" -v a="$c16" -v ea="$e16" -v b="$c512" -v eb="$e512" \
 		'BEGIN {printf "%-6s %-12.1f %-12.1f %.2f\n", r, a / ea * 1e9, b / eb * 1e9, (b / eb) / (a / ea)}' | tee -a "$tmp/rounds"
 done
-awk 'NR > 0 {x[++k] = $4} END {
+awk '{x[++k] = $4} END {
 	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
 	m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
 	printf "512/16 per event: %.2f [%.2f-%.2f] over %d rounds\n", m, x[1], x[k], k }' "$tmp/rounds"
