@@ -98,6 +98,7 @@ func (s *Sim) fireFixed(slot uint32, at Time) {
 		s.flinks[i].arrive(s, at, slot)
 		return
 	}
+	s.starts++
 	pt := s.fports[i]
 	pt.pending = false
 	pt.startNext(at)

@@ -56,6 +56,9 @@ func TestFixedEventsOrderAndNoPayload(t *testing.T) {
 	if s.Events() != 2+40+39 {
 		t.Errorf("%d events fired, want 2 marks, 40 arrivals and 39 port starts", s.Events())
 	}
+	if a, st, o := s.EventMix(); a != 40 || st != 39 || o != 2 {
+		t.Errorf("event mix %d arrivals, %d starts, %d others; want 40, 39, 2", a, st, o)
+	}
 	mustConserve(t, net)
 }
 

@@ -134,6 +134,10 @@ func chatNet(t *testing.T, threads int, partitioned bool, leaves, spines, hostsP
 	if live, fl := net.LivePackets(), net.InFlight(); uint64(live) != fl {
 		t.Fatalf("packet pools: %d live packets but %d in flight", live, fl)
 	}
+	// Every partition's events are counted by kind, timers included.
+	if a, st, o := s.EventMix(); a+st+o != s.Events() || a == 0 || st == 0 || o < uint64(len(cs)) {
+		t.Fatalf("event mix %d arrivals, %d starts, %d others for %d events", a, st, o, s.Events())
+	}
 	var out strings.Builder
 	out.WriteString("snapshot " + snap.String() + "\n")
 	for i, c := range cs {

@@ -71,6 +71,10 @@ type Sim struct {
 	// early counts the bodies prefetched ahead of their delivery
 	// (loadEarly, fixed.go).
 	early uint64
+	// starts and others count, among events, a port's start of its next
+	// packet and events with a payload; the rest are link arrivals
+	// (EventMix).
+	starts, others uint64
 	// books are the packet books of the nodes this Sim runs.
 	books Stats
 	// outMin is the earliest arrival posted to another partition in the
@@ -124,6 +128,20 @@ func (s *Sim) Events() uint64 {
 		return n
 	}
 	return s.events
+}
+
+// EventMix splits Events by kind: arrivals at the far end of a link,
+// starts of a waiting packet's serialisation at a port (port.go), and
+// the events with a payload (timers and what applications and set-up
+// schedule).
+func (s *Sim) EventMix() (arrivals, starts, others uint64) {
+	n, st, o := s.events, s.starts, s.others
+	if s.par != nil && s.par.root == s {
+		for _, p := range s.par.parts {
+			n, st, o = n+p.events, st+p.starts, o+p.others
+		}
+	}
+	return n - st - o, st, o
 }
 
 // Pending is the number of events in the queue (cancelled ones included until
@@ -298,6 +316,7 @@ func (s *Sim) fire(k key) bool {
 	s.slab.release(slot)
 	s.now = k.at
 	s.events++
+	s.others++
 	hd.HandleEvent(ev)
 	return true
 }

@@ -58,20 +58,27 @@ func BenchmarkFullSizeSlice(b *testing.B) {
 }
 
 // benchLeafSpine runs ina-leafspine with parameters set (seed 1) once per
-// op and reports its events per op.
+// op and reports its events per op, split by kind (netsim.Sim.EventMix):
+// link arrivals, port starts and events with a payload.
 func benchLeafSpine(b *testing.B, set []string) {
 	e := LeafSpine()
 	ps, err := e.Resolve(set)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var events uint64
+	var events, arrivals, starts, others uint64
 	for i := 0; i < b.N; i++ {
-		res, err := e.Run(&experiments.Run{Exp: e, Params: ps, Seed: 1})
+		res, g, err := runLeafSpineRig(&experiments.Run{Exp: e, Params: ps, Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
 		events += res.Events
+		a, st, o := g.Sim.EventMix()
+		arrivals, starts, others = arrivals+a, starts+st, others+o
 	}
-	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	n := float64(b.N)
+	b.ReportMetric(float64(events)/n, "events/op")
+	b.ReportMetric(float64(arrivals)/n, "arrivals/op")
+	b.ReportMetric(float64(starts)/n, "starts/op")
+	b.ReportMetric(float64(others)/n, "others/op")
 }

@@ -128,17 +128,24 @@ func placeJobs(sim *netsim.Sim, hosts []*netsim.Host, jobs, workers int) ([][]*n
 }
 
 func runINALeafSpine(r *experiments.Run) (*experiments.Result, error) {
+	res, _, err := runLeafSpineRig(r)
+	return res, err
+}
+
+// runLeafSpineRig is runINALeafSpine, returning the rig as well (for the
+// benchmarks, which read its Sim's event mix).
+func runLeafSpineRig(r *experiments.Run) (*experiments.Result, *inarig.Rig, error) {
 	g, hostLoad, err := buildINALeafSpine(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g.Run(netsim.FromMillis(r.Params.Float("max_ms")))
 	res := r.Exp.NewResult()
 	if err := g.Fill(r, res); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res.Metrics["host_load"] = hostLoad
-	return res, nil
+	return res, g, nil
 }
 
 // buildINALeafSpine builds the fabric, jobs and background of one run and
