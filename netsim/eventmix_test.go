@@ -9,15 +9,7 @@ import "testing"
 // they go out at once there (no start); every packet arrives at the end of
 // two links at distinct times (6 arrivals); one timer (1 other).
 func TestEventMix(t *testing.T) {
-	s := New(1)
-	net := NewNetwork(s)
-	a, b := net.AddHost("a"), net.AddHost("b")
-	r := addRouter(net, "r")
-	net.Connect(a.ID(), r.ID(), 10*Gbps, Microsecond, nil, nil)
-	net.Connect(r.ID(), b.ID(), 10*Gbps, Microsecond, nil, nil)
-	net.BuildRoutes()
-	k := &sink{net: net}
-	ep := b.Register(k)
+	s, net, a, b, k, ep := throughRouter(10*Gbps, nil)
 	fired := false
 	s.AfterFunc(Microsecond, func() { fired = true })
 	sendN(net, a, b.ID(), ep, 3, 1500, 1)

@@ -86,16 +86,23 @@ func TestSerialisationAndPropagation(t *testing.T) {
 	}
 }
 
-func TestDropTailAndBooks(t *testing.T) {
-	s := New(1)
-	net := NewNetwork(s)
-	a, b := net.AddHost("a"), net.AddHost("b")
+// throughRouter builds host a, a router and host b: a at 10 Gbps into
+// the router, the router at rate into b from queue q (nil: unlimited),
+// 1 us each, with a sink registered at b as endpoint ep.
+func throughRouter(rate Rate, q Queue) (s *Sim, net *Network, a, b *Host, k *sink, ep int32) {
+	s = New(1)
+	net = NewNetwork(s)
+	a, b = net.AddHost("a"), net.AddHost("b")
 	r := addRouter(net, "r")
 	net.Connect(a.ID(), r.ID(), 10*Gbps, Microsecond, nil, nil)
+	net.Connect(r.ID(), b.ID(), rate, Microsecond, q, nil)
+	k = &sink{net: net}
+	return s, net, a, b, k, b.Register(k)
+}
+
+func TestDropTailAndBooks(t *testing.T) {
 	// 1 Gbps bottleneck with room for 4 packets of 1000 B.
-	net.Connect(r.ID(), b.ID(), Gbps, Microsecond, NewFIFO(4000), nil)
-	k := &sink{net: net}
-	ep := b.Register(k)
+	s, net, a, b, _, ep := throughRouter(Gbps, NewFIFO(4000))
 	sendN(net, a, b.ID(), ep, 20, 1000, 9)
 	for _, until := range []Time{3 * Microsecond, 10 * Microsecond, 40 * Microsecond, Never} {
 		s.Run(until)
