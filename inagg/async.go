@@ -22,6 +22,7 @@ type asyncCtl struct {
 	leader   bool    // StrawAsyn+PC: p_max from the leading worker (PMaxLeader)
 	maxc     float64 // CWD cap
 	ai       float64 // additive increase per round trip, packets (PerRTT)
+	lossCut  bool    // TCP's loss response (Params.LossCut; always for BytePS)
 
 	// congestion window
 	cwd, ssthresh float64
@@ -68,6 +69,7 @@ type asyncCtl struct {
 // few packets (the earlier model).
 type awdCtl struct {
 	wgt, maxw     float64 // beta weight w, AWD cap
+	elapsed       bool    // +1 per RTT elapsed in a round (Params.AWDRoundsElapsed)
 	awd, beta     float64
 	round         netsim.Time // start of the current round (-1: before the first AACK)
 	cutAt         netsim.Time // time of the last cut (-1: none)
@@ -80,9 +82,21 @@ type awdCtl struct {
 }
 
 func newAWDCtl(p Params, initAWD float64) *awdCtl {
-	a := &awdCtl{wgt: p.W, maxw: float64(p.MaxWindow), beta: p.InitBeta, round: -1, cutAt: -1}
+	a := &awdCtl{wgt: p.W, maxw: float64(p.MaxWindow), beta: p.InitBeta, round: -1, cutAt: -1, elapsed: p.AWDRoundsElapsed}
 	a.set(initAWD)
+	if p.InitBeta == InitBetaSteady {
+		a.beta = BetaApprox(a.awd)
+	}
 	return a
+}
+
+// start sets the initial AWD, and beta at its steady state for it unless
+// Params.InitBeta fixes beta.
+func (a *awdCtl) start(awd float64, p Params) {
+	a.set(awd)
+	if p.InitBeta == InitBetaSteady {
+		a.beta = math.Min(1, BetaApprox(a.awd))
+	}
 }
 
 // set sets AWD to v, within [1, the cap].
@@ -99,8 +113,9 @@ func (a *awdCtl) sample(r netsim.Time) {
 
 // onAACK runs Sec. III-B3 on one AACK received at time now, marked with
 // AECN or not: Eq. 2 at most once per RTT on a mark, and at the end of
-// every round beta's update and, without marks in the round, +1 per RTT
-// elapsed. Before the first RTT sample there are no rounds; the first
+// every round (the first AACK at least one RTT after the round began)
+// beta's update and, without marks in the round, +1 (with elapsed, +1 per
+// RTT elapsed). Before the first RTT sample there are no rounds; the first
 // round starts at the first AACK after it.
 func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
 	if a.srtt == 0 {
@@ -124,6 +139,9 @@ func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
 	if rounds := (now - a.round) / a.srtt; rounds >= 1 {
 		a.beta = EWMA(a.beta, a.wgt, float64(a.aecn)/float64(a.results))
 		if a.aecn == 0 {
+			if !a.elapsed {
+				rounds = 1
+			}
 			a.awd = math.Min(a.awd+float64(rounds), a.maxw)
 			a.increments += uint64(rounds)
 		}
@@ -137,7 +155,7 @@ func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
 // starting at initAWD.
 func newAsyncCtl(p Params, maxCWD, g, ai float64, perAck, progress, limit bool, awd *awdCtl, initAWD float64) *asyncCtl {
 	c := &asyncCtl{g: g, perAck: perAck, progress: progress, limit: limit, leader: progress && !limit && p.PCMax == PMaxLeader,
-		maxc: maxCWD, ai: ai, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, awd: awd}
+		maxc: maxCWD, ai: ai, cwd: math.Min(p.InitCWD, maxCWD), ssthresh: math.Inf(1), alpha: p.InitAlpha, awd: awd, lossCut: p.LossCut}
 	if c.awd == nil {
 		c.awd = newAWDCtl(p, initAWD)
 	}
@@ -231,8 +249,12 @@ func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
 	c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0)
 }
 
+// onLoss halves CWD, at most once per window, on a fast retransmission:
+// TCP's loss response, which BytePS (over TCP) always applies and the
+// other asynchronous protocols only with Params.LossCut (the public ATP
+// client leaves its window alone on a loss).
 func (c *asyncCtl) onLoss(w *worker) {
-	if w.lastGACK < c.cutEnd {
+	if !c.lossCut || w.lastGACK < c.cutEnd {
 		return
 	}
 	c.cwd = math.Max(1, c.cwd/2)
@@ -240,7 +262,12 @@ func (c *asyncCtl) onLoss(w *worker) {
 	c.cutEnd = w.sndNext
 }
 
+// onTimeout sets CWD to one packet and ssthresh to half the window (RFC
+// 5681 Sec. 3.1), under the same rule as onLoss.
 func (c *asyncCtl) onTimeout(*worker) {
+	if !c.lossCut {
+		return
+	}
 	c.ssthresh = math.Max(2, c.cwd/2)
 	c.cwd = 1
 }

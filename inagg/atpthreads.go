@@ -209,7 +209,7 @@ func (c *atpCtl) onResult(w *worker, seq int64, p *netsim.Packet) {
 func (c *atpCtl) detectGap(w *worker, seq int64) {
 	t, k := c.locate(seq)
 	th := &c.th[t]
-	hi := k - int64(w.j.params.GapThreshold)
+	hi := k - w.j.gapThreshold()
 	s := max(th.gapScan, th.lastAck+1)
 	for ; s <= hi; s++ {
 		w.fastRetransmit(c.label(t, s))

@@ -32,16 +32,24 @@ func aackAt(w *worker, at netsim.Time, aecn bool) {
 //	              = 0.5078125, AWD unchanged
 //	t=30  quiet   a quiet round: beta = 0.875 x 0.5078125 = 0.4443359375,
 //	              AWD 79.90625
-//	t=55  quiet   2.5 RTTs since the last round: +2, AWD 81.90625;
-//	              one round of AACKs ended: beta x 0.875 = 0.388793945
-//	t=57  AECN    Eq. 2 with that beta: 81.90625 x (1 - 0.388793945/2)
+//	t=55  quiet   2.5 RTTs since the last round, one round of AACKs
+//	              ended: +1, AWD 80.90625 (with AWDRoundsElapsed, the
+//	              earlier model, +2, AWD 81.90625); beta x 0.875 =
+//	              0.388793945
+//	t=57  AECN    Eq. 2 with that beta: 80.90625 x (1 - 0.388793945/2)
 //
 // With alpha in Eq. 2 the cut at t=15 would leave 101 x 0.55 = 55.55.
 func TestAWDControllerHandWorked(t *testing.T) {
+	for _, elapsed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("elapsed=%v", elapsed), func(t *testing.T) { awdHandWorked(t, elapsed) })
+	}
+}
+
+func awdHandWorked(t *testing.T, elapsed bool) {
 	const us = netsim.Microsecond
 	w := fakeATPWorker()
 	p := DefaultParams()
-	p.InitBeta = 0.5
+	p.InitBeta, p.AWDRoundsElapsed = 0.5, elapsed
 	c := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, nil, 100)
 	c.alpha = 0.9
 	c.awd.srtt = 10 * us
@@ -53,15 +61,19 @@ func TestAWDControllerHandWorked(t *testing.T) {
 		cuts, inc uint64
 	}
 	b3 := 0.875 * 0.5078125
-	b4 := 0.875 * b3 // one round with AACKs ended (beta moves once), 2 RTTs passed (AWD + 2)
+	b4 := 0.875 * b3 // one round with AACKs ended (beta moves once), 2 RTTs passed
+	at55, inc55 := 80.90625, uint64(3)
+	if elapsed {
+		at55, inc55 = 81.90625, 4
+	}
 	steps := []step{
 		{0, false, 100, 0.5, 0, 0},
 		{10 * us, false, 101, 0.4375, 0, 1},
 		{15 * us, true, 78.90625, 0.4375, 1, 1},
 		{20 * us, true, 78.90625, 0.5078125, 1, 1},
 		{30 * us, false, 79.90625, b3, 1, 2},
-		{55 * us, false, 81.90625, b4, 1, 4},
-		{57 * us, true, 81.90625 * (1 - b4/2), b4, 2, 4},
+		{55 * us, false, at55, b4, 1, inc55},
+		{57 * us, true, at55 * (1 - b4/2), b4, 2, inc55},
 	}
 	for _, s := range steps {
 		aackAt(w, s.at, s.aecn)
@@ -84,7 +96,7 @@ func TestAWDControllerHandWorked(t *testing.T) {
 // AWD: worker 1's copy of an AECN-marked AACK arriving within the RTT of
 // worker 0's cut does not cut again, and both apply the same AWD. With
 // AWDWorker each cuts its own: 100 -> 50 at each (beta 1 before the first
-// round).
+// round, as Params.InitBeta sets it here).
 func TestAWDScope(t *testing.T) {
 	const us = netsim.Microsecond
 	for _, tc := range []struct {
@@ -94,7 +106,7 @@ func TestAWDScope(t *testing.T) {
 	}{{AWDJob, [2]float64{50, 50}, 1}, {AWDWorker, [2]float64{50, 50}, 2}} {
 		t.Run(tc.scope.String(), func(t *testing.T) {
 			p := DefaultParams()
-			p.AWDScope = tc.scope
+			p.AWDScope, p.InitBeta = tc.scope, 1
 			j := &Job{params: p, net: netsim.NewNetwork(netsim.New(1))}
 			if tc.scope == AWDJob {
 				j.awd = newAWDCtl(p, 100)
@@ -166,7 +178,8 @@ func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
 	}
 }
 
-// TestTimeoutRecoversGACKedFront: a worker whose front sequence was
+// TestTimeoutRecoversGACKedFront: under the default recovery, with the
+// earlier pull (Params.Pull), a worker whose front sequence was
 // GACKed but whose result never came asks for that result at every
 // expiry, even while later sequences are still unGACKed (as they nearly
 // always are while AWD lets one more out per round trip). Worked by hand:
@@ -177,6 +190,7 @@ func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
 func TestTimeoutRecoversGACKedFront(t *testing.T) {
 	s := newStar(t, starCfg{workers: 2})
 	j := idleJob(t, s, 0, PAATP)
+	j.params.Pull = true
 	w := gackedFront(t, j)
 	w.timeout()
 	if st := w.stats; st.Pulls != 1 || st.Retransmits != 4 {

@@ -6,5 +6,7 @@ package inagg
 // g = 1/16) clocked by the PS's per-packet acknowledgements.
 func newBytePSCtl(p Params, maxCWD float64) *asyncCtl {
 	p.InitCWD = p.BytePSInitCWD
-	return newAsyncCtl(p, maxCWD, p.BytePSG, 1, false, false, false, nil, 0)
+	c := newAsyncCtl(p, maxCWD, p.BytePSG, 1, false, false, false, nil, 0)
+	c.lossCut = true // TCP's loss response
+	return c
 }

@@ -61,7 +61,7 @@ func ExampleNewJob() {
 	}
 	// Output:
 	// strawasyn    done true, mean iteration 505.89168us, 45072 contributions summed at the PS, 0 retransmits
-	// strawasyn-al done true, mean iteration 478.30032us, 40352 contributions summed at the PS, 0 retransmits
+	// strawasyn-al done true, mean iteration 477.877066us, 40096 contributions summed at the PS, 0 retransmits
 	// pa-atp       done true, mean iteration 477.877066us, 40096 contributions summed at the PS, 0 retransmits
 }
 

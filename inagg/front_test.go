@@ -25,8 +25,10 @@ func (r *psRecorder) Receive(p *netsim.Packet) {
 	r.pool.Put(p)
 }
 
-// TestTimeoutFrontFirst: a timeout recovers the front sequence (last_AACK
-// + 1, GACKed, no result) before the unGACKed ones, as the ATP client
+// TestTimeoutFrontFirst: with the earlier pull (Params.Pull)
+// a timeout recovers the front
+// sequence (last_AACK + 1, GACKed, no result) before the unGACKed ones, as
+// the ATP client
 // resends from last_ACK + 1 up (Params.FrontLast: after them). Worked by
 // hand: sequences 0-4 sent, 0 GACKed without a result, 1-4 in flight. At
 // the first expiry the PS receives a pull for 0, then resends of 1-4; at
@@ -36,7 +38,7 @@ func TestTimeoutFrontFirst(t *testing.T) {
 	for _, last := range []bool{false, true} {
 		s := newStar(t, starCfg{workers: 2})
 		j := idleJob(t, s, 0, PAATP)
-		j.params.FrontLast = last
+		j.params.FrontLast, j.params.Pull = last, true
 		rec := &psRecorder{pool: s.net.Sim.Packets()}
 		s.ps.Unregister(j.ps.ep)
 		if ep := s.ps.Register(rec); ep != j.ps.ep {
@@ -73,4 +75,55 @@ func gackedFront(t *testing.T, j *Job) *worker {
 		t.Fatalf("recovery batch %d; the case needs at least 4", j.recoveryBatch)
 	}
 	return w
+}
+
+// TestTimeoutClientRule: the default recovery is the public ATP client's
+// (client/p4ml_manager.cc:201-241) on the worker's one stream. Worked by
+// hand, sequences 0-7 sent and last_AACK = -1:
+//   - 0 GACKed, 1-4 in flight, 5 answered, 6-7 in flight: the range is 0-4
+//     (up to the first result beyond the front); 0 is the front and is
+//     resent though GACKed, 2 is GACKed and skipped: the PS receives r0
+//     r1 r3 r4; the same at the second expiry (nothing backs off).
+//   - no result beyond the front: the front alone, r0.
+//   - with Params.Pull the GACKed front is pulled at the first expiry and
+//     resent at the second: p0 r1 r3 r4, then r0 r1 r3 r4.
+func TestTimeoutClientRule(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		answered, pull bool
+		want1, want2   []string
+	}{
+		{"result beyond", true, false, []string{"r0", "r1", "r3", "r4"}, []string{"r0", "r1", "r3", "r4"}},
+		{"no result beyond", false, false, []string{"r0"}, []string{"r0"}},
+		{"pull", true, true, []string{"p0", "r1", "r3", "r4"}, []string{"r0", "r1", "r3", "r4"}},
+	} {
+		s := newStar(t, starCfg{workers: 2})
+		j := idleJob(t, s, 0, PAATP)
+		j.params.Pull, j.params.ClientRecovery = c.pull, true
+		rec := &psRecorder{pool: s.net.Sim.Packets()}
+		s.ps.Unregister(j.ps.ep)
+		s.ps.Register(rec)
+		w := j.workers[0]
+		w.sndNext, w.lastAACK, w.lastGACK = 8, -1, 0
+		for q := range 8 {
+			w.flags[q] = fSent
+		}
+		w.flags[0] |= fGACK
+		w.flags[2] |= fGACK
+		if c.answered {
+			w.flags[5] |= fResult
+		}
+		w.timeout()
+		s.net.Sim.Run(100 * netsim.Microsecond)
+		first := slices.Clone(rec.got)
+		rec.got = rec.got[:0]
+		w.timeout()
+		s.net.Sim.Run(200 * netsim.Microsecond)
+		if !slices.Equal(first, c.want1) || !slices.Equal(rec.got, c.want2) {
+			t.Errorf("%s: the PS received %v, then %v; want %v, then %v", c.name, first, rec.got, c.want1, c.want2)
+		}
+		if got := w.rtoValue(); got != j.params.RTO {
+			t.Errorf("%s: timeout %v after two expiries, want the fixed %v", c.name, got, j.params.RTO)
+		}
+	}
 }

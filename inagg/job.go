@@ -75,9 +75,10 @@ type Job struct {
 	hdr         netsim.Bytes
 	psRing      int
 	ring        uint8 // NIC transmit ring of the job's packets at its hosts
-	// recoveryBatch is how many resends a timeout recovery keeps in
-	// flight: the CWD cap (one BDP).
-	recoveryBatch int64
+	// recoveryBatch is how many resends a timeout recovery
+	// sends at once: the CWD cap (one BDP); and
+	// recoveryStep how many more each new result lets out.
+	recoveryBatch, recoveryStep int64
 	// atpIdx is ATP's aggregator index table (atpIndexTable); nil for
 	// the other protocols.
 	atpIdx     []int32
@@ -214,7 +215,14 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		}
 	}
 	maxCWD = math.Min(maxCWD, float64(params.MaxWindow))
-	j.recoveryBatch = int64(maxCWD)
+	j.recoveryBatch, j.recoveryStep = int64(maxCWD), 1
+	if cfg.Protocol == BytePS {
+		// TCP after a timeout: the first unacknowledged segment (RFC 6298
+		// Sec. 5.4), then two more per new acknowledgement, as slow start
+		// from a window of one segment lets out (RFC 5681 Sec. 3.1), not
+		// the whole window at once.
+		j.recoveryBatch, j.recoveryStep = 1, 2
+	}
 	if cfg.Protocol == ATP {
 		j.atpThreads, j.atpWindow = min(int64(params.ATPThreads), j.packets), int64(params.ATPThreadWindow)
 		j.atpIdx = atpIndexTable(int32(cfg.ID), int(j.atpThreads*j.atpWindow), j.agg.mem.Size())
@@ -230,6 +238,16 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		j.partitioned(net.Sim)
 	}
 	return j, nil
+}
+
+// gapThreshold is how far results must pass a missing one before it is
+// fast-retransmitted: Params.GapThreshold, or TCP's three duplicate ACKs
+// under BytePS.
+func (j *Job) gapThreshold() int64 {
+	if j.cfg.Protocol == BytePS {
+		return BytePSGapThreshold
+	}
+	return int64(j.params.GapThreshold)
 }
 
 // twoLevel reports whether cfg aggregates at a first-level switch other
@@ -320,7 +338,7 @@ func (j *Job) setInitialAWD() {
 	awd := AWDStar(c.Eta, float64(j.agg.mem.Size()), float64(c.BDPPackets), j.agg.njobs)
 	for _, w := range j.workers {
 		if a, ok := w.ctl.(*asyncCtl); ok {
-			a.awd.set(awd)
+			a.awd.start(awd, j.params)
 		}
 	}
 }

@@ -235,20 +235,57 @@ type Params struct {
 	// thread window fixed at ATPThreadWindow, as the public client runs it
 	// (CC_ENABLE false, client/p4ml_manager.cc:4).
 	ATPCC bool
-	// ATPBackoff doubles ATP's retransmission timeout on consecutive
-	// expiries, as the other window protocols do (up to MaxRTO). Default
-	// false: the public client resends on a fixed 200 us receive timeout
-	// (in-ATP/ATP client/p4ml_manager.cc, the timeout check of the
-	// receive loop), and with a worker-wide timer backed off to MaxRTO a
-	// job whose oldest packet stayed stuck through a burst of losses waits
-	// up to 64 ms with every thread idle.
-	ATPBackoff bool
+	// RTOBackoff doubles the retransmission timeout of ATP, StrawAsyn
+	// (+PC, +AL) and PA-ATP on consecutive expiries, up to MaxRTO (the
+	// earlier model of the asynchronous protocols). Default false: the
+	// public ATP client resends on a fixed receive timeout, 0.0002 s once a
+	// thread has heard its first packet (in-ATP/ATP client/
+	// p4ml_manager.cc:161,255), restarted after every resend (:240) and
+	// nothing doubles it; the PA-ATP paper says nothing of a backoff. With
+	// a worker-wide timer backed off to MaxRTO a job whose front stayed
+	// stuck through a burst of losses waited up to 64 ms with every worker
+	// idle. BytePS, over TCP, always backs off (RFC 6298 Sec. 5.5).
+	RTOBackoff bool
 	// ATPRecoverAll makes an ATP timeout resend every outstanding packet
-	// lacking a result (a window at a time, as the asynchronous protocols
-	// recover) instead of the client's per-thread rule (atpCtl.timeoutResend:
-	// a silent thread resends from last_ACK + 1 up to its first result
-	// beyond it, or last_ACK + 1 alone). Default false.
+	// lacking a result (one BDP at a time, one more per new result)
+	// instead of the public client's rule (atpCtl.timeoutResend, from
+	// client/p4ml_manager.cc:201-241: a silent thread resends from
+	// last_ACK + 1 up to the first result it holds beyond it, or
+	// last_ACK + 1 alone). Default false.
 	ATPRecoverAll bool
+	// ClientRecovery makes a timeout of StrawAsyn (+PC, +AL) and PA-ATP
+	// resend as the public ATP client's thread does, on the worker's one
+	// window: from last_AACK + 1 up to the first result beyond it, or
+	// last_AACK + 1 alone, skipping GACKed sequences but the front. Default
+	// false: the paper is silent, and the client has no GACKs, which tell
+	// a PA-ATP worker which of its outstanding gradients reached the
+	// switch; a timeout resends every outstanding sequence that has
+	// neither a result nor a GACK, one BDP at a time and one more per new
+	// result (as TCP recovers the holes its SACKs show, RFC 6675), and the
+	// front. The client's rule on one window recovers a burst lost at the
+	// tail of an iteration one sequence per timeout: on the quick idle
+	// ina-leafspine point PA-ATP's AJCT rose from 0.81 to 24.8 ms with it
+	// (2,599 timeouts against 85; ATP's twelve threads each recover their
+	// own tail).
+	ClientRecovery bool
+	// LossCut applies TCP's loss response to the windows of StrawAsyn
+	// (+PC, +AL) and PA-ATP: CWD halved (at most once per window) on a
+	// fast retransmission and set to one packet, with ssthresh at half, on
+	// a timeout (the earlier model). Default false: losses are repaired by
+	// resends and leave the window alone, as in the public ATP client,
+	// whose window changes only on the ECN echo of a window-closing result
+	// (client/p4ml_manager.cc:485-494; the fast retransmission at
+	// :451-483 and the timeout at :201-241 only resend); the PA-ATP paper
+	// states no window change on loss (Sec. III-B1 only "quickly
+	// retransmit"). BytePS, over TCP, always applies it.
+	LossCut bool
+	// Pull makes the first expiry of a protocol with GACKs ask the PS for
+	// the front's result (KindPull) when the switch acknowledged the front
+	// and its result did not come, and resend it only at later expiries
+	// (the earlier model). Default false: the front is resent, as the
+	// client resends last_ACK + 1 at every expiry; neither the client nor
+	// the paper has a pull.
+	Pull bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -258,23 +295,48 @@ type Params struct {
 	W float64
 	// BytePSG is the DCTCP gain g of BytePS's window (default 1/16, DCTCP).
 	BytePSG float64
-	// InitAlpha and InitBeta are alpha and beta before the first round
-	// ends (default 1, as Linux DCTCP initialises alpha: the first
-	// congestion event halves the window).
-	InitAlpha, InitBeta float64
+	// InitAlpha is alpha before the first window of GACKs closes (default
+	// 1, as Linux DCTCP (tcp_dctcp.c, dctcp_alpha_on_init) and ns-3's
+	// TcpDctcp (DctcpAlphaOnInit) start it: the first congestion event
+	// halves the window; the ATP client halves on every marked window,
+	// which is alpha fixed at 1).
+	InitAlpha float64
+	// InitBeta is PA-ATP's AECN level beta before its first round ends.
+	// The paper states none; its model gives beta's steady state, Sec.
+	// III-C: "beta is approximated as beta ~ sqrt(2/AWD*)". A negative
+	// value (the default, InitBetaSteady) starts beta there,
+	// sqrt(2 / AWD_0) with AWD_0 the job's initial AWD (AWD*, or
+	// InitAWD), the steady state of the AWD the job starts at. 1, the
+	// earlier model (DCTCP's alpha start), halved AWD at the first AECN
+	// mark, which at AWD* = 18,724 took some 9,400 round trips to grow
+	// back.
+	InitBeta float64
+	// AWDRoundsElapsed makes an AACK that ends a round after k >= 1 RTTs
+	// without an AECN mark add k to AWD (the earlier model). Default
+	// false: one round, one beta update and +1, however long it lasted.
+	// Sec. III-B3: "When no AACK is marked as AECN, AWD is additively
+	// increased by one per RTT round", and beta's g_i is "the ratio of
+	// packets marked with AECN in the last round", which needs AACKs in the
+	// round: RTTs without an AACK (a stall, a wait for a straggler) are no
+	// rounds, as Linux's DCTCP updates alpha per window of acknowledged
+	// data, never for idle time.
+	AWDRoundsElapsed bool
 
 	// GapThreshold is how far past a missing result the results must
 	// reach before the worker retransmits it (fast retransmit on an AACK
-	// gap, Sec. III-B1); default 3, TCP's duplicate-ACK threshold.
+	// gap) under ATP, StrawAsyn (+PC, +AL) and PA-ATP. Default 1: Sec.
+	// III-B1, "once a sequence number gap in AACK is detected, the workers
+	// quickly retransmit the lost gradients", and the public ATP client
+	// resends from last_ACK + 1 up to the first out-of-order result as soon
+	// as one is pending (client/p4ml_manager.cc:353-363,451-483). 3, TCP's
+	// duplicate-ACK threshold, was the earlier model. BytePS, over TCP,
+	// always uses BytePSGapThreshold.
 	GapThreshold int
 	// RTO is the retransmission timeout of ATP, StrawAsyn (+PC, +AL) and
 	// PA-ATP: default 200 us, the receive timeout of the public ATP client
 	// (in-ATP/ATP, client/p4ml_manager.cc: 0.0002 s without a result),
-	// whose stack PA-ATP extends. For the asynchronous protocols, unlike
-	// the client, consecutive expiries double it up to MaxRTO (default
-	// 64 ms), so that a wait for a straggling worker does not become a
-	// stream of resends; ATP keeps it fixed, as the client does, unless
-	// ATPBackoff is set.
+	// whose stack PA-ATP extends, fixed unless RTOBackoff doubles it up to
+	// MaxRTO (default 64 ms).
 	RTO, MaxRTO netsim.Time
 	// BytePSRTO is BytePS's initial retransmission timeout (default 1 ms,
 	// the datacenter RTO floor of the transport package's TCP: BytePS runs
@@ -360,8 +422,8 @@ func DefaultParams() Params {
 		W:                          0.125,
 		BytePSG:                    1.0 / 16,
 		InitAlpha:                  1,
-		InitBeta:                   1,
-		GapThreshold:               3,
+		InitBeta:                   InitBetaSteady,
+		GapThreshold:               1,
 		RTO:                        200 * netsim.Microsecond,
 		MaxRTO:                     64 * netsim.Millisecond,
 		BytePSRTO:                  netsim.Millisecond,
@@ -403,8 +465,9 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: unknown StrawAsyn+PC p_max mode %d", p.PCMax)
 	case !(p.F > 0 && p.F <= 1) || !(p.W > 0 && p.W <= 1) || !(p.BytePSG > 0 && p.BytePSG <= 1):
 		return fmt.Errorf("inagg: EWMA weights must be in (0, 1] (f=%v w=%v g=%v)", p.F, p.W, p.BytePSG)
-	case !(p.InitAlpha >= 0 && p.InitAlpha <= 1) || !(p.InitBeta >= 0 && p.InitBeta <= 1):
-		return fmt.Errorf("inagg: initial alpha and beta must be in [0, 1] (got %v, %v)", p.InitAlpha, p.InitBeta)
+	case !(p.InitAlpha >= 0 && p.InitAlpha <= 1) || !(p.InitBeta <= 1) || (p.InitBeta < 0 && p.InitBeta != InitBetaSteady):
+		return fmt.Errorf("inagg: initial alpha and beta must be in [0, 1], or beta %v for its steady state (got %v, %v)",
+			InitBetaSteady, p.InitAlpha, p.InitBeta)
 	case p.GapThreshold < 1:
 		return fmt.Errorf("inagg: gap threshold must be at least 1, got %d", p.GapThreshold)
 	case p.RTO <= 0 || p.MaxRTO < p.RTO:
@@ -424,6 +487,14 @@ func (p Params) Validate() error {
 	}
 	return nil
 }
+
+// InitBetaSteady as Params.InitBeta starts beta at its steady state
+// sqrt(2 / AWD_0) (Sec. III-C).
+const InitBetaSteady = -1
+
+// BytePSGapThreshold is BytePS's fast-retransmit threshold: TCP's three
+// duplicate ACKs (RFC 5681 Sec. 3.2).
+const BytePSGapThreshold = 3
 
 // SwitchMLLongestWait is the longest a SwitchML worker waits for a result
 // by design before it resends, its timeout not yet doubled: a first-window

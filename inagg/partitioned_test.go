@@ -21,6 +21,7 @@ import (
 // (with srtt 18.75 us it would not), and ends the round (beta's update).
 func TestFoldAWDOrder(t *testing.T) {
 	p := DefaultParams()
+	p.InitBeta = 1
 	us := netsim.Microsecond
 	j := &Job{awd: newAWDCtl(p, 10), workers: []*worker{
 		{awdLog: []awdInput{{at: 5 * us, rtt: 10 * us, smp: true}, {at: 20 * us}, {at: 32 * us, aecn: true}}},

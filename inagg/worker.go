@@ -414,7 +414,7 @@ func (w *worker) onResult(p *netsim.Packet) {
 	w.ctl.onResult(w, seq, p)
 	if j.cfg.Protocol != SwitchML {
 		if w.rtxNext < w.rtxEnd {
-			w.recoverSome(1, w.gacks() && w.backoff == 0)
+			w.recoverSome(w.j.recoveryStep, w.gacks() && w.backoff == 0)
 		}
 		w.detectGap(seq)
 		if moved {
@@ -442,7 +442,7 @@ func (w *worker) detectGap(seq int64) {
 		w.strm.detectGap(w, seq)
 		return
 	}
-	hi := seq - int64(w.j.params.GapThreshold)
+	hi := seq - w.j.gapThreshold()
 	s := w.gapScan
 	if s <= w.lastAACK {
 		s = w.lastAACK + 1
@@ -478,8 +478,8 @@ func (w *worker) rtoValue() netsim.Time {
 	if w.j.cfg.Protocol == BytePS {
 		r = w.j.params.BytePSRTO
 	}
-	if w.j.cfg.Protocol == ATP && !w.j.params.ATPBackoff {
-		return r // the public client's fixed timeout (Params.ATPBackoff)
+	if w.j.cfg.Protocol != BytePS && !w.j.params.RTOBackoff {
+		return r // the public ATP client's fixed timeout (Params.RTOBackoff)
 	}
 	for i := uint(0); i < w.backoff && r < w.j.params.MaxRTO; i++ {
 		r *= 2
@@ -523,8 +523,13 @@ func (w *worker) timeout() {
 	}
 	w.stats.Timeouts++
 	w.ctl.onTimeout(w)
-	if c, ok := w.ctl.(*atpCtl); ok && !w.j.params.ATPRecoverAll {
-		c.timeoutResend(w)
+	c, atp := w.ctl.(*atpCtl)
+	if (atp && !w.j.params.ATPRecoverAll) || (w.gacks() && w.j.params.ClientRecovery) {
+		if atp {
+			c.timeoutResend(w)
+		} else {
+			w.clientResend()
+		}
 		w.backoff++
 		w.rto.SetAfter(w.rtoValue())
 		return
@@ -539,17 +544,54 @@ func (w *worker) timeout() {
 			w.recoverFront()
 		}
 	} else if w.gacks() {
-		if w.backoff == 0 {
+		if w.backoff == 0 && w.j.params.Pull {
 			w.pullResults(w.j.recoveryBatch)
 		} else {
-			// The pulls went unanswered: an aggregate may have been lost
-			// after the switch acknowledged its gradients. Resend.
+			// Every outstanding sequence was acknowledged and still lacks
+			// its result (its result was lost, or its aggregate after the
+			// switch acknowledged it, or it waits for a straggler): resend
+			// from the front, as the client resends from last_ACK + 1; the
+			// PS answers a completed sequence's resend with its result, a
+			// resend at the switch releases the partial aggregate (with
+			// Params.Pull, at a first expiry, pulls ask the PS instead).
 			w.rtxNext = w.lastAACK + 1
 			w.recoverSome(w.j.recoveryBatch, false)
 		}
 	}
 	w.backoff++
 	w.rto.SetAfter(w.rtoValue())
+}
+
+// clientResend is a timeout's recovery under the public ATP client's rule
+// (in-ATP/ATP client/p4ml_manager.cc:201-241) on the worker's one stream
+// (Params.ClientRecovery): the sequences from last_AACK + 1 up to the first
+// one beyond it whose result has come, or last_AACK + 1 alone when none
+// has, are resent at once. Under the protocols with GACKs a sequence of
+// that range the switch or the PS acknowledged is not resent (its
+// contribution is held there), the front excepted, which is resent as the
+// client always resends last_ACK + 1 (pulled at a first expiry with
+// Params.Pull).
+func (w *worker) clientResend() {
+	front := w.lastAACK + 1
+	end := front + 1 // no result beyond the front: the front alone
+	for s := front + 1; s < w.sndNext; s++ {
+		if w.flags[s&w.mask]&fResult != 0 {
+			end = s
+			break
+		}
+	}
+	for s := front; s < end && s < w.sndNext; s++ {
+		f := w.flags[s&w.mask]
+		switch {
+		case f&(fResult|fSent) != fSent:
+		case s != front && f&fGACK != 0:
+		case f&fGACK != 0 && w.j.params.Pull && w.backoff == 0:
+			w.stats.Pulls++
+			w.send(w.packetToPS(KindPull, s))
+		default:
+			w.retransmit(s)
+		}
+	}
 }
 
 // skipToRecover moves the recovery round's cursor to the first sequence
@@ -565,9 +607,9 @@ func (w *worker) skipToRecover() bool {
 }
 
 // recoverFront recovers the front sequence (last_AACK + 1) when the switch
-// acknowledged its gradient and its result did not come: a pull at the
-// first expiry, a resend after (as timeout does when every outstanding
-// sequence is GACKed). The recovery round above skips GACKed sequences, and
+// acknowledged its gradient and its result did not come: a resend, as the
+// ATP client resends last_ACK + 1 at every expiry (with Params.Pull, a pull
+// at the first expiry and a resend after). The recovery round above skips GACKed sequences, and
 // while AWD holds a worker back each +1 of AWD sends a new sequence, so
 // there is nearly always an unGACKed one in flight: without this a result
 // lost to this worker alone (a multicast copy dropped on its downlink, its
@@ -581,7 +623,7 @@ func (w *worker) recoverFront() {
 	if s >= w.sndNext || w.flags[s&w.mask]&(fResult|fGACK|fSent) != fGACK|fSent {
 		return
 	}
-	if w.backoff == 0 {
+	if w.backoff == 0 && w.j.params.Pull {
 		w.stats.Pulls++
 		w.send(w.packetToPS(KindPull, s))
 		return

@@ -16,6 +16,9 @@ import (
 
 // validateINABasic: the UDP flow fits its path.
 func validateINABasic(ps experiments.Params) error {
+	if err := inarig.ValidateJobParams(ps); err != nil {
+		return err
+	}
 	if ps.Float("udp_gbps") > ps.Float("link_gbps") {
 		return fmt.Errorf("udp_gbps=%g exceeds link_gbps=%g", ps.Float("udp_gbps"), ps.Float("link_gbps"))
 	}
@@ -25,6 +28,9 @@ func validateINABasic(ps experiments.Params) error {
 // validateINAMotivation: the examples measured over a window have their
 // warm-up before its end.
 func validateINAMotivation(ps experiments.Params) error {
+	if err := inarig.ValidateJobParams(ps); err != nil {
+		return err
+	}
 	if ps.String("example") == exSyncAsync {
 		return nil
 	}
@@ -43,6 +49,9 @@ func validateINALeafSpine(ps experiments.Params) error {
 		return fmt.Errorf("a job needs workers+1 = %d distinct hosts but the fabric has %d", ps.Int("workers")+1, hosts)
 	}
 	if _, err := inarig.ResolveRunLength(ps, leafSpinePresets); err != nil {
+		return err
+	}
+	if err := inarig.ValidateJobParams(ps); err != nil {
 		return err
 	}
 	if ps.Float("load") > 0 {
@@ -68,6 +77,9 @@ func inaEngineParam() experiments.Param {
 // the engine has a lookahead.
 func validateINATestbed(ps experiments.Params) error {
 	if _, err := inarig.ResolveRunLength(ps, testbedPresets); err != nil {
+		return err
+	}
+	if err := inarig.ValidateJobParams(ps); err != nil {
 		return err
 	}
 	return validateEngine(ps)

@@ -18,6 +18,9 @@ func validateMixedFabric(ps experiments.Params) error {
 	if err := validateEngine(ps); err != nil {
 		return err
 	}
+	if err := inarig.ValidateJobParams(ps); err != nil {
+		return err
+	}
 	if ps.Int("ina_jobs")+ps.Int("ring_jobs")+ps.Int("pr_jobs") == 0 {
 		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
 	}

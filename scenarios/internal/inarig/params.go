@@ -88,6 +88,14 @@ func ConstantParams() []experiments.Param {
 		experiments.FloatParam("init_awd_pkts", d.InitAWD, 0, float64(d.MaxWindow), "initial AWD of PA-ATP and StrawAsyn+AL, and StrawAsyn+PC's fixed AWD, "+
 			"packets (the paper states none)").Means("0", "AWD* = eta (M + BDP) / N of Sec. III-C, N the jobs at the aggregating switch").
 			OnlyWhen("protocol", "strawasyn-pc", "strawasyn-al", "pa-atp"),
+		experiments.FloatParam("init_beta", d.InitBeta, -1, 1, "PA-ATP's AECN level beta before its first round (the paper states none; "+
+			"1: the earlier model, DCTCP's start, which halves AWD at the first mark)").
+			Auto("-1", "sqrt(2 / AWD_0): Sec. III-C's steady state for the job's initial AWD").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+		experiments.FloatParam("init_alpha", d.InitAlpha, 0, 1, "ECN level alpha of StrawAsyn and PA-ATP before the first window of GACKs "+
+			"closes (1: as Linux's and ns-3's DCTCP start it)").OnlyWhen("protocol", asynchronous...),
+		experiments.EnumParam("awd_rounds", awdRoundsName(d.AWDRoundsElapsed), []string{"aacks", "elapsed"}, "how a quiet round grows "+
+			"PA-ATP's AWD: aacks = +1 per round of AACKs, however long (Sec. III-B3, \"additively increased by one per RTT round\"); "+
+			"elapsed = +1 per RTT elapsed since the round began (the earlier model)").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
 		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
 			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", "strawasyn-pc"),
 		experiments.EnumParam("rto_front", "first", []string{"first", "last"}, "where a timeout of the protocols with GACKs puts the front "+
@@ -98,16 +106,29 @@ func ConstantParams() []experiments.Param {
 			"it; the earlier 16384 capped it at 40 percent)").OnlyWhen("protocol", windowed...),
 		experiments.FloatParam("init_cwd_pkts", d.InitCWD, 1, float64(d.MaxWindow), "initial congestion window of StrawAsyn and PA-ATP, packets "+
 			"(100: the public ATP client's window per thread; ATP's thread windows start at atp_thread_window)").OnlyWhen("protocol", asynchronous...).Was("init_cwd"),
-		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us, doubled on "+
-			"consecutive expiries (200: the public ATP client's)").OnlyWhen("protocol", windowed...),
+		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us "+
+			"(200: the public ATP client's)").OnlyWhen("protocol", windowed...),
+		experiments.BoolParam("rto_backoff", d.RTOBackoff, "double the retransmission timeout of ATP, StrawAsyn and PA-ATP on consecutive "+
+			"expiries, up to 64 ms (false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", windowed...).Was("atp_rto_backoff"),
+		experiments.EnumParam("rto_recover", recoverName(d.ClientRecovery), []string{"gacks", "client"}, "what a timeout of StrawAsyn and "+
+			"PA-ATP resends: gacks = every outstanding sequence with neither a result nor a GACK, one BDP at a time, and the front (the paper "+
+			"is silent; GACKs show what reached the switch); client = the public ATP client's thread rule on the one window, from "+
+			"last_AACK + 1 up to the first result beyond it, or last_AACK + 1 alone").OnlyWhen("protocol", asynchronous...),
+		experiments.BoolParam("atp_recover_all", d.ATPRecoverAll, "on an ATP timeout resend every outstanding packet lacking a result "+
+			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", "atp"),
+		experiments.EnumParam("loss_cut", lossCutName(d.LossCut), []string{"none", "tcp"}, "window of StrawAsyn and PA-ATP after a loss: "+
+			"none = unchanged, as the public ATP client's (the paper states no cut); tcp = halved on a fast retransmission, one packet "+
+			"after a timeout (the earlier model)").OnlyWhen("protocol", asynchronous...),
+		experiments.IntParam("gap_threshold", d.GapThreshold, 1, 1<<20, "results past a missing one that trigger its fast retransmission "+
+			"under ATP, StrawAsyn and PA-ATP (1: Sec. III-B1's \"once a sequence number gap in AACK is detected\" and the public ATP "+
+			"client's first out-of-order result; 3: TCP's duplicate ACKs, the earlier model)").OnlyWhen("protocol", windowed...),
+		experiments.BoolParam("rto_pull", d.Pull, "at a first expiry, ask the PS for the front's result when the switch acknowledged "+
+			"the front, and resend it only at later expiries (the earlier model; false: resend it, as the client resends last_ACK + 1)").
+			OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", "atp"),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
 			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
-		experiments.BoolParam("atp_rto_backoff", d.ATPBackoff, "double ATP's retransmission timeout on consecutive expiries, up to 64 ms "+
-			"(false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", "atp"),
-		experiments.BoolParam("atp_recover_all", d.ATPRecoverAll, "on an ATP timeout resend every outstanding packet lacking a result "+
-			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", "atp"),
 		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
 			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
 		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
@@ -132,6 +153,30 @@ func ConstantParams() []experiments.Param {
 	}
 }
 
+// recoverName is rto_recover's value for Params.ClientRecovery.
+func recoverName(client bool) string {
+	if client {
+		return "client"
+	}
+	return "gacks"
+}
+
+// awdRoundsName is awd_rounds' value for Params.AWDRoundsElapsed.
+func awdRoundsName(elapsed bool) string {
+	if elapsed {
+		return "elapsed"
+	}
+	return "aacks"
+}
+
+// lossCutName is loss_cut's value for Params.LossCut.
+func lossCutName(cut bool) string {
+	if cut {
+		return "tcp"
+	}
+	return "none"
+}
+
 // windowed are the protocols with ATP's window and retransmission timer.
 var windowed = []string{"atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
 
@@ -151,6 +196,11 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitAWD = ps.Float("init_awd_pkts")
 		p.PCMax, _ = inagg.ParsePMaxMode(ps.String("pc_pmax"))
 		p.FrontLast = ps.String("rto_front") == "last"
+		p.LossCut = ps.String("loss_cut") == "tcp"
+		p.InitBeta = ps.Float("init_beta")
+		p.InitAlpha = ps.Float("init_alpha")
+		p.AWDRoundsElapsed = ps.String("awd_rounds") == "elapsed"
+		p.Pull = ps.Bool("rto_pull")
 	}
 	if ps.Has("max_window_pkts") {
 		p.MaxWindow = ps.Int("max_window_pkts")
@@ -159,6 +209,10 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
+		p.RTOBackoff = ps.Bool("rto_backoff")
+		p.ClientRecovery = ps.String("rto_recover") == "client"
+		p.ATPRecoverAll = ps.Bool("atp_recover_all")
+		p.GapThreshold = ps.Int("gap_threshold")
 		p.SwitchMLPool = ps.Int("switchml_pool")
 		p.SwitchMLTimeout = netsim.FromMillis(ps.Float("switchml_timeout_ms"))
 		p.SwitchMLTimeoutThreshold = ps.Int("switchml_timeout_threshold")
@@ -171,11 +225,14 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.ATPThreads = ps.Int("atp_threads")
 		p.ATPThreadWindow = ps.Int("atp_thread_window")
 		p.ATPCC = ps.Bool("atp_cc")
-		p.ATPBackoff = ps.Bool("atp_rto_backoff")
-		p.ATPRecoverAll = ps.Bool("atp_recover_all")
 	}
 	return &p
 }
+
+// ValidateJobParams checks the worker constants a point sets together
+// (an initial beta outside [0, 1] and not -1, say), so that --dry-run and
+// a sweep refuse the point before anything runs.
+func ValidateJobParams(ps experiments.Params) error { return JobParams(ps).Validate() }
 
 // BackgroundParams are the background-traffic parameters: the workload,
 // the load (loadHelp says what it is a fraction of) and the warm-up the

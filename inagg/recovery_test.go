@@ -1,0 +1,100 @@
+package inagg
+
+import (
+	"testing"
+
+	"syncsim/netsim"
+)
+
+// deliverResult hands worker w the result of sequence seq, as the PS
+// would send it (the exact sum, every worker's bit).
+func deliverResult(s *star, w *worker, seq int64) {
+	p := s.net.Sim.Packets().Get()
+	p.Kind, p.Seq = KindResult, seq
+	p.Ext[extJob] = int64(w.j.cfg.ID)
+	p.Ext[extValue] = ExpectedSum(len(w.j.workers), seq)
+	p.Ext[extBitmap] = int64(fullMask(len(w.j.workers)))
+	w.Receive(p)
+}
+
+// TestGapThreshold: the results of sequences 1, 2, 3 arrive while 0's is
+// missing. With the default threshold of 1 (Sec. III-B1, "once a sequence
+// number gap in AACK is detected"; the ATP client's first out-of-order
+// result) sequence 0 is fast-retransmitted at the result of 1; with 3
+// (TCP's duplicate ACKs, the earlier model) only at the result of 3. It
+// is resent once either way.
+func TestGapThreshold(t *testing.T) {
+	for _, c := range []struct {
+		gap  int
+		want []uint64 // fast retransmissions after the results of 1, 2, 3
+	}{{1, []uint64{1, 1, 1}}, {3, []uint64{0, 0, 1}}} {
+		s := newStar(t, starCfg{workers: 2})
+		j := idleJob(t, s, 0, StrawAsyn)
+		j.params.GapThreshold = c.gap
+		w := j.workers[0]
+		w.sndNext, w.lastAACK, w.lastGACK, w.iterEnd = 6, -1, -1, 1<<20
+		for q := range 6 {
+			w.flags[q] = fSent
+		}
+		for i, seq := range []int64{1, 2, 3} {
+			deliverResult(s, w, seq)
+			if w.stats.FastRetx != c.want[i] {
+				t.Fatalf("threshold %d: after the result of %d, %d fast retransmissions; want %d", c.gap, seq, w.stats.FastRetx, c.want[i])
+			}
+		}
+	}
+}
+
+// TestLossLeavesWindow: under the default (Params.LossCut false) a fast
+// retransmission and a timeout leave StrawAsyn's and PA-ATP's CWD at 40,
+// as the public ATP client leaves its window; with LossCut the fast
+// retransmission halves it to 20 and the timeout sets it to 1 with
+// ssthresh 10 (half of 20), TCP's loss response. BytePS always cuts.
+func TestLossLeavesWindow(t *testing.T) {
+	for _, c := range []struct {
+		proto                   Protocol
+		cut                     bool
+		afterLoss, afterTimeout float64
+	}{
+		{StrawAsyn, false, 40, 40}, {PAATP, false, 40, 40},
+		{StrawAsyn, true, 20, 1}, {PAATP, true, 20, 1}, {BytePS, false, 20, 1},
+	} {
+		s := newStar(t, starCfg{workers: 2})
+		j := idleJob(t, s, 0, c.proto)
+		j.params.LossCut = c.cut
+		w := j.workers[0]
+		ac := w.ctl.(*asyncCtl)
+		ac.lossCut = c.cut || c.proto == BytePS
+		ac.cwd, ac.cutEnd, w.lastGACK = 40, 0, 0
+		ac.onLoss(w)
+		if ac.cwd != c.afterLoss {
+			t.Errorf("%s loss_cut %v: CWD %v after a fast retransmission, want %v", c.proto, c.cut, ac.cwd, c.afterLoss)
+		}
+		ac.onTimeout(w)
+		if ac.cwd != c.afterTimeout || (c.afterTimeout == 1 && ac.ssthresh != 10) {
+			t.Errorf("%s loss_cut %v: CWD %v, ssthresh %v after a timeout, want %v", c.proto, c.cut, ac.cwd, ac.ssthresh, c.afterTimeout)
+		}
+	}
+}
+
+// TestInitialBetaSteady: by default beta starts at its steady state for the
+// job's initial AWD, sqrt(2 / AWD_0) (Sec. III-C): 0.1 for AWD 200, so the
+// first AECN mark cuts AWD by 5 percent (200 -> 190), not by half as the
+// earlier beta of 1 did (200 -> 100).
+func TestInitialBetaSteady(t *testing.T) {
+	for _, c := range []struct {
+		beta, want float64
+	}{{InitBetaSteady, 190}, {1, 100}} {
+		p := DefaultParams()
+		p.InitBeta = c.beta
+		a := newAWDCtl(p, 200)
+		if c.beta == InitBetaSteady && !near(a.beta, 0.1, 1e-15) {
+			t.Fatalf("initial beta %v for AWD 200, want sqrt(2/200) = 0.1", a.beta)
+		}
+		a.srtt = netsim.Microsecond
+		a.onAACK(0, true)
+		if !near(a.awd, c.want, 1e-9) {
+			t.Errorf("init beta %v: AWD %v after the first mark, want %v", c.beta, a.awd, c.want)
+		}
+	}
+}
