@@ -112,3 +112,49 @@ func TestIrrelevantParameterIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestUnlaunchableSelectiveReduceRefused: selective reduce launches a
+// group only when more than p workers are ready (Alg. 3, line 8), so a p
+// of n or more would run without ever synchronising; every experiment
+// that takes it refuses it in one line, --dry-run included, and takes the
+// neighbouring settings that can launch.
+func TestUnlaunchableSelectiveReduceRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for an accepted setting
+	}{
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=1"},
+			"sr-cluster: p_frac = 1 gives p = 40 of n = 40 workers, and selective reduce launches a group only when more than p workers are ready (Alg. 3, line 8), so it would never launch one; want p_frac below 0.9875 (or c = 1)"},
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=0.99"}, "gives p = 40 of n = 40 workers"},
+		{[]string{"sweep", "sr-cluster", "--vary", "n=40,4", "--set", "p_frac=0.9", "--csv", "x.csv"},
+			"sr-cluster: point 1 (n=4): p_frac = 0.9 gives p = 4 of n = 4 workers"},
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=1", "--set", "c=2"}, "gives p = 40 of n = 40 workers"},
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=0.98"}, ""},
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=1", "--set", "c=1"}, ""},
+		{[]string{"run", "sr-cluster", "--set", "n=40", "--set", "p_frac=1", "--set", "scheme=partial-reduce"}, ""},
+		{[]string{"run", "mixed-fabric", "--set", "pr_jobs=1", "--set", "leaves=6", "--set", "pr_scheme=selective-reduce", "--set", "pr_p=8"},
+			"mixed-fabric: pr_p = 8 with pr_workers = 8: selective reduce launches a group only when more than pr_p workers are ready (Alg. 3, line 8), so it would never launch one; want pr_p <= 7"},
+		{[]string{"run", "mixed-fabric", "--set", "pr_jobs=1", "--set", "leaves=6", "--set", "pr_scheme=selective-reduce", "--set", "pr_p=7"}, ""},
+		{[]string{"run", "mixed-fabric", "--set", "pr_jobs=1", "--set", "leaves=6", "--set", "pr_p=8"}, ""},
+		{[]string{"run", "mixed-fabric", "--set", "pr_jobs=1", "--set", "leaves=6", "--set", "pr_p=9"}, "mixed-fabric: pr_p = 9 exceeds pr_workers = 8"},
+		{[]string{"run", "sr-example", "--set", "scheme=selective-reduce", "--set", "p=5"},
+			"sr-example: selective reduce: p = 5 with 5 workers never launches a group (Alg. 3, line 8 launches only when more than p workers are ready); want p <= 4"},
+		{[]string{"run", "sr-example", "--set", "scheme=selective-reduce", "--set", "p=4"}, ""},
+		{[]string{"run", "sr-example", "--set", "scheme=partial-reduce", "--set", "p=5"}, ""},
+	} {
+		args := append(append([]string(nil), tc.args...), "--dry-run")
+		if tc.args[0] == "sweep" {
+			args[len(args)-2] = filepath.Join(t.TempDir(), "x.csv")
+		}
+		_, stderr, code := runCLI(t, args...)
+		if tc.want == "" {
+			if code != 0 {
+				t.Errorf("%v: exit %d %s", tc.args, code, stderr)
+			}
+			continue
+		}
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -35,7 +35,8 @@ func DSSync() *experiments.Experiment {
 			experiments.IntParam("layers", 1, 0, 10000, "pieces synchronised layer-wise, overlapping the backward pass (0: 25 MB buckets, 6 for wrn-28-10)"),
 			experiments.FloatParam("compute_ms", -1, 0.001, 1e7, "forward + backward per iteration, ms (-1: the model's estimate, or compute_trace's mean)").Auto("-1", "the model's estimate"),
 			experiments.FloatParam("backward_frac", 0.667, 0, 1, "share of the compute in the backward pass (backward costs about twice the forward)"),
-			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal"),
+			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal, per worker and for the competing job "+
+				"(0.05 is ours: the paper states no compute variation; 0: constant)"),
 			experiments.TextParam("compute_trace", "", "file of measured per-iteration compute times, seconds, one per line ('#' comments): "+
 				"each worker's iterations draw from it instead of compute_ms and compute_spread"),
 			experiments.FloatParam("link_gbps", 20, 0.001, 1e5, "every host link, Gbps (paper 20)"),

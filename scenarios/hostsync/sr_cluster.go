@@ -118,8 +118,7 @@ type srClusterSetup struct {
 func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	ps := r.Params
 	n := ps.Int("n")
-	p := int(math.Round(ps.Float("p_frac") * float64(n)))
-	p = max(1, min(p, n))
+	p := srP(ps)
 	sim := setup.NewSim(r)
 	gbps, sched, err := srBandwidths(sim, ps, n)
 	if err != nil {
@@ -315,12 +314,30 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 	}
 }
 
+// srP is the minimum group size p = max(1, round(p_frac x n)), at most n.
+func srP(ps experiments.Params) int {
+	n := ps.Int("n")
+	p := int(math.Round(ps.Float("p_frac") * float64(n)))
+	return max(1, min(p, n))
+}
+
 // validateSRCluster checks what the parameter ranges cannot: the compute
 // distribution can be built (a readable trace file, a uniform spread
-// below 1).
+// below 1), and selective reduce can launch a group (p below n, unless
+// every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
 	if _, err := srComputeDist(ps); err != nil {
 		return err
+	}
+	if ps.String("scheme") == "selective-reduce" {
+		n, p := ps.Int("n"), srP(ps)
+		cfg := syncctl.SelectiveConfig{P: p, C: ps.Int("c")}
+		if err := cfg.CheckWorkers(n); err != nil {
+			// round(p_frac x n) <= n-1 exactly when p_frac x n < n - 1/2.
+			return fmt.Errorf("p_frac = %g gives p = %d of n = %d workers, and selective reduce launches a group only "+
+				"when more than p workers are ready (Alg. 3, line 8), so it would never launch one; want p_frac below %g (or c = 1)",
+				ps.Float("p_frac"), p, n, (float64(n)-0.5)/float64(n))
+		}
 	}
 	if err := workers.Validate(ps, ps.Int("n")); err != nil {
 		return err

@@ -28,15 +28,23 @@ func SRExample() *experiments.Experiment {
 			{Name: "total_sync", Unit: "", Help: "number of completed synchronisations"},
 			{Name: "idle_s", Unit: "s", Help: "mean time a worker spent ready but not synchronising"},
 		},
-		Run: runSRExample,
+		Run:      runSRExample,
+		Validate: validateSRExample,
 	}
+}
+
+// validateSRExample checks that the scheme can be built on Fig. 3's five
+// workers (selective reduce with p = 5 would never launch a group).
+func validateSRExample(ps experiments.Params) error {
+	_, _, err := syncctl.Fig3(ps.String("scheme"), ps.Int("p"), ps.Float("horizon_s"))
+	return err
 }
 
 func runSRExample(r *experiments.Run) (*experiments.Result, error) {
 	ps := r.Params
 	cfg, ctl, err := syncctl.Fig3(ps.String("scheme"), ps.Int("p"), ps.Float("horizon_s"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sr-example: %w", err)
 	}
 	sim := setup.NewSim(r)
 	cl, err := syncctl.NewCluster(sim, cfg, ctl)

@@ -69,6 +69,7 @@ func MixedFabric() *experiments.Experiment {
 			{Name: "pr_sync_ms", Unit: "ms", Help: "partial-reduce jobs: mean time of a group's ring all-reduce, launch to completion, over completed groups"},
 			{Name: "pr_scale", Unit: "workers", Help: "partial-reduce jobs: mean group size"},
 			{Name: "pr_jct_ms", Unit: "ms", Help: "partial-reduce jobs: mean time from the jobs' start until their workers averaged iterations rounds"},
+			{Name: "pr_bpawr_waits", Unit: "", Help: "selective-reduce jobs: BPAWR wait-and-replace decisions, summed over the jobs (0 under partial reduce; NaN without partial-reduce jobs)"},
 			{Name: "switch_agg_tput_gbps", Unit: "Gbit/s", Help: "gradient payload aggregated in switches per second, from the jobs' start to the last INA job's end"},
 			{Name: "switch_agg_frac", Unit: "", Help: "fraction of INA worker contributions summed in a switch (the rest at parameter servers)"},
 			{Name: "fct_slowdown_p50", Unit: "", Help: "median background slowdown (FCT / FCT on an empty network) of completed flows"},
@@ -137,7 +138,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	}
 	nINA, nRing, nPR := ps.Int("ina_jobs"), ps.Int("ring_jobs"), ps.Int("pr_jobs")
 	if err := validateMixedFabric(ps); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mixed-fabric: %w", err)
 	}
 	proto, err := inagg.ParseProtocol(ps.String("protocol"))
 	if err != nil {
@@ -243,13 +244,21 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 
 	// Partial-reduce jobs: each group's ring all-reduce over DCTCP. Their
 	// controllers' latency alpha is the fabric's longest one-way path (4
-	// cables between leaves).
+	// cables between leaves). The first pr_slow_nics hosts of each job get
+	// cables at pr_slow_nic_gbps both ways, before any packet moves; the
+	// controllers read every worker's rate from the cables (hostBandwidth).
 	alpha := (4 * lc.Delay).Seconds()
+	slow := netsim.Rate(math.Round(ps.Float("pr_slow_nic_gbps") * float64(netsim.Gbps)))
 	for j := 0; j < nPR; j++ {
 		hs := take(ps.Int("pr_workers"))
 		ids := make([]netsim.NodeID, len(hs))
 		for i, h := range hs {
 			ids[i] = h.ID()
+			if i < ps.Int("pr_slow_nics") {
+				if err := setHostRate(fab, h.ID(), slow); err != nil {
+					return nil, fmt.Errorf("mixed-fabric: partial-reduce job %d: %w", j, err)
+				}
+			}
 		}
 		job, err := newPRJob(rig, ps, j, ids, alpha, rig.start, finished)
 		if err != nil {
@@ -277,6 +286,15 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		if rig.load, err = inarig.HostLoad(load, ps.String("load_basis"), inarig.Tiers(inarig.FabricGroups(fab, bg, nil), lc.HostRate)); err != nil {
 			return nil, fmt.Errorf("mixed-fabric: %w", err)
 		}
+		// The background offers every one of its hosts host_load x
+		// host_gbps each way, slow NICs included (bg_hosts=all): a slow
+		// NIC offered its rate or more would never drain its queue.
+		if slow := ps.Float("pr_slow_nic_gbps"); nPR > 0 && ps.Int("pr_slow_nics") > 0 && ps.String("bg_hosts") == "all" &&
+			rig.load*ps.Float("host_gbps") >= slow {
+			return nil, fmt.Errorf("mixed-fabric: the background offers every host %.3g Gbit/s each way (host-basis load %.3g x host_gbps), "+
+				"at least the slow NICs' pr_slow_nic_gbps = %g, so their queues would never drain; use bg_hosts=idle, a lower load or a faster pr_slow_nic_gbps",
+				rig.load*ps.Float("host_gbps"), rig.load, slow)
+		}
 		rig.gen, err = background.New(sim, rig.stack, background.Config{
 			CDF: cdf, Load: rig.load, Hosts: bg, HostRate: lc.HostRate, Name: mixedBackgroundName, Network: net,
 		})
@@ -285,6 +303,21 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		}
 	}
 	return rig, nil
+}
+
+// setHostRate makes both directions of host h's cable to its leaf run at
+// r (set-up only: the ports serialise their next packet at the link's rate).
+func setHostRate(fab *topologies.Fabric, h netsim.NodeID, r netsim.Rate) error {
+	leaf := fab.EdgeOf(h)
+	if leaf == nil {
+		return fmt.Errorf("host %d has no leaf", h)
+	}
+	up, down := fab.LinkBetween(h, leaf.ID()), fab.LinkBetween(leaf.ID(), h)
+	if up == nil || down == nil {
+		return fmt.Errorf("host %d has no cable to its leaf", h)
+	}
+	up.Rate, down.Rate = r, r
+	return nil
 }
 
 // mixedBDPPackets is the bandwidth-delay product of the fabric's longest
@@ -350,6 +383,14 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	m["ina_iter_ms"], m["ring_iter_ms"] = rig.iterationMeans()
 	m["ina_jct_ms"] = rig.inaJCT()
 	m["pr_sync_ms"], m["pr_scale"], m["pr_jct_ms"] = rig.prMeans()
+	m["pr_bpawr_waits"] = math.NaN()
+	if len(rig.prs) > 0 {
+		waits := 0
+		for _, j := range rig.prs {
+			waits += j.waits()
+		}
+		m["pr_bpawr_waits"] = float64(waits)
+	}
 	jobs := len(rig.ina) + len(rig.rings) + len(rig.prs)
 	m["jobs_done_frac"] = float64(jobs-rig.left) / float64(jobs)
 	m["host_load"] = rig.load

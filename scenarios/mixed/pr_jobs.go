@@ -8,6 +8,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/workers"
+	"syncsim/topologies"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -18,13 +19,28 @@ func prParams() []experiments.Param {
 		experiments.IntParam("pr_jobs", 0, 0, 1<<16, "partial-reduce tenants: jobs whose controller forms groups of ready workers (pr_scheme), "+
 			"each group synchronising by a ring all-reduce of DCTCP transfers"),
 		experiments.IntParam("pr_workers", 8, 2, 1<<16, "hosts per partial-reduce job").OnlyWhenPositive("pr_jobs"),
-		experiments.IntParam("pr_p", 3, 1, 1<<16, "p: the least workers per group (at most pr_workers)").OnlyWhenPositive("pr_jobs"),
+		experiments.IntParam("pr_p", 3, 1, 1<<16, "p: the least workers per group (at most pr_workers; below it under selective-reduce, which launches only when more than p are ready)").OnlyWhenPositive("pr_jobs"),
 		experiments.EnumParam("pr_scheme", "partial-reduce", []string{"partial-reduce", "selective-reduce"},
 			"partial-reduce (the first p ready workers) or selective-reduce (BAG, BPAWR and Alg. 3 of the selective-reduce paper, on the hosts' NIC rates)").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_mb", 2, 0.001, 1e5, "model all-reduced by each group, MB").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_spread", 0.2, 0, 0.99, "each iteration's compute uniform in pr_compute_ms x [1 - s, 1 + s] (times the worker's multiplier)").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_dt_ms", 0.1, 0.001, 1e6, "selective-reduce's waiting slot Delta t, ms").OnlyWhen("pr_scheme", "selective-reduce"),
+		// The selective-reduce tunables, named as sr-cluster names them
+		// with the tenant's pr_ prefix; defaults are the paper's (Sec. IV-A).
+		experiments.FloatParam("pr_bag_eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3; sr-cluster's bag_eta)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.FloatParam("pr_theta", 1, 0, 1e6, "BPAWR waiting threshold factor theta (paper default 1; sr-cluster's theta)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.FloatParam("pr_bw_error", 0, 0, 0.99, "bandwidth estimation error e: the controller estimates a NIC rate b as b(1 + e x), "+
+			"x ~ U[-1, 1] (sr-cluster's bw_error)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.EnumParam("pr_bag_seed", "p+1", syncctl.BAGSeedNames,
+			"workers BAG admits to a group unconditionally: p+1 (Alg. 1 line 6 as printed) or p (the text of Sec. III-C; sr-cluster's bag_seed)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.EnumParam("pr_k_round", "floor", syncctl.KRoundingNames,
+			"virtual workers of Alg. 2 line 8 from the expected count: floor or round (sr-cluster's k_round)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.EnumParam("pr_predict", "eq4", []string{"eq4", "conditional"},
+			"ready-within-dt probability: Eq. 4's F(t+dt) or the exact conditional (sr-cluster's predict)").OnlyWhen("pr_scheme", "selective-reduce"),
+		experiments.IntParam("pr_slow_nics", 0, 0, 1<<16, "workers of each partial-reduce job whose host cable runs at pr_slow_nic_gbps both ways "+
+			"instead of host_gbps (the first hosts the job is placed on)").Means("0", "every NIC at host_gbps").OnlyWhenPositive("pr_jobs"),
+		experiments.FloatParam("pr_slow_nic_gbps", 10, 0.001, 1600, "the slow workers' NIC rate, Gbit/s").OnlyWhenPositive("pr_slow_nics"),
 	}
 	for _, p := range workers.Params() {
 		ps = append(ps, p.OnlyWhenPositive("pr_jobs"))
@@ -70,8 +86,8 @@ type prJob struct {
 func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeID, alpha float64, start netsim.Time, onDone func()) (*prJob, error) {
 	n := len(hosts)
 	p := ps.Int("pr_p")
-	if p > n {
-		return nil, fmt.Errorf("pr_p = %d exceeds pr_workers = %d", p, n)
+	if err := checkPRP(ps.String("pr_scheme"), p, n); err != nil {
+		return nil, err
 	}
 	c, s := ps.Float("pr_compute_ms")/1e3, ps.Float("pr_compute_spread")
 	var dist training.Dist = training.Constant{T: c}
@@ -93,8 +109,10 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 		return nil, err
 	}
 	bw := make([]float64, n)
-	for i := range bw {
-		bw[i] = ps.Float("host_gbps") * 1e9
+	for i, h := range hosts {
+		if bw[i], err = hostBandwidth(rig.fab, h); err != nil {
+			return nil, err
+		}
 	}
 	model := ps.Float("pr_mb") * 1e6
 	var ctl syncctl.Controller
@@ -102,8 +120,10 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	case "partial-reduce":
 		ctl, err = syncctl.NewPartialReduce(p)
 	case "selective-reduce":
-		ctl, err = syncctl.NewSelectiveReduce(syncctl.SelectiveConfig{P: p, Eta: 0.3, Theta: 1, Dt: ps.Float("pr_dt_ms") / 1e3},
-			model, rig.sim.Rand(name+"/bw-estimate"))
+		var cfg syncctl.SelectiveConfig
+		if cfg, err = selectiveConfig(ps, p); err == nil {
+			ctl, err = syncctl.NewSelectiveReduce(cfg, model, rig.sim.Rand(name+"/bw-estimate"))
+		}
 	default:
 		err = fmt.Errorf("unknown pr_scheme %q", ps.String("pr_scheme"))
 	}
@@ -116,6 +136,75 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 		return nil, err
 	}
 	return j, nil
+}
+
+// selectiveConfig is the selective-reduce controller of the tenant's
+// parameters (sr-cluster's, prefixed pr_) with minimum group size p; the
+// full all reduce of Alg. 3 line 5 is off (c = 0) and the controller
+// knows the workers' compute distributions (warm start).
+func selectiveConfig(ps experiments.Params, p int) (syncctl.SelectiveConfig, error) {
+	seed, err := syncctl.ParseBAGSeed(ps.String("pr_bag_seed"))
+	if err != nil {
+		return syncctl.SelectiveConfig{}, err
+	}
+	kround, err := syncctl.ParseKRounding(ps.String("pr_k_round"))
+	if err != nil {
+		return syncctl.SelectiveConfig{}, err
+	}
+	return syncctl.SelectiveConfig{
+		P:                p,
+		Eta:              ps.Float("pr_bag_eta"),
+		Theta:            ps.Float("pr_theta"),
+		Dt:               ps.Float("pr_dt_ms") / 1e3,
+		BWError:          ps.Float("pr_bw_error"),
+		ExactConditional: ps.String("pr_predict") == "conditional",
+		Seed:             seed,
+		KRound:           kround,
+	}, nil
+}
+
+// checkPRP refuses a minimum group size p that the scheme cannot run on
+// n workers: partial reduce pops p ready workers, so p <= n; selective
+// reduce launches only when more than p are ready (Alg. 3, line 8), so
+// p <= n-1 (syncctl.SelectiveConfig.CheckWorkers; the tenant never sets
+// Alg. 3's c, which alone could launch with p >= n).
+func checkPRP(scheme string, p, n int) error {
+	if scheme == "selective-reduce" {
+		if (syncctl.SelectiveConfig{P: p}).CheckWorkers(n) != nil {
+			return fmt.Errorf("pr_p = %d with pr_workers = %d: selective reduce launches a group only when more than pr_p workers are ready "+
+				"(Alg. 3, line 8), so it would never launch one; want pr_p <= %d", p, n, n-1)
+		}
+		return nil
+	}
+	if p > n {
+		return fmt.Errorf("pr_p = %d exceeds pr_workers = %d", p, n)
+	}
+	return nil
+}
+
+// hostBandwidth is a host's b_i as the selective-reduce paper defines it
+// (Sec. III-A: the available bandwidth of its uplink and downlink): the
+// lesser rate of the two directions of its cable to its leaf, in bits/s,
+// read from the fabric as built (pr_slow_nics included).
+func hostBandwidth(fab *topologies.Fabric, h netsim.NodeID) (float64, error) {
+	leaf := fab.EdgeOf(h)
+	if leaf == nil {
+		return 0, fmt.Errorf("host %d has no leaf", h)
+	}
+	up, down := fab.LinkBetween(h, leaf.ID()), fab.LinkBetween(leaf.ID(), h)
+	if up == nil || down == nil {
+		return 0, fmt.Errorf("host %d has no cable to its leaf", h)
+	}
+	return float64(min(up.Rate, down.Rate)), nil
+}
+
+// waits is the number of BPAWR wait-and-replace decisions of the job's
+// controller (0 under partial reduce).
+func (j *prJob) waits() int {
+	if sr, ok := j.cluster.Controller().(*syncctl.SelectiveReduce); ok {
+		return sr.Waits()
+	}
+	return 0
 }
 
 // Start implements syncctl.Executor: the group's ring all-reduce over the

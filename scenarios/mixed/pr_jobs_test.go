@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"syncsim/experiments/exptest"
+	"syncsim/workloads/syncctl"
 )
 
 // prTiny: one INA job (3 workers + PS) and one partial-reduce job of 4
@@ -101,5 +102,88 @@ func TestLoadBasisAndWarmup(t *testing.T) {
 		if got := mixedWarmup(ps); got != tc.want {
 			t.Errorf("%v: warm-up %v ms, want %v", tc.sets, got, tc.want)
 		}
+	}
+}
+
+// TestSelectiveTenantWaitsForSlowNIC: one of 8 workers has a 10 Gbit/s
+// NIC (pr_slow_nics=1) among 100 Gbit/s ones; no other tenant, pr_mb = 2,
+// pr_dt_ms = 0.1. The controller reads the rates from the cables, so when
+// BPAWR looks at a group holding the slow worker while fast ones compute,
+// replacing it saves t_X = 2v/10G - 2v/100G = 3.2 - 0.32 = 2.88 ms (Alg. 2,
+// line 15), more than theta x dt for theta < 28.8: the tenant waits. Every
+// other group's t_X is 0 (its slowest worker is already the fastest kind,
+// or g* keeps the slow one), so every theta below 28.8 makes the same
+// decisions: theta = 28 repeats theta = 1's run exactly, and theta = 29
+// never waits. With every NIC at host_gbps (the constant rate the tenant
+// used to assume) t_X is always 0 and it never waits.
+func TestSelectiveTenantWaitsForSlowNIC(t *testing.T) {
+	base := []string{"spines=2", "leaves=4", "hosts_per_leaf=4", "ina_jobs=0", "ring_jobs=0", "load=0",
+		"pr_jobs=1", "pr_workers=8", "pr_p=3", "pr_scheme=selective-reduce", "pr_mb=2", "pr_dt_ms=0.1", "iterations=10"}
+	run := func(sets ...string) map[string]float64 {
+		m := exptest.Run(t, MixedFabric(), 1, append(append([]string(nil), base...), sets...)...).Metrics
+		if m["jobs_done_frac"] != 1 {
+			t.Fatalf("%v: jobs done %v", sets, m["jobs_done_frac"])
+		}
+		return m
+	}
+	slow := run("pr_slow_nics=1", "pr_slow_nic_gbps=10")
+	if !(slow["pr_bpawr_waits"] > 0) {
+		t.Errorf("one slow NIC: %v wait-and-replace decisions, want some", slow["pr_bpawr_waits"])
+	}
+	if same := run("pr_slow_nics=1", "pr_slow_nic_gbps=10", "pr_theta=28"); !sameMetrics(same, slow) {
+		t.Errorf("theta = 28 differs from theta = 1 (both below t_X / dt = 28.8):\n%v\n%v", same, slow)
+	}
+	if m := run("pr_slow_nics=1", "pr_slow_nic_gbps=10", "pr_theta=29"); m["pr_bpawr_waits"] != 0 {
+		t.Errorf("theta = 29 (above t_X / dt = 28.8): %v waits, want 0", m["pr_bpawr_waits"])
+	}
+	if m := run(); m["pr_bpawr_waits"] != 0 {
+		t.Errorf("every NIC at 100 Gbit/s: %v waits, want 0", m["pr_bpawr_waits"])
+	}
+}
+
+// sameMetrics: a and b hold the same metrics with the same values (NaN
+// equal to NaN).
+func sameMetrics(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSelectiveTenantParams: the tenant's selective-reduce parameters
+// reach its controller, under sr-cluster's names with the pr_ prefix, and
+// their defaults are the paper's (eta = 0.3, theta = 1, Sec. IV-A).
+func TestSelectiveTenantParams(t *testing.T) {
+	e := MixedFabric()
+	def, err := e.Resolve([]string{"pr_jobs=1", "pr_scheme=selective-reduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := selectiveConfig(def, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := syncctl.SelectiveConfig{P: 3, Eta: 0.3, Theta: 1, Dt: 0.1e-3, Seed: syncctl.SeedPseudocode, KRound: syncctl.KFloor}
+	if cfg != want {
+		t.Errorf("defaults %+v, want %+v", cfg, want)
+	}
+	ps, err := e.Resolve([]string{"pr_jobs=1", "pr_scheme=selective-reduce", "pr_bag_eta=0.5", "pr_theta=4", "pr_dt_ms=2",
+		"pr_bw_error=0.2", "pr_bag_seed=p", "pr_k_round=round", "pr_predict=conditional"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = selectiveConfig(ps, 2); err != nil {
+		t.Fatal(err)
+	}
+	want = syncctl.SelectiveConfig{P: 2, Eta: 0.5, Theta: 4, Dt: 2e-3, BWError: 0.2, ExactConditional: true,
+		Seed: syncctl.SeedProse, KRound: syncctl.KRound}
+	if cfg != want {
+		t.Errorf("set %+v, want %+v", cfg, want)
 	}
 }

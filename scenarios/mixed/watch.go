@@ -22,24 +22,27 @@ func validateMixedFabric(ps experiments.Params) error {
 		return err
 	}
 	if ps.Int("ina_jobs")+ps.Int("ring_jobs")+ps.Int("pr_jobs") == 0 {
-		return fmt.Errorf("mixed-fabric: no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
+		return fmt.Errorf("no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
 	}
 	hosts := int64(ps.Int("leaves")) * int64(ps.Int("hosts_per_leaf"))
 	need := mixedDemand(ps)
 	if need > hosts {
-		return fmt.Errorf("mixed-fabric: jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
+		return fmt.Errorf("jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
 			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
 	}
 	if ps.Int("pr_jobs") > 0 {
-		if ps.Int("pr_p") > ps.Int("pr_workers") {
-			return fmt.Errorf("mixed-fabric: pr_p = %d exceeds pr_workers = %d", ps.Int("pr_p"), ps.Int("pr_workers"))
+		if err := checkPRP(ps.String("pr_scheme"), ps.Int("pr_p"), ps.Int("pr_workers")); err != nil {
+			return err
+		}
+		if ps.Int("pr_slow_nics") > ps.Int("pr_workers") {
+			return fmt.Errorf("pr_slow_nics = %d exceeds pr_workers = %d", ps.Int("pr_slow_nics"), ps.Int("pr_workers"))
 		}
 		if err := workers.Validate(ps, ps.Int("pr_workers")); err != nil {
-			return fmt.Errorf("mixed-fabric: %w", err)
+			return err
 		}
 	}
 	if ps.Float("load") > 0 && ps.String("bg_hosts") != "all" && hosts-need < 2 {
-		return fmt.Errorf("mixed-fabric: bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
+		return fmt.Errorf("bg_hosts=%s leaves %d background hosts; need at least 2 (use a larger fabric or bg_hosts=all)",
 			ps.String("bg_hosts"), hosts-need)
 	}
 	return nil
@@ -63,6 +66,13 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 			slow = ps.Float("straggler_slowdown")
 		}
 		quiet += netsim.FromMillis(4 * slow * ps.Float("pr_compute_ms"))
+		// Its progress is counted when a group's whole all-reduce ends: at
+		// most about 2v over the slowest NIC (Eq. 2's bandwidth term).
+		nic := ps.Float("host_gbps")
+		if ps.Int("pr_slow_nics") > 0 {
+			nic = min(nic, ps.Float("pr_slow_nic_gbps"))
+		}
+		quiet += netsim.FromSeconds(2 * 8 * ps.Float("pr_mb") * 1e6 / (nic * 1e9))
 	}
 	// Every INA worker receives every result; a ring all-reduce over n
 	// hosts moves n transfers in each of its 2(n-1) steps.

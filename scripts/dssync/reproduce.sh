@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# DS-Sync (Wang et al.): Tables III, IV and V over 5 seeds, layer-wise
-# overlap, and the flow and packet engines side by side, as
-# docs/dssync.md reports them.
+# DS-Sync (Wang et al.): Tables III, IV and V over 5 seeds, the compute
+# jitter, layer-wise overlap, and the flow and packet engines side by
+# side, as docs/dssync.md reports them.
 #
 #   scripts/dssync/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
@@ -11,7 +11,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=dssync-repro
-figures=(tables nccl-tree layers fidelity)
+figures=(tables nccl-tree spread layers fidelity)
 
 schemes=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip
 
@@ -35,6 +35,14 @@ nccl-tree() {
 		--vary model=wrn-28-10,wrn-50-2,bert --vary scheme=dssync,tree-allreduce --trials 5
 	table nccl-tree "Tables III-V with trees: DS-Sync (tree groups) against the double binary tree" \
 		nccl-tree.csv --metric comm_time_ms --vs scheme=tree-allreduce
+}
+
+# The compute jitter (compute_spread, default 0.05: ours, not the
+# paper's) against none and a wider one.
+spread() {
+	sweep spread dssync --vary scenario=both,static --vary compute_spread=0,0.05,0.2 --vary scheme=dssync,allreduce --trials 5
+	table spread "Compute jitter: DS-Sync against ring all-reduce with compute uniform in [1-s, 1+s] x nominal" \
+		spread.csv --metric comm_time_ms --vs scheme=allreduce
 }
 
 # Layer-wise synchronisation (6 pieces of WideResNet-28-10 overlapping the

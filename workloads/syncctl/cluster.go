@@ -89,6 +89,13 @@ type Controller interface {
 	Step(c *Cluster, w int) (timeout netsim.Time)
 }
 
+// WorkerChecker is a Controller that can tell, before the run, that it
+// would never launch a group on n workers (SelectiveReduce with p >= n);
+// NewCluster refuses such a cluster with the controller's error.
+type WorkerChecker interface {
+	CheckWorkers(n int) error
+}
+
 type wstate uint8
 
 const (
@@ -167,6 +174,11 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 	}
 	if ctl == nil {
 		return nil, fmt.Errorf("cluster: no controller")
+	}
+	if wc, ok := ctl.(WorkerChecker); ok {
+		if err := wc.CheckWorkers(n); err != nil {
+			return nil, err
+		}
 	}
 	c := &Cluster{sim: sim, cfg: cfg, ctl: ctl, w: make([]worker, n), queue: make([]int, 0, n), exec: cfg.Exec,
 		period: period, bw: cfg.BW}

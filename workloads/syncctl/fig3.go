@@ -69,6 +69,9 @@ func Fig3(scheme string, p int, horizon float64) (Config, Controller, error) {
 		ctl = &BandwidthAware{P: p, Horizon: horizon}
 	case "selective-reduce":
 		sr, err := NewSelectiveReduce(SelectiveConfig{P: p, Eta: 0.3, Theta: 1, Dt: horizon}, cfg.ModelBytes, nil)
+		if err == nil {
+			err = sr.CheckWorkers(n)
+		}
 		if err != nil {
 			return Config{}, nil, err
 		}

@@ -117,6 +117,27 @@ func NewSelectiveReduce(cfg SelectiveConfig, modelBytes float64, rng *rand.Rand)
 	return s, nil
 }
 
+// CheckWorkers reports a p with which Alg. 3 can never launch a partial
+// synchronisation on n workers. Line 8 launches only when len(Q) > p
+// ready workers are queued (in both readings of BAG's seed), and at most n
+// are, so p >= n never launches one. Only the full all reduces of line 5
+// (c > 0) would run: with c = 1 every round is one, so p does not matter
+// and the setting is allowed; with c >= 2 the first round would be one and
+// the loop would then wait forever, so p >= n is refused unless c = 1.
+// NewCluster calls it (WorkerChecker); experiments call it while
+// validating their parameters, before a run.
+func (cfg SelectiveConfig) CheckWorkers(n int) error {
+	if cfg.P >= n && cfg.C != 1 {
+		return fmt.Errorf("selective reduce: p = %d with %d workers never launches a group "+
+			"(Alg. 3, line 8 launches only when more than p workers are ready); want p <= %d", cfg.P, n, n-1)
+	}
+	return nil
+}
+
+// CheckWorkers implements WorkerChecker: SelectiveConfig.CheckWorkers of
+// the controller's configuration.
+func (s *SelectiveReduce) CheckWorkers(n int) error { return s.cfg.CheckWorkers(n) }
+
 // Name is "selective-reduce".
 func (*SelectiveReduce) Name() string { return "selective-reduce" }
 

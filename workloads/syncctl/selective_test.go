@@ -1,6 +1,8 @@
 package syncctl
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"syncsim/netsim"
@@ -82,6 +84,65 @@ func TestBandwidthEstimateError(t *testing.T) {
 			} else if e > 0 && !differs {
 				t.Errorf("e=%v: estimates identical across refreshes", e)
 			}
+		}
+	}
+}
+
+// hiddenChecks wraps a controller so that NewCluster cannot see its
+// CheckWorkers: the run shows what the refused settings would do.
+type hiddenChecks struct{ Controller }
+
+// TestSelectiveReduceRefusesUnlaunchableP: on n = 4 workers that all
+// compute 1 s, p = 3 launches (all four ready is more than p) and p = 4
+// is refused; run anyway, p = 4 launches nothing in 10 s, and with c = 2
+// only the first full all reduce. With c = 1 every round is a full all
+// reduce, so p = 4 is allowed and launches.
+func TestSelectiveReduceRefusesUnlaunchableP(t *testing.T) {
+	const n = 4
+	run := func(cfg SelectiveConfig, hide bool) (int, error) {
+		sr, err := NewSelectiveReduce(cfg, 0.5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ctl Controller = sr
+		if hide {
+			ctl = hiddenChecks{sr}
+		}
+		rec := &recorder{}
+		cl, err := NewCluster(netsim.New(1), Config{BW: []float64{8, 8, 8, 8}, ModelBytes: 0.5, Cost: CostApprox, Exec: rec,
+			Compute: []training.Dist{training.Constant{T: 1}}, Duration: 10 * netsim.Second}, ctl)
+		if err != nil {
+			return 0, err
+		}
+		cl.Run()
+		return len(rec.groups), nil
+	}
+	for _, tc := range []struct {
+		p, c     int
+		refused  bool
+		launches int // run with the check hidden; -1: at least one per round
+	}{
+		{p: n - 1, launches: -1},
+		{p: n, refused: true, launches: 0},
+		{p: n + 3, refused: true, launches: 0},
+		{p: n, c: 2, refused: true, launches: 1},
+		{p: n, c: 1, launches: -1},
+	} {
+		cfg := SelectiveConfig{P: tc.p, C: tc.c, Eta: 0.3, Theta: 1, Dt: 0.1}
+		_, err := run(cfg, false)
+		if (err != nil) != tc.refused {
+			t.Errorf("p = %d, c = %d: error %v, want refused %v", tc.p, tc.c, err, tc.refused)
+		}
+		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("p = %d with 4 workers never launches a group", tc.p)) {
+			t.Errorf("p = %d, c = %d: message %q", tc.p, tc.c, err)
+		}
+		got, err := run(cfg, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A round is 1 s of compute and 1 s of sync (8/8 under CostApprox).
+		if tc.launches >= 0 && got != tc.launches || tc.launches < 0 && got < 4 {
+			t.Errorf("p = %d, c = %d: %d groups launched in 10 s, want %d (-1: at least 4)", tc.p, tc.c, got, tc.launches)
 		}
 	}
 }
