@@ -67,7 +67,10 @@ done
 printf '%s\n' "${jobs[@]}" | xargs -P 2 -L 1 bash -c '
 	f="'"$out"'/$0.$3.txt"
 	if [[ ! -s $f ]]; then
-		"'"$here"'/run.sh" --recovery="$1" --ca="$2" --seed="$3" >"$f.tmp"
+		if ! "'"$here"'/run.sh" --recovery="$1" --ca="$2" --seed="$3" >"$f.tmp"; then
+			echo "compare-r1.sh: ns-3 run $0 seed $3 failed" >&2
+			exit 255
+		fi
 		mv "$f.tmp" "$f"
 	fi'
 
