@@ -142,3 +142,46 @@ func FullAckWindow(ssthresh, flight, mss netsim.Bytes) netsim.Bytes {
 	}
 	return w
 }
+
+// PRRWindow is the window during a proportional rate reduction (RFC 6937
+// Sec. 3, with the slow-start reduction bound), as Linux's
+// tcp_cwnd_reduction (net/ipv4/tcp_input.c) runs it in TCP_CA_CWR after a
+// DCTCP cut: the sender may have inflight + sndcnt bytes outstanding,
+// where, with prrDelivered bytes reported received and prrOut bytes sent
+// since the reduction began from a window of prior bytes,
+//
+//	inflight > ssthresh:  sndcnt = ceil(prrDelivered * ssthresh / prior) - prrOut
+//	otherwise:            sndcnt = min(ssthresh - inflight, max(prrDelivered - prrOut, delivered) + SMSS)
+//
+// so the window falls to ssthresh over one round trip, sending
+// ssthresh/prior of what is delivered, instead of stopping until the
+// flight drains below the cut window. Until the first segment of the
+// reduction has left, sndcnt is at least one SMSS (Linux's "force a fast
+// retransmit"). delivered is what this ACK reported; inflight is the
+// outstanding bytes after it.
+//
+// ns-3.37's TcpPrrRecovery (src/internet/model/tcp-prr-recovery.cc) departs
+// from this in three ways in CA_CWR: the entry ACK's bytes count twice
+// (tcp-socket-base.cc runs DoRecovery from EnterCwr, line 1640, and again
+// from ProcessAck, line 2115); the proportion is scaled by the bytes
+// unacknowledged after the entry ACK (line 81) rather than the window
+// before the cut; and below ssthresh it allows only delivered (line 113),
+// the SMSS bonus needing retransmitted data acknowledged. Together they
+// send more early in the reduction; scripts/ns3/compare-r1.sh measures
+// what that does to R1.
+func PRRWindow(ssthresh, prior, prrDelivered, prrOut, delivered, inflight, mss netsim.Bytes) netsim.Bytes {
+	if prior <= 0 {
+		prior = 1
+	}
+	var sndcnt netsim.Bytes
+	if inflight > ssthresh {
+		sndcnt = netsim.Bytes((int64(prrDelivered)*int64(ssthresh)+int64(prior)-1)/int64(prior)) - prrOut
+	} else {
+		sndcnt = min(ssthresh-inflight, max(prrDelivered-prrOut, delivered)+mss)
+	}
+	if prrOut == 0 {
+		sndcnt = max(sndcnt, mss)
+	}
+	sndcnt = max(sndcnt, 0)
+	return inflight + sndcnt
+}

@@ -18,8 +18,11 @@
 // backoff and go-back-N. RTT samples come from a timestamp echoed by the
 // receiver, so they are unambiguous even for retransmissions. DCTCP sets
 // ECT on data, keeps alpha per window of data (g = 1/16) and cuts cwnd by
-// alpha/2 at most once per window, floored at 2 MSS; its window keeps
-// growing between cuts, as the DCTCP analysis assumes.
+// alpha/2 at most once per window, floored at 2 MSS. By default its window
+// keeps growing between cuts, as the DCTCP analysis assumes; Config.CWR
+// holds it from a cut until the cut is acknowledged, with the reduction
+// paced by proportional rate reduction (CWRHold) as Linux and ns-3 do, or
+// cut at once (CWRCut).
 //
 // Receiver: one cumulative ACK per data segment, made from the data packet
 // itself, with ECE set exactly when the segment carried CE; out-of-order

@@ -88,7 +88,17 @@ type Flow struct {
 	// cwrEnd: no ECN window cut until this byte is acknowledged, so at
 	// most one cut per window of data (DCTCP paper, Sec. 3.1).
 	cwrEnd int64
-	dctcp  dctcpEstimator
+	// inCWR: under CWRHold and CWRCut, a window reduction (an ECN cut or
+	// a fast recovery entry) waits for an ACK above cwrEnd, and the window
+	// does not grow meanwhile; a timeout ends it (Linux's TCP_CA_Loss
+	// grows). prr: the reduction is an ECN cut paced by CWRHold, with the
+	// window before the cut, the bytes delivered since and sndMax at the
+	// cut (what was sent since is prr_out).
+	inCWR, prr   bool
+	prrPrior     netsim.Bytes
+	prrDelivered netsim.Bytes
+	prrBase      int64
+	dctcp        dctcpEstimator
 
 	rto   RTOEstimator
 	timer netsim.Timer

@@ -92,10 +92,12 @@ func (f *Flow) Receive(p *netsim.Packet) {
 	}
 	now := sim.Now()
 	mss := f.st.cfg.MSS
+	delivered := mss // what this ACK reports received: one segment for a duplicate
 
 	switch {
 	case ack > f.sndUna:
 		acked := netsim.Bytes(ack - f.sndUna)
+		delivered = acked
 		flight := netsim.Bytes(f.sndNxt - f.sndUna)
 		f.sndUna = ack
 		if ack > f.sndNxt {
@@ -117,7 +119,7 @@ func (f *Flow) Receive(p *netsim.Packet) {
 				restart = !f.partialSeen
 				f.partialSeen = true
 			}
-		} else {
+		} else if f.cwrAck(acked, ece) {
 			f.grow(acked, flight)
 		}
 		f.dupacks = 0
@@ -149,19 +151,17 @@ func (f *Flow) Receive(p *netsim.Packet) {
 			f.caAcc = 0
 			f.recover = f.sndMax
 			f.cwrEnd = f.sndMax // the loss response is this window's reduction
+			f.cwrRecovery()
 			f.retransmitHead()
 		}
 	}
 
-	cut := ece && !f.inRecovery && f.sndUna >= f.cwrEnd
+	cut := ece && !f.inRecovery && f.cwrOver()
 	if cut {
-		f.cwnd = DCTCPCut(f.cwnd, f.dctcp.alpha, mss)
-		f.ssthresh = f.cwnd
-		f.caAcc = 0
-		f.Cuts++
+		f.cwrCut(delivered)
 	}
 	f.trySend()
-	if cut {
+	if cut && f.st.cfg.CWR == CWRGrow {
 		// At most one cut per window of data (DCTCP paper, Sec. 3.1):
 		// the next cut waits until the data sent under the reduced
 		// window is acknowledged, one round trip later. (Setting the
@@ -213,6 +213,7 @@ func (f *Flow) onTimeout() {
 	f.inRecovery, f.partialSeen, f.dupacks = false, false, 0
 	f.recover = f.sndMax
 	f.cwrEnd = f.sndMax
+	f.inCWR, f.prr = false, false // TCP_CA_Loss: slow start runs again
 	f.rto.Backoff()
 	f.sndNxt = f.sndUna
 	f.trySend()

@@ -41,6 +41,7 @@ func Background() *experiments.Experiment {
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
 			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)").Means("0", "no marking"),
 			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the flows"),
+			setup.CWRParam(),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
 		}, setup.NICParams()...),
@@ -74,7 +75,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc, err := transport.ParseCC(ps.String("transport"))
+	tc, err := setup.Transport(ps)
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +91,6 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
-	tc := transport.DefaultConfig()
-	tc.CC = cc
 	stack := transport.NewStack(net, tc)
 	gen, err := background.New(sim, stack, background.Config{
 		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end, Network: net,

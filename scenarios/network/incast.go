@@ -26,6 +26,7 @@ func Incast() *experiments.Experiment {
 			experiments.FloatParam("duration_ms", 100, 0.001, 1e6, "simulated time, ms"),
 			setup.WarmupParam(),
 			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the senders"),
+			setup.CWRParam(),
 			experiments.FloatParam("flow_kb", 0, 0, 1e9, "size of each sender's flow, KB (0: long-lived)").Means("0", "long-lived flows"),
 			experiments.FloatParam("start_jitter_us", 10, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("min_rto_us", 1000, 1, 1e7, "retransmission-timeout floor, us"),
@@ -70,12 +71,10 @@ func buildIncast(r *experiments.Run) (*incastRig, error) {
 	n := ps.Int("senders")
 	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
 	delay := netsim.FromMicros(ps.Float("delay_us"))
-	cc, err := transport.ParseCC(ps.String("transport"))
+	cfg, err := setup.Transport(ps)
 	if err != nil {
 		return nil, err
 	}
-	cfg := transport.DefaultConfig()
-	cfg.CC = cc
 	cfg.MinRTO = netsim.FromMicros(ps.Float("min_rto_us"))
 	if cfg.InitRTO < cfg.MinRTO {
 		cfg.InitRTO = cfg.MinRTO

@@ -27,10 +27,16 @@ func runExp(t testing.TB, name string, seed uint64, sets ...string) *experiments
 // alpha updates add jitter, so the sampled spread over many periods
 // exceeds one period's A by 30-45 percent here). The queue never empties,
 // so utilisation is above 95 percent; over 80 ms Jain's index is above 0.99.
+//
+// It runs under dctcp_cwr=grow (the default, the analysis' own assumption)
+// and hold (Linux's CWR). Under cut the 80-ms Jain's index at N = 8 is
+// 0.985, below the bound: a window cut at once and held shares the port
+// less evenly over short spans, in ns-3 too (docs/validation.md).
 func TestDCTCPAgainstTheory(t *testing.T) {
-	for _, n := range []string{"2", "8", "32"} {
-		t.Run("N="+n, func(t *testing.T) {
-			m := runExp(t, "incast", 1, "senders="+n, "duration_ms=100", "ecn_k_pkts=65", "link_gbps=10").Metrics
+	for _, run := range []struct{ n, cwr string }{{"2", "grow"}, {"8", "grow"}, {"32", "grow"}, {"2", "hold"}, {"8", "hold"}, {"32", "hold"}} {
+		n := run.n
+		t.Run("N="+n+"/"+run.cwr, func(t *testing.T) {
+			m := runExp(t, "incast", 1, "senders="+n, "duration_ms=100", "ecn_k_pkts=65", "link_gbps=10", "dctcp_cwr="+run.cwr).Metrics
 			t.Logf("utilisation %.3f, queue max %.0f (K+N %.0f), amplitude %.1f (analysis %.1f), mean %.1f, Jain %.4f",
 				m["utilisation"], m["queue_max_pkts"], m["dctcp_qmax_pkts"], m["queue_max_pkts"]-m["queue_min_pkts"],
 				m["dctcp_amplitude_pkts"], m["queue_mean_pkts"], m["jain"])

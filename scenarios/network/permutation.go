@@ -31,6 +31,7 @@ func Permutation() *experiments.Experiment {
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
 			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)").Means("0", "no marking"),
 			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the flows"),
+			setup.CWRParam(),
 			experiments.FloatParam("flow_kb", 0, 0, 1e9, "size of each flow, KB (0: long-lived)").Means("0", "long-lived flows"),
 			experiments.FloatParam("start_jitter_us", 0, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms"),
@@ -117,7 +118,7 @@ func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc, err := transport.ParseCC(ps.String("transport"))
+	tc, err := setup.Transport(ps)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +131,6 @@ func runPermutation(r *experiments.Run) (*experiments.Result, error) {
 	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
-	tc := transport.DefaultConfig()
-	tc.CC = cc
 	stack := transport.NewStack(net, tc)
 
 	size := netsim.Bytes(math.Round(ps.Float("flow_kb") * 1000))
