@@ -132,12 +132,12 @@ func TestAECNCountsOverflowedSequences(t *testing.T) {
 
 // TestCollidedSequenceTakesFreedAggregator: after one contribution of a
 // sequence overflowed, a later one finds the aggregator free again. By
-// default it follows the first to the PS; with ATPCollisions it takes the
-// aggregator, as ATP's switch does (it keeps no per-sequence state).
+// default it takes the aggregator, as ATP's switch does (it keeps no
+// per-sequence state); with FollowOverflow it follows the first to the PS.
 func TestCollidedSequenceTakesFreedAggregator(t *testing.T) {
 	for _, atp := range []bool{false, true} {
 		cfg := DefaultAggregatorConfig()
-		cfg.Memory, cfg.ATPCollisions = 8*AggregatorBytes, atp
+		cfg.Memory, cfg.FollowOverflow = 8*AggregatorBytes, !atp
 		s := newStar(t, starCfg{workers: 4, agg: cfg})
 		h := handSwitch{t: t, s: s}
 		a := idleJob(t, s, 0, PAATP)
@@ -150,7 +150,7 @@ func TestCollidedSequenceTakesFreedAggregator(t *testing.T) {
 			t.Fatalf("%d aggregators still in use after sequence 0's result", s.agg.Memory().Used())
 		}
 		if took := h.gradient(a, 1, 8); took != atp {
-			t.Fatalf("ATPCollisions %v: worker 1's sequence 8 taken by the switch: %v", atp, took)
+			t.Fatalf("ATP's rule %v: worker 1's sequence 8 taken by the switch: %v", atp, took)
 		}
 	}
 }

@@ -17,7 +17,9 @@ var aggVariants = []struct {
 	{"default", func(*AggregatorConfig) {}},
 	{"hash", func(c *AggregatorConfig) { c.Index = IndexHash }},
 	{"gradients", func(c *AggregatorConfig) { c.Occupancy = OccupancyGradients }},
-	{"atp-collisions", func(c *AggregatorConfig) { c.ATPCollisions = true }},
+	{"follow-overflow", func(c *AggregatorConfig) { c.FollowOverflow = true }},
+	{"separate-flush", func(c *AggregatorConfig) { c.Flush = FlushSeparate }},
+	{"merged-flush", func(c *AggregatorConfig) { c.Flush = FlushMerged }},
 	{"earlier", func(c *AggregatorConfig) {
 		c.Index, c.Occupancy = IndexHash, OccupancyGradients
 	}},

@@ -31,25 +31,28 @@ type AggregatorConfig struct {
 	// Occupancy is what AECN counts as overflow (default
 	// OccupancySequences; see OccupancyMode).
 	Occupancy OccupancyMode
-	// ATPCollisions, if set, lets a contribution take a free aggregator
-	// whatever happened to its sequence's earlier contributions, as ATP's
-	// switch does: a contribution finding its aggregator held by another
-	// (job, seq) is tagged as a collision and forwarded to the PS, and no
-	// per-sequence state is kept (in-ATP/ATP, p4src/p4ml.p4:217-224,
-	// p4src/includes/common.p4:48-61), so later contributions that find
-	// the aggregator freed build a partial aggregate that only a resend
-	// releases to the PS (PA-ATP Sec. III-B1, "similar to ATP, the
-	// retransmission gradient ... will release the partitioned aggregation
-	// result"). By default (false) the switch departs from ATP here: once
-	// a contribution of a sequence overflowed, the sequence's later
-	// contributions follow it to the PS, which completes it. With
-	// asynchronous workers a sequence's contributions arrive far apart, so
-	// under memory pressure ATP's rule strands many partial aggregates;
-	// every worker then resends the sequence on its AACK gap, the resends
-	// converge on the PS and the stranded aggregators cause further
-	// collisions (measured on ina-leafspine's order set, 0.25 MiB: 14 000 -
-	// 63 000 resends instead of 0-2 500 and a 2-6x longer AJCT).
-	ATPCollisions bool
+	// FollowOverflow departs from ATP's switch: once a contribution of a
+	// sequence overflowed to the PS, the sequence's later contributions
+	// follow it there even when they find their aggregator free, which
+	// needs per-sequence state in the switch (the earlier model; the
+	// independent ns-3 model totoyoooooo/ns3Proj does the same with its
+	// "kicked" table, src/applications/model/udp-aggregator.cc:788-808).
+	// By default (false) the switch does what ATP's does, which keeps no
+	// per-sequence state (in-ATP/ATP p4src/includes/common.p4:9-141): a
+	// contribution finding its aggregator held by another (job, seq) is
+	// tagged as a collision and forwarded to the PS (p4src/p4ml.p4:217-224),
+	// and a later one that finds the aggregator free takes it
+	// (common.p4:48-61), building a partial aggregate that a resend
+	// releases to the PS. The PA-ATP paper's aggregation is "similar to
+	// ATP" (Sec. IV) and its resends "release the partitioned aggregation
+	// result" (Sec. III-B1). Under the earlier recovery rules (a timer
+	// doubling to 64 ms, resends in batches of one BDP) ATP's rule measured
+	// 14,000-63,000 resends instead of 0-2,500 and a 2-6x longer AJCT on
+	// ina-leafspine's order set at 0.25 MiB.
+	FollowOverflow bool
+	// Flush is what a resend that finds its sequence's partial aggregate
+	// sends to the PS (default FlushSeparate; see FlushMode).
+	Flush FlushMode
 	// GACKOnComplete makes the switch answer the gradient that completes
 	// an aggregation with a GACK too, as it answers every other one (Sec.
 	// III-B1: "When the aggregating switch receives a gradient into
@@ -236,9 +239,14 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	ag := &a.mem.a[idx]
 	if retx {
 		// A resend releases the partial aggregate (ATP's memory-leak
-		// avoidance) and goes to the PS (Sec. III-B1).
+		// avoidance) and goes to the PS (Sec. III-B1): carrying it, or
+		// beside it (AggregatorConfig.Flush).
 		if ag.state == aggHashed && ag.job == s.id && ag.seq == seq {
-			a.flush(s, idx, p)
+			if a.cfg.Flush == FlushMerged {
+				a.mergeResend(s, idx, p)
+			} else {
+				a.flush(s, idx, p)
+			}
 		}
 		a.Stats.RetxForwarded++
 		s.stats().Overflowed++
@@ -251,9 +259,9 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		return switchmodel.Forward
 	}
 	switch {
-	case !a.cfg.ATPCollisions && ag.state == aggFree && m.tag == seq && m.ovf > 0:
+	case a.cfg.FollowOverflow && ag.state == aggFree && m.tag == seq && m.ovf > 0:
 		// Once a contribution of this sequence overflowed to the PS, the
-		// rest follow it there (see AggregatorConfig.ATPCollisions).
+		// rest follow it there (AggregatorConfig.FollowOverflow).
 		a.Stats.Collisions++
 		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfFollow)
@@ -345,6 +353,28 @@ func (a *Aggregator) flush(s *swJob, idx int, trigger *netsim.Packet) {
 	a.release(s, idx)
 	a.Stats.Flushes++
 	a.sw.Emit(q)
+}
+
+// mergeResend turns resend p into the partial aggregate of aggregator idx
+// plus p's own contribution if the aggregate lacks it, addressed to the
+// PS, and frees the aggregator: one packet, as ATP's switch sends
+// (AggregatorConfig.Flush). The packet keeps its resend flag and
+// its worker, whom a PS holding the complete sequence answers.
+func (a *Aggregator) mergeResend(s *swJob, idx int, p *netsim.Packet) {
+	ag := &a.mem.a[idx]
+	bit := uint64(p.Ext[extBitmap])
+	if ag.bitmap&bit == 0 {
+		ag.bitmap |= bit
+		ag.value += p.Ext[extValue]
+		a.Stats.Absorbed++
+		a.Stats.AggregatedBytes += uint64(p.Payload)
+	}
+	w := p.Ext[extWorker]
+	a.fillAggregate(s, p, ag, p.Seq, p.Payload, KindPartial)
+	p.Flags |= netsim.FlagRetx
+	p.Ext[extWorker] = w
+	a.release(s, idx)
+	a.Stats.Flushes++
 }
 
 // reflectGACK turns gradient p into a GACK back to its worker: the header

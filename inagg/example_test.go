@@ -60,9 +60,9 @@ func ExampleNewJob() {
 			proto, job.Done(), job.AJCT(), job.Stats().PSContributions, st.Retransmits)
 	}
 	// Output:
-	// strawasyn    done true, mean iteration 505.89168us, 45072 contributions summed at the PS, 0 retransmits
-	// strawasyn-al done true, mean iteration 477.877066us, 40096 contributions summed at the PS, 0 retransmits
-	// pa-atp       done true, mean iteration 477.877066us, 40096 contributions summed at the PS, 0 retransmits
+	// strawasyn    done true, mean iteration 799.757173us, 42735 contributions summed at the PS, 6604 retransmits
+	// strawasyn-al done true, mean iteration 655.438346us, 38587 contributions summed at the PS, 6555 retransmits
+	// pa-atp       done true, mean iteration 513.61424us, 39137 contributions summed at the PS, 4848 retransmits
 }
 
 // guide:end

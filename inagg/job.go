@@ -244,10 +244,15 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 // fast-retransmitted: Params.GapThreshold, or TCP's three duplicate ACKs
 // under BytePS.
 func (j *Job) gapThreshold() int64 {
-	if j.cfg.Protocol == BytePS {
+	switch {
+	case j.cfg.Protocol == BytePS:
 		return BytePSGapThreshold
+	case j.params.GapThreshold > 0:
+		return int64(j.params.GapThreshold)
+	case j.cfg.Protocol == ATP:
+		return ATPGapThreshold
 	}
-	return int64(j.params.GapThreshold)
+	return 1
 }
 
 // twoLevel reports whether cfg aggregates at a first-level switch other

@@ -14,7 +14,7 @@ const (
 	// (the memory was full).
 	ovfExhaustion
 	// ovfFollow: an earlier contribution of its sequence had overflowed, so
-	// it followed that one to the PS (AggregatorConfig.ATPCollisions off).
+	// it followed that one to the PS (AggregatorConfig.FollowOverflow).
 	ovfFollow
 	// ovfResend: a retransmission, which goes to the PS (Sec. III-B1).
 	ovfResend

@@ -100,6 +100,14 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 	case KindAggregate, KindPartial, KindRackAggregate:
 		ps.stats.Aggregates++
 		switch {
+		case e.done && p.Flags&netsim.FlagRetx != 0 && p.Ext[extWorker] >= 0:
+			// A resend that carried a partial aggregate (ATP's switch):
+			// its worker missed the result, answer with it.
+			ps.stats.Duplicates++
+			ps.stats.Resent++
+			ps.fillResult(p, e, int(p.Ext[extWorker]))
+			ps.host.Send(p)
+			return
 		case e.done || e.bitmap&bits == bits:
 			ps.stats.Duplicates++
 		case e.bitmap&bits != 0:

@@ -98,3 +98,50 @@ func TestInitialBetaSteady(t *testing.T) {
 		}
 	}
 }
+
+// TestResendFlush: workers 1 and 2 of a 4-worker job have contributed to
+// sequence 0 at the switch, and worker 0 resends it. Separate (the
+// default, PA-ATP Sec. III-B1): the switch emits the partial aggregate
+// {1, 2} as a packet of its own and the resend goes on, worker 0's value
+// alone. Merged (ATP's switch): the resend itself carries {0, 1, 2} and
+// the sum of the three values. Either way the aggregator is freed.
+func TestResendFlush(t *testing.T) {
+	for _, mode := range []FlushMode{FlushSeparate, FlushMerged} {
+		cfg := DefaultAggregatorConfig()
+		cfg.Flush = mode
+		s := newStar(t, starCfg{workers: 4, agg: cfg})
+		h := handSwitch{t: t, s: s}
+		j := idleJob(t, s, 0, PAATP)
+		h.gradient(j, 1, 0)
+		h.gradient(j, 2, 0)
+		p := j.workers[0].packetToPS(KindGradient, 0)
+		p.Payload = j.payload
+		p.Size += p.Payload
+		p.Flags |= netsim.FlagRetx
+		p.Ext[extValue] = GradientValue(0, 0)
+		p.Ext[extBitmap] = 1
+		emitted := s.agg.Stats.Flushes
+		s.agg.Ingress(s.sw, p, nil)
+		if s.agg.Memory().Used() != 0 {
+			t.Fatalf("%v: %d aggregators held after the resend", mode, s.agg.Memory().Used())
+		}
+		want12 := GradientValue(1, 0) + GradientValue(2, 0)
+		switch mode {
+		case FlushSeparate:
+			if p.Kind != KindGradient || p.Ext[extBitmap] != 1 || p.Ext[extValue] != GradientValue(0, 0) {
+				t.Errorf("separate: the resend became kind %d bits %b value %d; want itself", p.Kind, p.Ext[extBitmap], p.Ext[extValue])
+			}
+		case FlushMerged:
+			if p.Kind != KindPartial || p.Ext[extBitmap] != 0b111 || p.Ext[extValue] != want12+GradientValue(0, 0) ||
+				p.Ext[extWorker] != 0 || p.Flags&netsim.FlagRetx == 0 {
+				t.Errorf("merged: kind %d bits %b value %d worker %d; want a partial {0,1,2} of %d from worker 0",
+					p.Kind, p.Ext[extBitmap], p.Ext[extValue], p.Ext[extWorker], want12+GradientValue(0, 0))
+			}
+		}
+		if s.agg.Stats.Flushes != emitted+1 {
+			t.Errorf("%v: %d flushes, want 1", mode, s.agg.Stats.Flushes-emitted)
+		}
+		s.net.Sim.Packets().Put(p)
+		s.net.Sim.Run(netsim.Millisecond)
+	}
+}

@@ -87,9 +87,9 @@ func (a *Aggregator) level1Ingress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		return switchmodel.Forward
 	}
 	switch {
-	case !a.cfg.ATPCollisions && ag.state == aggFree && m.tag == seq && m.passed:
+	case a.cfg.FollowOverflow && ag.state == aggFree && m.tag == seq && m.passed:
 		// A contribution of this sequence went on unsummed: the rest
-		// follow it (see AggregatorConfig.ATPCollisions).
+		// follow it (AggregatorConfig.FollowOverflow).
 		return pass()
 	case ag.state == aggFree:
 		ag = a.allocate(s, idx, seq)

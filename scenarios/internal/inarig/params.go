@@ -62,8 +62,13 @@ func AggParams() []experiments.Param {
 		experiments.EnumParam("aecn_count", inagg.OccupancySequences.String(), inagg.OccupancyModeNames(), "what AECN counts as overflow "+
 			"beside the aggregators in use: sequences with a contribution at the PS (Sec. III-C's R = N x AWD) or every such "+
 			"contribution").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
-		experiments.EnumParam("agg_collision", "follow", []string{"follow", "atp"}, "a sequence's contributions after one overflowed to the PS: "+
-			"follow it there (default), or take a freed aggregator as ATP's switch does, the partial aggregate waiting for a resend").OnlyWhen("protocol", windowed...),
+		experiments.EnumParam("agg_collision", "atp", []string{"atp", "follow"}, "a sequence's contributions after one overflowed to the PS: "+
+			"atp = take a free aggregator, as ATP's switch does (it keeps no per-sequence state), the partial aggregate waiting for a resend; "+
+			"follow = follow the first to the PS (per-sequence state in the switch, the earlier model)").OnlyWhen("protocol", windowed...),
+		experiments.EnumParam("resend_flush", inagg.FlushSeparate.String(), inagg.FlushModeNames(), "a resend that finds its sequence's "+
+			"partial aggregate: separate = the aggregate goes as a packet of its own beside the resend (PA-ATP Sec. III-B1, the resend "+
+			"'will release the partitioned aggregation result ... and be directly sent to PS'); merged = the resend carries it, with its "+
+			"own contribution, to the PS in one packet, as ATP's switch (a PS holding part of it drops it whole)").OnlyWhen("protocol", windowed...),
 		experiments.BoolParam("gack_on_complete", false, "the switch also answers the gradient that completes an aggregate with a GACK "+
 			"(Sec. III-B1's every gradient; false: none, as Sec. IV's switch program forwards that gradient to the PS as the aggregate, "+
 			"and the completing worker's window slides on the AACK)").OnlyWhen("protocol", asynchronous...),
@@ -119,11 +124,13 @@ func ConstantParams() []experiments.Param {
 		experiments.EnumParam("loss_cut", lossCutName(d.LossCut), []string{"none", "tcp"}, "window of StrawAsyn and PA-ATP after a loss: "+
 			"none = unchanged, as the public ATP client's (the paper states no cut); tcp = halved on a fast retransmission, one packet "+
 			"after a timeout (the earlier model)").OnlyWhen("protocol", asynchronous...),
-		experiments.IntParam("gap_threshold", d.GapThreshold, 1, 1<<20, "results past a missing one that trigger its fast retransmission "+
+		experiments.IntParam("gap_threshold", d.GapThreshold, 0, 1<<20, "results past a missing one that trigger its fast retransmission "+
 			"under ATP, StrawAsyn and PA-ATP (1: Sec. III-B1's \"once a sequence number gap in AACK is detected\" and the public ATP "+
-			"client's first out-of-order result; 3: TCP's duplicate ACKs, the earlier model)").OnlyWhen("protocol", windowed...),
-		experiments.BoolParam("rto_pull", d.Pull, "at a first expiry, ask the PS for the front's result when the switch acknowledged "+
-			"the front, and resend it only at later expiries (the earlier model; false: resend it, as the client resends last_ACK + 1)").
+			"client's first out-of-order result; 3: TCP's duplicate ACKs)").Means("0", "each protocol's: 1 for StrawAsyn and PA-ATP, "+
+			"3 for ATP (under the client's 1 its idle runs collapse)").OnlyWhen("protocol", windowed...),
+		experiments.BoolParam("rto_pull", d.Pull, "at a first expiry, ask the PS for the results of sequences the switch acknowledged "+
+			"(GACKed), and resend them only at later expiries (false: resend them at once, as the public ATP client, which has no GACKs, "+
+			"resends from last_ACK + 1)").
 			OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", "atp"),

@@ -62,7 +62,8 @@ func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 		// The enum admits only IndexModeNames and OccupancyModeNames.
 		c.Index, _ = inagg.ParseIndexMode(ps.String("agg_index"))
 		c.Occupancy, _ = inagg.ParseOccupancyMode(ps.String("aecn_count"))
-		c.ATPCollisions = ps.String("agg_collision") == "atp"
+		c.FollowOverflow = ps.String("agg_collision") == "follow"
+		c.Flush, _ = inagg.ParseFlushMode(ps.String("resend_flush"))
 		c.GACKOnComplete = ps.Bool("gack_on_complete")
 	}
 	return c
