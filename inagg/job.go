@@ -302,6 +302,7 @@ func (j *Job) Start() error {
 	j.net.Sim.At(at, func() {
 		j.setInitialAWD()
 		for _, w := range j.workers {
+			w.credits = w.host.NICFlowControl()
 			w.startIteration(0)
 		}
 	})

@@ -76,10 +76,16 @@ type worker struct {
 	resultsIter       int64
 	done              bool
 
-	rto             netsim.Timer
-	backoff         uint
-	wakePending     bool
-	rtxNext, rtxEnd int64 // timeout recovery round: next to resend, end
+	rto         netsim.Timer
+	backoff     uint
+	wakePending bool
+	// NIC credits (Params.NICQueuePackets on a host with NIC flow
+	// control): inNIC counts the worker's packets its host holds (NIC
+	// queue and backlog); nicHeld: pump stopped at the bound; sending:
+	// inside Host.Send, where a credit only counts (TxDone).
+	credits, nicHeld, sending bool
+	inNIC                     int
+	rtxNext, rtxEnd           int64 // timeout recovery round: next to resend, end
 
 	finish []netsim.Time // when this worker finished each iteration
 	// awdLog holds the inputs of the job's AWD seen since the last
@@ -140,12 +146,21 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 // pump sends new sequences while the protocol allows.
 func (w *worker) pump() {
 	nicq := w.j.params.NICQueuePackets
+	w.nicHeld = false
 	for {
 		s, ok := w.nextNew()
 		if !ok {
 			break
 		}
-		if nicq > 0 && w.nicBacklog() >= nicq {
+		if nicq > 0 && w.credits {
+			// The host tells the worker when its NIC takes each of its
+			// packets for the wire (TxDone), as Linux's TCP small
+			// queues tell a socket.
+			if w.inNIC >= nicq {
+				w.nicHeld = true
+				break
+			}
+		} else if nicq > 0 && w.nicBacklog() >= nicq {
 			// Wait for the NIC to drain; wake up by then even if no
 			// acknowledgement arrives (another job may own the backlog).
 			if !w.wakePending {
@@ -271,9 +286,43 @@ func (w *worker) transmit(seq int64, retx bool) {
 	}
 	w.stats.Sent++
 	w.stats.SentBytes += p.Size
-	w.host.Send(p)
+	w.send(p)
 	w.ctl.sent(w, seq, retx)
 }
+
+// send hands p to the worker's host, counting it among the packets the
+// host holds for the worker when the NIC credits them.
+func (w *worker) send(p *netsim.Packet) {
+	if w.credits {
+		w.inNIC++
+	}
+	w.sending = true
+	w.host.Send(p)
+	w.sending = false
+}
+
+// TxDone implements netsim.TxNotifier: the host's NIC took one of the
+// worker's packets for the wire. A worker held back by its NIC bound sends
+// again; a credit for the packet being sent (an idle NIC takes it at once)
+// wakes it by an event instead, outside the sending code.
+func (w *worker) TxDone(flow uint64, _ netsim.Bytes) {
+	if flow != w.flow || !w.credits {
+		return
+	}
+	w.inNIC--
+	switch {
+	case !w.nicHeld || w.done:
+	case w.sending:
+		if !w.wakePending {
+			w.wakePending = true
+			w.host.Sim().After(0, w, evWake, nil, 0)
+		}
+	default:
+		w.pump()
+	}
+}
+
+var _ netsim.TxNotifier = (*worker)(nil)
 
 // retransmit resends seq (to the PS for ATP and PA-ATP; to the slot for
 // SwitchML).
@@ -534,7 +583,7 @@ func (w *worker) recoverFront() {
 	}
 	if w.backoff == 0 {
 		w.stats.Pulls++
-		w.host.Send(w.packetToPS(KindPull, s))
+		w.send(w.packetToPS(KindPull, s))
 		return
 	}
 	w.retransmit(s)
@@ -548,7 +597,7 @@ func (w *worker) pullResults(n int64) {
 			continue
 		}
 		w.stats.Pulls++
-		w.host.Send(w.packetToPS(KindPull, s))
+		w.send(w.packetToPS(KindPull, s))
 		n--
 	}
 }

@@ -13,7 +13,9 @@ type Endpoint interface {
 // endpoints. Packets are demultiplexed by Packet.DstEP.
 type Host struct {
 	NodeBase
-	eps  []Endpoint
+	eps []Endpoint
+	// txn[i] is eps[i] if it implements TxNotifier, else nil.
+	txn  []TxNotifier
 	free []int32
 	// byFlow maps flows to the endpoints registered with RegisterFlow.
 	byFlow map[uint64]int32
@@ -42,9 +44,12 @@ func (h *Host) Register(ep Endpoint) int32 {
 		id := h.free[n-1]
 		h.free = h.free[:n-1]
 		h.eps[id] = ep
+		h.txn[id], _ = ep.(TxNotifier)
 		return id
 	}
 	h.eps = append(h.eps, ep)
+	t, _ := ep.(TxNotifier)
+	h.txn = append(h.txn, t)
 	return int32(len(h.eps) - 1)
 }
 
@@ -90,21 +95,29 @@ func (h *Host) Unregister(id int32) {
 		return
 	}
 	h.eps[id] = nil
+	h.txn[id] = nil
 	h.free = append(h.free, id)
 }
 
 // Send puts p onto the network from this host: it sets p.Src, accounts the
-// injection and queues p at the NIC port towards p.Dst.
+// injection and queues p at the NIC port towards p.Dst. With flow control
+// (SetNICFlowControl) a packet the NIC's queue cannot take waits in its
+// endpoint's backlog instead of being dropped (nic.go).
 func (h *Host) Send(p *Packet) {
 	p.Src = h.id
-	h.sim.books.Injected++
 	pt := h.Ports[0]
 	if len(h.Ports) > 1 {
 		if pt = h.net.OutPort(h.id, p.Dst, p.Flow); pt == nil {
+			h.sim.books.Injected++
 			h.net.drop(h.sim, p)
 			return
 		}
 	}
+	if pt.nic != nil {
+		pt.nic.send(p)
+		return
+	}
+	h.sim.books.Injected++
 	pt.Send(p)
 }
 

@@ -194,6 +194,20 @@ func (net *Network) InFlight() uint64 {
 	return n
 }
 
+// HostBacklog counts packets waiting in the hosts' NIC backlogs (nic.go):
+// taken from a pool and handed to Host.Send, but not yet in the network.
+// Every live packet is in flight, in a backlog, or held by an endpoint.
+func (net *Network) HostBacklog() uint64 {
+	var n uint64
+	for _, id := range net.hosts {
+		if h, ok := net.nodes[id].(*Host); ok {
+			k, _ := h.NICBacklog()
+			n += uint64(k)
+		}
+	}
+	return n
+}
+
 // CheckConservation verifies Injected = Delivered + Dropped + InFlight and
 // returns a descriptive error if the books do not balance.
 func (net *Network) CheckConservation() error {

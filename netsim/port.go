@@ -134,6 +134,9 @@ type Port struct {
 	// are posted to it (parallel.go), not carried. It sits here, in a
 	// line every packet reads, not in the link's second line.
 	cross bool
+	// flowCtl is set on a host's port with flow control (nic.go); the
+	// state itself is the cold field nic.
+	flowCtl bool
 	// fslot numbers the port for its start-next events in sim (fixed.go;
 	// 0 until its first).
 	fslot uint32
@@ -149,7 +152,8 @@ type Port struct {
 	// division on most packets.
 	tx [2]txMemo
 
-	queue     Queue // the queue as set
+	queue     Queue    // the queue as set
+	nic       *nicFlow // the flow control of a host's port (nic.go), nil elsewhere
 	Drops     uint64
 	DropBytes uint64
 	Node      NodeID // owner
@@ -174,6 +178,9 @@ func (pt *Port) SetQueue(q Queue) {
 		q = NewFIFO(0)
 	}
 	pt.queue = q
+	if pt.nic != nil && !pt.nic.bind(q) {
+		pt.setNIC(nil)
+	}
 	if dq, ok := q.(DescQueue); ok {
 		pt.dq = dq
 	} else {
@@ -228,6 +235,10 @@ func (pt *Port) startNext(now Time) {
 	if !ok {
 		return
 	}
+	var ep int32
+	if pt.flowCtl {
+		ep = pt.sim.pool.Peek(&d).SrcEP // read before the packet leaves
+	}
 	dt := pt.txTime(d.Bytes())
 	pt.busyTime += dt
 	pt.freeAt = now + dt
@@ -241,6 +252,9 @@ func (pt *Port) startNext(now Time) {
 	if rest > 0 {
 		pt.pending = true
 		pt.sim.scheduleFixed(pt.freeAt, pt.sim.portSlot(pt))
+	}
+	if pt.flowCtl {
+		pt.nic.txDone(ep, d.Flow, d.Bytes())
 	}
 }
 

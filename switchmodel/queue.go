@@ -216,6 +216,13 @@ func (q *PortQueue) configure() {
 // Config returns the queue's configuration.
 func (q *PortQueue) Config() QueueConfig { return q.cfg }
 
+// SetECNPackets changes the step marking threshold K in packets (0: off),
+// for set-up: marking at a host's NIC, say.
+func (q *PortQueue) SetECNPackets(k int) {
+	q.cfg.ECNPackets = k
+	q.configure()
+}
+
 // Name is the queue's label.
 func (q *PortQueue) Name() string { return q.name }
 

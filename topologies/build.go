@@ -90,9 +90,13 @@ func (b *builder) queue(from, to netsim.NodeID) netsim.Queue {
 }
 
 // HostQueue is the NIC queue configuration builders derive from a switch
-// queue configuration: drop-tail data with the same per-port Buffer, without
+// queue configuration: data with the same per-port Buffer, without
 // ECN marking, RED or a shared buffer, and a control band served first
 // (switchmodel.QueueConfig.ControlFirst) bounded by the same Buffer.
+// Builders give every host NIC flow control (netsim.Host.SetNICFlowControl):
+// a packet the queue has no room for waits in its sender's backlog, so a
+// host never drops its own packets; Fabric.SetNICBackpressure(false)
+// makes the queue drop-tail instead, the earlier model.
 //
 // Marking belongs to switches (DCTCP, Alizadeh et al. 2010, Sec. 3.1); a
 // NIC that marked would make a sender react to the burst it queued itself,
@@ -163,6 +167,7 @@ func (b *builder) finish() *Fabric {
 	}
 	for i, h := range f.Hosts {
 		f.hostIndex[h.ID()] = int32(i)
+		h.SetNICFlowControl(true)
 	}
 	b.net.BuildRoutes()
 	return f

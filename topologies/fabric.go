@@ -174,6 +174,33 @@ func (f *Fabric) SetSpray(on bool) {
 	}
 }
 
+// SetNICBackpressure turns the hosts' NIC flow control on (the builders'
+// default: a host never drops its own packets, see netsim's nic.go) or off
+// (the NIC queue is drop-tail at its Buffer, the earlier model).
+func (f *Fabric) SetNICBackpressure(on bool) {
+	for _, h := range f.Hosts {
+		h.SetNICFlowControl(on)
+	}
+}
+
+// SetNICMarking makes every host's NIC queue mark ECN-capable data CE when
+// it finds at least k packets waiting in its transmit ring (0: no
+// marking, the default): DCTCP's step threshold applied at the sender's
+// own NIC, an option some deployments configure in their qdisc.
+func (f *Fabric) SetNICMarking(k int) error {
+	if k < 0 {
+		return fmt.Errorf("NIC marking threshold %d packets is negative", k)
+	}
+	for _, h := range f.Hosts {
+		for _, pt := range h.Ports {
+			if q, ok := pt.Queue().(*switchmodel.PortQueue); ok {
+				q.SetECNPackets(k)
+			}
+		}
+	}
+	return nil
+}
+
 // SetHostQueues replaces every host's NIC queues with fresh queues of
 // configuration q (for example an unlimited buffer, Buffer 0, for
 // transports that burst a whole window). It must be called before any

@@ -46,8 +46,8 @@ func mustConserve(t *testing.T, net *netsim.Network) {
 	if err := net.CheckConservation(); err != nil {
 		t.Fatal(err)
 	}
-	if live, fl := net.Sim.Packets().Live(), net.InFlight(); live != int64(fl) {
-		t.Fatalf("packet pool: %d live packets but %d in flight (leak)", live, fl)
+	if live, fl, bl := net.Sim.Packets().Live(), net.InFlight(), net.HostBacklog(); live != int64(fl+bl) {
+		t.Fatalf("packet pool: %d live packets but %d in flight and %d in host backlogs (leak)", live, fl, bl)
 	}
 }
 

@@ -72,6 +72,21 @@ type Config struct {
 	// MaxCwndPkts caps cwnd in segments, standing in for the receive
 	// window (0: no cap).
 	MaxCwndPkts int
+	// TSQBytes caps the bytes a flow keeps queued in its own host (its
+	// NIC's queue and backlog), TCP small queues' tcp_limit_output_bytes:
+	// a sender at the cap waits until its host's NIC takes one of its
+	// packets for the wire (netsim.TxNotifier). Below the cap the limit is
+	// Linux's tcp_small_queue_check (net/ipv4/tcp_output.c): about 1 ms at
+	// the flow's pacing rate (sk_pacing_shift 10), the pacing rate being
+	// cwnd / srtt times 2 in slow start and 1.2 after it
+	// (tcp_update_pacing_rate, sysctls tcp_pacing_ss_ratio 200 and
+	// tcp_pacing_ca_ratio 120), and at least two full segments. Default
+	// 1 MiB, the sysctl's default from Linux 4.x to 6.15 (4 MiB since);
+	// in a datacenter 1 ms at the pacing rate is far above it, so the cap
+	// is what binds. 0 turns the limit off (a flow hands its whole window
+	// to its host at once), as does a host without NIC flow control
+	// (netsim.Host.NICFlowControl), whose NIC credits no one.
+	TSQBytes netsim.Bytes
 }
 
 // DefaultConfig is DCTCP with 1460 B segments, 40 B headers, an initial
@@ -87,6 +102,7 @@ func DefaultConfig() Config {
 		MaxRTO:       60 * netsim.Second,
 		G:            DefaultG,
 		InitAlpha:    1,
+		TSQBytes:     1 << 20,
 	}
 }
 
@@ -117,6 +133,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("transport: maximum window must be non-negative, got %d", c.MaxCwndPkts)
 	case c.MaxCwndPkts > 0 && c.MaxCwndPkts < 2:
 		return fmt.Errorf("transport: maximum window must be at least 2 segments, got %d", c.MaxCwndPkts)
+	case c.TSQBytes < 0:
+		return fmt.Errorf("transport: TCP small queues limit must be non-negative, got %d B", c.TSQBytes)
 	}
 	return nil
 }

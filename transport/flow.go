@@ -72,6 +72,14 @@ type Flow struct {
 	// cwndLimited: the last send attempt stopped at the window with data
 	// waiting (the window grows only when it limits, RFC 7661).
 	cwndLimited bool
+	// TCP small queues (Config.TSQBytes): tsq is set when the flow's
+	// host credits it (netsim.TxNotifier); inHost is the bytes it has
+	// handed to its host that the NIC has not yet taken for the wire;
+	// tsqWait: the last send attempt stopped at the limit.
+	tsq     bool
+	tsqWait bool
+	sending bool // inside Host.Send: a credit then only counts (TxDone)
+	inHost  netsim.Bytes
 	// Loss recovery (RFC 6582).
 	dupacks     int
 	inRecovery  bool
@@ -127,6 +135,7 @@ func (f *Flow) begin() {
 	}
 	f.state = stateRunning
 	f.srcEP = f.srcHost.Register(f)
+	f.tsq = f.st.cfg.TSQBytes > 0 && f.srcHost.NICFlowControl()
 	switch {
 	case f.posted:
 		f.postOpen()

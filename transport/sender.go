@@ -7,7 +7,7 @@ import "syncsim/netsim"
 // outstanding and it is not running (RFC 6298 Sec. 5.1).
 func (f *Flow) trySend() {
 	mss := f.st.cfg.MSS
-	f.cwndLimited = false
+	f.cwndLimited, f.tsqWait = false, false
 	for f.sndNxt < f.limit {
 		seg := mss
 		if rem := f.limit - f.sndNxt; rem < int64(seg) {
@@ -15,6 +15,12 @@ func (f *Flow) trySend() {
 		}
 		if netsim.Bytes(f.sndNxt-f.sndUna)+seg > f.cwnd {
 			f.cwndLimited = true
+			break
+		}
+		if f.tsqBlocked(seg) {
+			// TCP small queues: wait for the NIC to take a packet
+			// (TxDone), not for an ACK.
+			f.tsqWait = true
 			break
 		}
 		f.sendSegment(f.sndNxt, seg)
@@ -60,7 +66,12 @@ func (f *Flow) sendSegment(seq int64, payload netsim.Bytes) {
 		f.Retransmits++
 		f.st.count(sim, &f.st.Retransmits, ctrRetransmits, 1)
 	}
+	if f.tsq {
+		f.inHost += p.Size
+	}
+	f.sending = true
 	f.srcHost.Send(p)
+	f.sending = false
 }
 
 // Receive implements netsim.Endpoint for the sender: it processes one ACK.

@@ -35,7 +35,7 @@ func Basic() *experiments.Experiment {
 			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit, ms"),
-		}, inarig.ConstantParams()...),
+		}, append(inarig.ConstantParams(), setup.NICParams()...)...),
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "jct_a_ms", Unit: "ms", Help: "job A's mean iteration time"},
 			experiments.Metric{Name: "jct_b_ms", Unit: "ms", Help: "job B's mean iteration time"},
@@ -122,6 +122,9 @@ func runINABasic(r *experiments.Run) (*experiments.Result, error) {
 	rtt := 8 * delay
 	fab, err := topologies.Dumbbell(g.Net, 5, 3, 3, rate, rate, delay, dumbbellQueue(ps.Float("buffer_kb"), rate, rtt))
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	g.Fab = fab

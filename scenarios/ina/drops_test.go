@@ -40,7 +40,8 @@ func sum(res *experiments.Result, names []string) float64 {
 // TestINADropBooksAddUp: the drops by tier and the drops by kind each add
 // up to the drops metric, in lossy runs of every fabric tier and packet
 // kind (the leaf-spine with background, ATP's two-level aggregation and
-// its rack aggregates, SwitchML, BytePS, the testbed dumbbell); the
+// its rack aggregates, SwitchML, BytePS, drop-tail NICs, the testbed
+// dumbbell); the
 // drop_books series holds the same books by tier and kind; the jobs'
 // drops in job_summary add up to the jobs' packets dropped; and the
 // books see the drops the fabric's queues counted, whatever the series
@@ -54,6 +55,7 @@ func TestINADropBooksAddUp(t *testing.T) {
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=atp", "agg_placement=two-level", "buffer_kb=3")},
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=switchml", "load=0")},
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=byteps", "load=0.5")},
+		{"ina-leafspine", with(stressedLeafSpine, "protocol=atp", "load=0", "nic=droptail")}, // the earlier NIC drops
 		{"ina-testbed", with(tinyTestbed, "protocol=atp", "load=0.6", "buffer_kb=8")},
 	}
 	seen := map[string]bool{}
@@ -150,6 +152,7 @@ func TestINALossFrac(t *testing.T) {
 		with(stressedLeafSpine, "protocol=atp", "load=0", "agg_placement=two-level", "buffer_kb=3"),
 		with(stressedLeafSpine, "protocol=switchml", "load=0"),
 		with(stressedLeafSpine, "protocol=byteps", "load=0", "buffer_kb=3"),
+		with(stressedLeafSpine, "protocol=atp", "load=0", "nic=droptail"),
 	} {
 		t.Run(strings.Join(sets[len(stressedLeafSpine):], ","), func(t *testing.T) {
 			e := LeafSpine()

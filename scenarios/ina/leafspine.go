@@ -8,6 +8,7 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
 )
@@ -69,6 +70,7 @@ func LeafSpine() *experiments.Experiment {
 			"racks (the other protocols aggregate at the PS's leaf either way)").OnlyWhen("protocol", "atp"),
 		inaEngineParam(),
 	)
+	params = append(params, setup.NICParams()...)
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:     "ina-leafspine",
 		Summary:  "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
@@ -176,6 +178,9 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 	g.UtilEvery = netsim.FromMicros(ps.Float("sample_us"))
 	fab, err := topologies.LeafSpine(g.Net, lc)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, 0, err
 	}
 	g.Fab = fab

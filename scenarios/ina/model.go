@@ -26,7 +26,7 @@ func Model() *experiments.Experiment {
 		Name:    "ina-model",
 		Summary: "PA-ATP asynchrony-limit sawtooth: Sec. III-C model (Eq. 3-12) beside simulation",
 		Doc:     doc("ina-model"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.IntParam("jobs", 4, 1, 64, "N, jobs sharing the aggregating switch"),
 			experiments.IntParam("workers", 2, 2, 64, "workers per job; the last one is the straggler"),
 			experiments.IntParam("aggregators", 2048, 16, 1<<24, "M, aggregators in the switch (memory = M x 256 B)"),
@@ -36,7 +36,7 @@ func Model() *experiments.Experiment {
 			experiments.FloatParam("delay_us", 1, 0.01, 1000, "propagation delay per link, us"),
 			experiments.FloatParam("gradient_mb", 4, 0.01, 1000, "gradient per worker, MB (one iteration)"),
 			experiments.FloatParam("ecn_k_kb", 30, 0, 100000, "switch ECN marking threshold, KB (0: off)").Means("0", "no marking").Was("ecn_kb"),
-		},
+		}, setup.NICParams()...),
 		Metrics: []experiments.Metric{
 			{Name: "bdp_pkts", Unit: "packets", Help: "bandwidth-delay product used by the model and the AECN threshold"},
 			{Name: "ca_pkts_rtt", Unit: "packets/RTT", Help: "C_A: the stragglers' total rate per base RTT"},
@@ -87,6 +87,9 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		ECNBytes: netsim.Bytes(math.Round(ps.Float("ecn_k_kb") * float64(netsim.Kilobyte)))}
 	fab, err := topologies.StarRates(net, rates, delay, q)
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	// Base RTT of a gradient and its GACK over two links each way.

@@ -45,7 +45,7 @@ func Motivation() *experiments.Experiment {
 			experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta"),
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e9, "simulated-time limit for sync-vs-async, ms").OnlyWhen("example", exSyncAsync),
 			experiments.FloatParam("sample_us", 20, 0.1, 1e6, "sampling period of the throughput series, us"),
-		}, inarig.ConstantParams()...),
+		}, append(inarig.ConstantParams(), setup.NICParams()...)...),
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "ajct_units", Unit: "units", Help: "AJCT in time units (sync-vs-async)"},
 			experiments.Metric{Name: "ideal_ajct_units", Unit: "units", Help: "the paper's fluid AJCT for the protocol's class: 1.625 synchronous, 1.125 asynchronous (sync-vs-async)"},
@@ -137,6 +137,9 @@ func runINAMotivation(r *experiments.Run) (*experiments.Result, error) {
 	g := inarig.New(r)
 	fab, err := topologies.Dumbbell(g.Net, 5, 3, lay.paths, rate, rate, delay, dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	g.Fab = fab

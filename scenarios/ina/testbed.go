@@ -8,6 +8,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
 	"syncsim/scenarios/internal/learnrig"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/topologies"
 )
 
@@ -45,6 +46,7 @@ func Testbed() *experiments.Experiment {
 		"(the busiest tier: the S1 - S2 paths carry 0.75 of it)")...)
 	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
 		inaEngineParam())
+	params = append(params, setup.NICParams()...)
 	return inarig.WithSeries(learnrig.With(&experiments.Experiment{
 		Name:    "ina-testbed",
 		Summary: "PA-ATP Figs. 9-10: one or two INA jobs on the testbed dumbbell with Hadoop background traffic",
@@ -84,6 +86,9 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	fab, err := topologies.Dumbbell(g.Net, testbedLeft, testbedRight, testbedPaths, rate, rate, delay,
 		dumbbellQueue(ps.Float("buffer_kb"), rate, 8*delay))
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	g.Fab = fab

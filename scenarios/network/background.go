@@ -29,7 +29,7 @@ func Background() *experiments.Experiment {
 		Name:    "background",
 		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
 		Doc:     doc("background"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("workload", "hadoop", background.Names(), "flow-size distribution"),
 			experiments.FloatParam("load", 0.5, 0.01, 1, "offered load: bytes/s offered over aggregate host NIC capacity"),
 			experiments.IntParam("spines", 8, 1, 1024, "spine switches"),
@@ -43,7 +43,7 @@ func Background() *experiments.Experiment {
 			experiments.EnumParam("transport", "dctcp", transport.CCNames(), "congestion control of the flows"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
-		},
+		}, setup.NICParams()...),
 		Metrics:  metrics,
 		Run:      runBackground,
 		Validate: setup.ValidateWindow,
@@ -82,6 +82,9 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.LeafSpine(net, lc)
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	if err := setup.Parallel(r, net); err != nil {

@@ -17,7 +17,7 @@ func Incast() *experiments.Experiment {
 		Name:    "incast",
 		Summary: "N long-lived (or one-shot) DCTCP/NewReno senders to one receiver through one switch",
 		Doc:     doc("incast"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.IntParam("senders", 8, 1, 4096, "number of senders"),
 			experiments.FloatParam("link_gbps", 10, 0.001, 1600, "rate of every cable, Gbit/s"),
 			experiments.FloatParam("delay_us", 10, 0, 1e6, "propagation delay of every cable, us"),
@@ -30,7 +30,7 @@ func Incast() *experiments.Experiment {
 			experiments.FloatParam("start_jitter_us", 10, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("min_rto_us", 1000, 1, 1e7, "retransmission-timeout floor, us"),
 			experiments.FloatParam("sample_us", 10, 0, 1e6, "queue sampling period for queue_min_pkts and the queue series, us (0: off)").Means("0", "no sampling"),
-		},
+		}, setup.NICParams()...),
 		Metrics: []experiments.Metric{
 			{Name: "goodput_gbps", Unit: "Gbit/s", Help: "payload delivered to the receiver per second over the window"},
 			{Name: "utilisation", Unit: "", Help: "bottleneck busy fraction over the window (wire bytes / capacity)"},
@@ -94,6 +94,9 @@ func buildIncast(r *experiments.Run) (*incastRig, error) {
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.Star(net, n+1, rate, delay, q)
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	if err := setup.Parallel(r, net); err != nil {

@@ -20,7 +20,7 @@ func Permutation() *experiments.Experiment {
 		Name:    "permutation",
 		Summary: "every host sends one long (or fixed-size) flow to another host of a seeded random permutation",
 		Doc:     doc("permutation"),
-		Params: []experiments.Param{
+		Params: append([]experiments.Param{
 			experiments.EnumParam("topology", "leaf-spine", []string{"leaf-spine", "dumbbell", "star"}, "fabric the hosts share"),
 			experiments.IntParam("spines", 8, 1, 1024, "spine switches (dumbbell: parallel paths)"),
 			experiments.IntParam("leaves", 8, 1, 1024, "leaf switches (star: hosts are leaves x hosts_per_leaf; dumbbell: unused)"),
@@ -35,7 +35,7 @@ func Permutation() *experiments.Experiment {
 			experiments.FloatParam("start_jitter_us", 0, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms"),
 			setup.WarmupParam(),
-		},
+		}, setup.NICParams()...),
 		Metrics: []experiments.Metric{
 			{Name: "goodput_gbps", Unit: "Gbit/s", Help: "aggregate payload delivered to the receivers per second over the window"},
 			{Name: "goodput_frac", Unit: "", Help: "goodput_gbps over the hosts' aggregate NIC capacity"},
@@ -100,6 +100,9 @@ func permutationFabric(net *netsim.Network, ps experiments.Params) (*topologies.
 		return nil, 0, fmt.Errorf("unknown topology %q", ps.String("topology"))
 	}
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, 0, err
 	}
 	if len(fab.Hosts) < 2 {

@@ -50,8 +50,12 @@ func TestPermutationStarLineRate(t *testing.T) {
 	m := runExp(t, "permutation", 1, "topology=star", "leaves=1", "hosts_per_leaf=6", "host_gbps=10",
 		"delay_us=5", "duration_ms=20").Metrics
 	bound := 6 * 10 * 1460.0 / 1540
-	if g := m["goodput_gbps"]; g > bound || g < 0.95*bound {
-		t.Errorf("goodput %.3f Gbit/s, want within [0.95, 1] x %.3f", g, bound)
+	// Goodput counts in-order bytes at the receivers over the 18 ms
+	// window: a flow may deliver one segment more than its share at the
+	// window's edges.
+	edge := 6 * 1460 * 8 / 0.018 / 1e9
+	if g := m["goodput_gbps"]; g > bound+edge || g < 0.95*bound {
+		t.Errorf("goodput %.3f Gbit/s, want within [0.95 x %.3f, %.3f + %.4f]", g, bound, bound, edge)
 	}
 	if m["jain"] < 0.999 || m["drops"] != 0 {
 		t.Errorf("Jain %.4f, drops %.0f", m["jain"], m["drops"])
