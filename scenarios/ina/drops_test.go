@@ -54,6 +54,7 @@ func TestINADropBooksAddUp(t *testing.T) {
 		{"ina-leafspine", with(stressedLeafSpine, "leaves=3", "protocol=pa-atp", "load=0.8")}, // three leaves: spine -> leaf ports converge
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=atp", "agg_placement=two-level", "buffer_kb=3")},
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=switchml", "load=0")},
+		{"ina-leafspine", with(stressedLeafSpine, "protocol=pa-atp", "load=0", "buffer_kb=2")}, // pulls lost at the PS's port
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=byteps", "load=0.5")},
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=atp", "load=0", "nic=droptail")}, // the earlier NIC drops
 		{"ina-testbed", with(tinyTestbed, "protocol=atp", "load=0.6", "buffer_kb=8")},
@@ -112,7 +113,7 @@ func TestINADropBooksAddUp(t *testing.T) {
 		})
 	}
 	for _, n := range []string{"drops_uplink", "drops_downlink", "drops_ps_port", "drops_nic",
-		"drops_gradient", "drops_overflow", "drops_aggregate", "drops_result", "drops_ack", "drops_background"} {
+		"drops_gradient", "drops_overflow", "drops_aggregate", "drops_result", "drops_ack", "drops_pull", "drops_background"} {
 		if !seen[n] {
 			t.Errorf("no case moved %s: the sums do not check it", n)
 		}

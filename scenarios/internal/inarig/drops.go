@@ -32,14 +32,15 @@ const (
 	DropOverflow          // a gradient on its last hop into its PS: sent on unaggregated
 	DropAggregate         // a switch's complete, partial or rack aggregate for the PS
 	DropResult            // an aggregated result (AACK) to a worker
-	DropAck               // a GACK or a worker's result pull
+	DropAck               // a GACK
+	DropPull              // a worker's result pull
 	DropBackground        // a packet of other traffic (kind 0: DCTCP data and ACKs, UDP)
 	DropOther             // any other kind
 	numKinds
 )
 
 // KindNames are the kinds' names, by kind; drops_<name> is the metric.
-var KindNames = [numKinds]string{"gradient", "overflow", "aggregate", "result", "ack", "background", "other"}
+var KindNames = [numKinds]string{"gradient", "overflow", "aggregate", "result", "ack", "pull", "background", "other"}
 
 // dropKind classifies dropped packet p, refused by port at. A gradient
 // dropped on a port into its destination (the job's PS) had crossed the
@@ -59,8 +60,10 @@ func dropKind(p *netsim.Packet, at *netsim.Port) int {
 		return DropAggregate
 	case inagg.KindResult:
 		return DropResult
-	case inagg.KindGACK, inagg.KindPull:
+	case inagg.KindGACK:
 		return DropAck
+	case inagg.KindPull:
+		return DropPull
 	}
 	return DropOther
 }
@@ -198,7 +201,7 @@ func (b *dropBooks) inaDrops() uint64 {
 	var n uint64
 	m := b.matrix()
 	for t := range m {
-		for _, k := range []int{DropGradient, DropOverflow, DropAggregate, DropResult, DropAck} {
+		for _, k := range []int{DropGradient, DropOverflow, DropAggregate, DropResult, DropAck, DropPull} {
 			n += m[t][k]
 		}
 	}
@@ -221,7 +224,8 @@ func DropMetrics() []experiments.Metric {
 			"(collisions, resends, late contributions; under BytePS every gradient), whole run",
 		"aggregates the switch sends to the PS (complete, partial on a resend's flush, rack aggregates) dropped, whole run",
 		"aggregated results (AACKs) dropped on their way to a worker, whole run",
-		"GACKs and workers' result pulls dropped, whole run",
+		"GACKs dropped (the switch's or the PS's acknowledgements of gradients), whole run",
+		"workers' result pulls to the PS dropped, whole run",
 		"packets of other traffic dropped (the background's DCTCP data and ACKs, the UDP burst), warm-up included, whole run",
 		"packets of any other kind dropped (0 unless a new packet kind is added), whole run",
 	}
@@ -233,7 +237,7 @@ func DropMetrics() []experiments.Metric {
 		m = append(m, experiments.Metric{Name: "drops_" + name, Unit: "packets", Help: kindHelp[k]})
 	}
 	return append(m, experiments.Metric{Name: "loss_frac", Unit: "", Help: "the jobs' packets dropped over the jobs' packets sent, whole run " +
-		"(every iteration, the skipped ones included): dropped = drops_gradient + drops_overflow + drops_aggregate + drops_result + drops_ack; " +
+		"(every iteration, the skipped ones included): dropped = drops_gradient + drops_overflow + drops_aggregate + drops_result + drops_ack + drops_pull; " +
 		"sent = every packet a worker, PS or aggregating switch sent as its source (gradients with their retransmissions, pulls, GACKs, " +
 		"aggregates, results: each copy of a multicast result); a gradient the switch sends on unaggregated is the worker's one packet"})
 }

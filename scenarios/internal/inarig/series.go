@@ -60,7 +60,7 @@ func JobsSeriesDoc() string {
 		"collision_seqs, exhaustion_seqs and resend_seqs (its overflowed sequences by the cause of their first overflow: index collision, " +
 		"memory exhausted, or a retransmission), self_collisions (its gradients whose aggregator another of its own sequences held), " +
 		"pulls (its workers' result pulls) and drops (its packets dropped, every kind; they add up to drops_gradient + drops_overflow + " +
-		"drops_aggregate + drops_result + drops_ack). " +
+		"drops_aggregate + drops_result + drops_ack + drops_pull). " +
 		"The per-job counters add up to the run's metrics. " + DropBooksDoc()
 }
 
