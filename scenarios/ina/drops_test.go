@@ -41,8 +41,8 @@ func sum(res *experiments.Result, names []string) float64 {
 // up to the drops metric, in lossy runs of every fabric tier and packet
 // kind (the leaf-spine with background, ATP's two-level aggregation and
 // its rack aggregates, SwitchML, BytePS, drop-tail NICs, the testbed
-// dumbbell); the
-// drop_books series holds the same books by tier and kind; the jobs'
+// dumbbell); the drop_books series holds the same books by tier and
+// kind, and drop_ports' rows add up to them tier by tier; the jobs'
 // drops in job_summary add up to the jobs' packets dropped; and the
 // books see the drops the fabric's queues counted, whatever the series
 // (every metric but events is the same with the series on).
@@ -99,6 +99,30 @@ func TestINADropBooksAddUp(t *testing.T) {
 			for _, k := range inarig.KindNames {
 				if byKind[k] != res.Metrics["drops_"+k] {
 					t.Errorf("kind %s: the series has %v, the metric %v", k, byKind[k], res.Metrics["drops_"+k])
+				}
+			}
+			ports, pcol := seriesByName(t, res, "drop_ports")
+			byTier := make([][]float64, len(inarig.TierNames))
+			for i := range byTier {
+				byTier[i] = make([]float64, len(inarig.KindNames))
+			}
+			for _, row := range ports.Rows {
+				tier := int(row[pcol["tier"]])
+				if row[pcol["total"]] <= 0 {
+					t.Errorf("drop_ports lists a port without drops: %v", row)
+				}
+				if tier == inarig.TierPSPort && row[pcol["ps_side"]] != 1 {
+					t.Errorf("a port into a PS host is not on the PS's side: %v", row)
+				}
+				for k, name := range inarig.KindNames {
+					byTier[tier][k] += row[pcol[name]]
+				}
+			}
+			for i, row := range books.Rows {
+				for k, name := range inarig.KindNames {
+					if byTier[i][k] != row[col[name]] {
+						t.Errorf("tier %s kind %s: the ports add up to %v, drop_books has %v", inarig.TierNames[i], name, byTier[i][k], row[col[name]])
+					}
 				}
 			}
 			summary, scol := seriesByName(t, res, "job_summary")

@@ -276,7 +276,8 @@ func seriesRun(t *testing.T, exp string, stream bool, sets ...string) (*experime
 // series (jobs, fabric_util) are written as the run takes them: the
 // result holds none of their rows however long the run (4x the
 // iterations here), only the end-of-run series: job_summary's one row per
-// job and drop_books' one per tier; the files and manifest are byte for
+// job, drop_books' one per tier and drop_ports' one per port that dropped;
+// the files and manifest are byte for
 // byte those of the same run built in memory.
 func TestINASeriesStreamed(t *testing.T) {
 	rows := map[string]int{}
@@ -285,14 +286,14 @@ func TestINASeriesStreamed(t *testing.T) {
 		streamed, sdir := seriesRun(t, "ina-testbed", true, sets...)
 		kept, mdir := seriesRun(t, "ina-testbed", false, sets...)
 		for _, s := range streamed.Result.Series {
-			end := map[string]int{"job_summary": 2, "drop_books": len(inarig.TierNames)} // rows per job, per tier
+			end := map[string]int{"job_summary": 2, "drop_books": len(inarig.TierNames), "drop_ports": 1 << 10} // rows per job, per tier, per port
 			if held := len(s.Rows); held > end[s.Name] {
 				t.Errorf("%s: the streamed run holds %d rows of %s", iters, held, s.Name)
 			}
 		}
 		names, _ := filepath.Glob(filepath.Join(mdir, "*"))
-		if len(names) != 5 {
-			t.Fatalf("%s: %d files, want the manifest, jobs, job_summary, drop_books and fabric_util", iters, len(names))
+		if len(names) != 6 {
+			t.Fatalf("%s: %d files, want the manifest, jobs, job_summary, drop_books, drop_ports and fabric_util", iters, len(names))
 		}
 		for _, p := range names {
 			want, _ := os.ReadFile(p)

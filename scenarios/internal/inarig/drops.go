@@ -71,9 +71,10 @@ func dropKind(p *netsim.Packet, at *netsim.Port) int {
 // portBook is one port's drops by kind. A port's books are written only
 // by the partition that owns the port (netsim.Network.OnDrop).
 type portBook struct {
-	port  *netsim.Port
-	tier  int
-	kinds [numKinds]uint64
+	port   *netsim.Port
+	tier   int
+	psSide bool // the port is a PS host's NIC or a port of a PS host's edge switch
+	kinds  [numKinds]uint64
 }
 
 // dropBooks are the run's drop books: every host NIC and switch port of
@@ -93,9 +94,12 @@ type dropBooks struct {
 func (g *Rig) startDropBooks() error {
 	f := g.Fab
 	b := &dropBooks{byPort: map[*netsim.Port]*portBook{}, jobIdx: map[int]int{}}
-	ps := map[netsim.NodeID]bool{}
+	ps, psEdge := map[netsim.NodeID]bool{}, map[netsim.NodeID]bool{}
 	for i, j := range g.Jobs {
 		ps[j.PSHost().ID()] = true
+		if e := f.EdgeOf(j.PSHost().ID()); e != nil {
+			psEdge[e.ID()] = true
+		}
 		b.jobIdx[j.ID()] = i
 	}
 	edge, core := map[netsim.NodeID]bool{}, map[netsim.NodeID]bool{}
@@ -106,7 +110,7 @@ func (g *Rig) startDropBooks() error {
 		core[sw.ID()] = true
 	}
 	add := func(pt *netsim.Port, tier int) {
-		pb := &portBook{port: pt, tier: tier}
+		pb := &portBook{port: pt, tier: tier, psSide: ps[pt.Node] || psEdge[pt.Node]}
 		b.ports = append(b.ports, pb)
 		b.byPort[pt] = pb
 	}
@@ -296,9 +300,43 @@ func (g *Rig) dropSeries() experiments.Series {
 	return experiments.Series{Name: "drop_books", Columns: DropBooksColumns, Rows: rows}
 }
 
-// DropBooksDoc describes the drop_books series for the experiments' Doc.
+// DropPortsColumns are the columns of the drop_ports series, one row per
+// port that dropped a packet.
+var DropPortsColumns = append([]string{"node", "to", "tier", "ps_side"}, append(KindNames[:], "total")...)
+
+// portSeries is the drop_ports series: every port that dropped a packet,
+// in the books' order (host NICs in Fabric.Hosts order, then the
+// switches' ports in Fabric.Switches order), with its drops by kind.
+func (g *Rig) portSeries() experiments.Series {
+	var rows [][]float64
+	for _, pb := range g.drops.ports {
+		var n uint64
+		for _, c := range pb.kinds {
+			n += c
+		}
+		if n == 0 {
+			continue
+		}
+		side := 0.0
+		if pb.psSide {
+			side = 1
+		}
+		row := []float64{float64(pb.port.Node), float64(pb.port.Link.To), float64(pb.tier), side}
+		for _, c := range pb.kinds {
+			row = append(row, float64(c))
+		}
+		rows = append(rows, append(row, float64(n)))
+	}
+	return experiments.Series{Name: "drop_ports", Columns: DropPortsColumns, Rows: rows}
+}
+
+// DropBooksDoc describes the drop_books and drop_ports series for the
+// experiments' Doc.
 func DropBooksDoc() string {
 	return "\"drop_books\", one row per tier at the end of the run: tier (code: " + codes(TierNames[:]) + "), " +
 		"then its drops by kind (" + strings.Join(KindNames[:], ", ") + ", as the drops_<kind> metrics) and their total: " +
-		"the columns add up to the drops_<kind> metrics, the rows to the drops_<tier> metrics."
+		"the columns add up to the drops_<kind> metrics, the rows to the drops_<tier> metrics. " +
+		"\"drop_ports\", one row per port that dropped a packet: node and to (the node IDs of the port's owner and of the node its link leads to), " +
+		"tier, ps_side (1 when the port is a PS host's NIC or a port of the edge switch a PS host hangs from: where a job's aggregation, " +
+		"overflow and result multicast happen), its drops by kind and total; summed by tier they give drop_books."
 }

@@ -110,7 +110,7 @@ func (g *Rig) addSeries(res *experiments.Result) {
 	s.finish(g.Sim.Now())
 	res.Series = append(res.Series, s.out.Series(), g.summary(s))
 	if g.drops != nil {
-		res.Series = append(res.Series, g.dropSeries())
+		res.Series = append(res.Series, g.dropSeries(), g.portSeries())
 	}
 }
 
