@@ -114,6 +114,12 @@ type AggregatorStats struct {
 	Results         uint64 // results (AACKs) seen passing, or multicast by SwitchML slots
 	AggregatedBytes uint64 // gradient payload bytes added into aggregators
 	Level1Passed    uint64 // first-level (rack) switch: gradients passed on unsummed (aggregator held, or a resend)
+	// Sent counts the packets the switch sent as their source: GACKs,
+	// aggregates (complete, partial and rack aggregates), SwitchML's
+	// results and the copies of a result it multicasts. A packet it
+	// forwards as it came (an overflowed gradient, the PS's result to the
+	// first worker) is its sender's, not counted here.
+	Sent uint64
 }
 
 // Aggregator is the aggregation program of one switch: a Memory of M
@@ -329,6 +335,7 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 
 // fillAggregate writes aggregator ag's contents into q, addressed to the PS.
 func (a *Aggregator) fillAggregate(s *swJob, q *netsim.Packet, ag *aggregator, seq int64, payload netsim.Bytes, kind uint8) {
+	a.Stats.Sent++
 	q.Kind = kind
 	q.Seq = seq
 	q.Src, q.SrcEP = a.sw.ID(), -1
@@ -383,6 +390,7 @@ func (a *Aggregator) mergeResend(s *swJob, idx int, p *netsim.Packet) {
 func (a *Aggregator) reflectGACK(s *swJob, p *netsim.Packet) {
 	makeGACK(p, a.sw.ID(), s.job.hdr)
 	a.Stats.GACKs++
+	a.Stats.Sent++
 }
 
 // makeGACK rewrites gradient p in place into its GACK sent by node from.

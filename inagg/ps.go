@@ -22,6 +22,7 @@ type PSStats struct {
 	Resent      uint64 // results resent to one worker after a duplicate gradient or a pull
 	Pulls       uint64 // result pulls received
 	GACKs       uint64 // GACKs sent
+	Sent        uint64 // packets sent: GACKs and results (every copy)
 	Stale       uint64 // packets for a sequence the ring has moved past (must stay 0)
 	Overwritten uint64 // incomplete sequences overwritten in the ring (must stay 0)
 }
@@ -73,7 +74,7 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 			// The worker missed the result: answer with it.
 			ps.stats.Resent++
 			ps.fillResult(p, e, w)
-			ps.host.Send(p)
+			ps.send(p)
 			return
 		}
 		if e.bitmap&bits != 0 {
@@ -89,7 +90,7 @@ func (ps *paramServer) Receive(p *netsim.Packet) {
 			makeGACK(p, ps.host.ID(), j.hdr)
 			p.Flow = j.workers[w].flow
 			ps.stats.GACKs++
-			ps.host.Send(p)
+			ps.send(p)
 			p = nil
 		}
 		if full {
@@ -138,7 +139,7 @@ func (ps *paramServer) pull(p *netsim.Packet, e *psEntry) {
 	}
 	ps.stats.Resent++
 	ps.fillResult(p, e, int(p.Ext[extWorker]))
-	ps.host.Send(p)
+	ps.send(p)
 }
 
 // complete sends e's result to every worker (reusing spare, if not nil)
@@ -159,7 +160,7 @@ func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
 		}
 		ps.fillResult(q, e, 0)
 		q.Ext[extWorker] = -1 // to all workers, by the switch
-		ps.host.Send(q)
+		ps.send(q)
 		return
 	}
 	for i := range j.workers {
@@ -168,8 +169,14 @@ func (ps *paramServer) complete(e *psEntry, spare *netsim.Packet) {
 			q = ps.host.Sim().Packets().Get()
 		}
 		ps.fillResult(q, e, i)
-		ps.host.Send(q)
+		ps.send(q)
 	}
+}
+
+// send puts p, a GACK or a result, on the wire.
+func (ps *paramServer) send(p *netsim.Packet) {
+	ps.stats.Sent++
+	ps.host.Send(p)
 }
 
 // fillResult writes e's result into q for worker i.

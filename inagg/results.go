@@ -32,6 +32,7 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 // workers 1..n-1 and p itself to worker 0.
 func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
 	j := s.job
+	a.Stats.Sent += uint64(s.n - 1)
 	for i := 1; i < s.n; i++ {
 		q := a.sw.Sim().Packets().Clone(p)
 		j.addressResult(q, i)

@@ -72,6 +72,7 @@ func (a *Aggregator) slotIngress(s *swJob, p *netsim.Packet) switchmodel.Verdict
 
 // fillResult writes slot copy ag's result into q for worker i.
 func (a *Aggregator) fillResult(s *swJob, q *netsim.Packet, ag *aggregator, i int) {
+	a.Stats.Sent++
 	j := s.job
 	q.Kind = KindResult
 	q.Seq = ag.seq

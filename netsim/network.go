@@ -24,7 +24,7 @@ type Network struct {
 
 	routes    *Routes
 	ecmpSalt  uint64
-	dropHooks []func(p *Packet)
+	dropHooks []func(p *Packet, at *Port)
 }
 
 // NewNetwork returns an empty network on sim.
@@ -157,13 +157,24 @@ func (net *Network) Deliver(p *Packet) { net.Sim.guarded().books.Delivered++ }
 // Drop records that a node discarded p and frees it.
 func (net *Network) Drop(p *Packet) { net.drop(net.Sim.guarded(), p) }
 
-// OnDrop registers a hook called for every dropped packet, before it is freed.
-func (net *Network) OnDrop(f func(p *Packet)) { net.dropHooks = append(net.dropHooks, f) }
+// OnDrop registers a hook called for every dropped packet, with its body,
+// before it is freed: at is the port whose queue refused it, nil when a
+// node discarded it (no route, a switch program's drop). Register hooks
+// before the run. On a partitioned network a hook runs on the goroutine
+// of the partition that owns the port or node, so it may write only
+// state of that partition (counters of the port, for example). A packet
+// that is not dropped costs nothing more for a hook being registered.
+func (net *Network) OnDrop(f func(p *Packet, at *Port)) { net.dropHooks = append(net.dropHooks, f) }
 
-func (net *Network) drop(s *Sim, p *Packet) {
+// drop frees p, discarded by a node, counting it dropped.
+func (net *Network) drop(s *Sim, p *Packet) { net.dropAt(s, p, nil) }
+
+// dropAt frees p, refused by port at's queue (nil: discarded by a node),
+// counting it dropped and telling the hooks.
+func (net *Network) dropAt(s *Sim, p *Packet, at *Port) {
 	s.books.Dropped++
 	for _, f := range net.dropHooks {
-		f(p)
+		f(p, at)
 	}
 	s.pool.Put(p)
 }

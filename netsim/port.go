@@ -214,7 +214,7 @@ func (pt *Port) SendDesc(d Desc) bool {
 	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
 		pt.DropBytes += uint64(d.Size())
-		pt.net.drop(pt.sim, pt.sim.pool.Body(&d))
+		pt.net.dropAt(pt.sim, pt.sim.pool.Body(&d), pt)
 		return false
 	}
 	if !pt.pending {

@@ -139,6 +139,20 @@ func (f *Fabric) SwitchQueues() []*switchmodel.PortQueue {
 	return qs
 }
 
+// HostQueues lists every host NIC queue of package switchmodel, host by
+// host (in Hosts order) and port by port.
+func (f *Fabric) HostQueues() []*switchmodel.PortQueue {
+	var qs []*switchmodel.PortQueue
+	for _, h := range f.Hosts {
+		for _, pt := range h.Ports {
+			if q, ok := pt.Queue().(*switchmodel.PortQueue); ok {
+				qs = append(qs, q)
+			}
+		}
+	}
+	return qs
+}
+
 // ResetQueueStats restarts every switch queue's counters and time averages
 // at now (warm-up exclusion).
 func (f *Fabric) ResetQueueStats(now netsim.Time) {

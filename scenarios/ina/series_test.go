@@ -58,7 +58,11 @@ func seriesByName(t *testing.T, res *experiments.Result, name string) (experimen
 // when the slowest job finished (jobs start at 0, so iterations x its mean
 // iteration time); progress and the cumulative counters never decrease
 // and progress ends at 1; the windows are ordered min <= mean <= max; the
-// NIC share is a fraction.
+// NIC share is a fraction; the packets in flight are, at every sample,
+// the gradients sent less the retransmissions and the results received
+// (every sequence sent once anew and answered by one new result), GACKed
+// ones among them, none at the end; and the jobs' drops add up to the
+// run's drops of INA kinds.
 func TestINAJobsSeries(t *testing.T) {
 	cases := []struct {
 		exp   string
@@ -111,6 +115,16 @@ func TestINAJobsSeries(t *testing.T) {
 				if lo, m, hi := row[col["cwd_min"]], row[col["cwd_mean"]], row[col["cwd_max"]]; !(lo <= m+1e-9 && m <= hi+1e-9 && lo >= 1) {
 					t.Fatalf("row %d windows min %v mean %v max %v", i, lo, m, hi)
 				}
+				in, gacked := row[col["inflight"]], row[col["inflight_gacked"]]
+				if want := row[col["sent"]] - row[col["retransmits"]] - row[col["results"]]; in != want {
+					t.Fatalf("row %d: %v in flight, but sent %v - retransmits %v - results %v = %v", i, in, row[col["sent"]], row[col["retransmits"]], row[col["results"]], want)
+				}
+				if gacked < 0 || gacked > in {
+					t.Fatalf("row %d: %v in flight, %v of them GACKed", i, in, gacked)
+				}
+				if r := row[col["rto_max_us"]]; !(r > 0) {
+					t.Fatalf("row %d: rto_max_us %v", i, r)
+				}
 				if sh := row[col["ina_nic_share"]]; !math.IsNaN(sh) && (sh < 0 || sh > 1) {
 					t.Fatalf("row %d NIC share %v", i, sh)
 				}
@@ -118,7 +132,8 @@ func TestINAJobsSeries(t *testing.T) {
 					t.Fatalf("row %d awd_mean %v for protocol %v", i, a, row[col["protocol"]])
 				}
 				if p := prev[job]; p != nil {
-					for _, name := range []string{"t_ms", "progress", "results", "iteration", "ecn_cuts", "awd_cuts", "aecn_marks", "overflow", "retransmits", "timeouts"} {
+					for _, name := range []string{"t_ms", "progress", "results", "iteration", "ecn_cuts", "awd_cuts", "aecn_marks", "overflow", "retransmits", "timeouts",
+						"sent", "pulls", "drops"} {
 						if row[col[name]] < p[col[name]] {
 							t.Fatalf("job %v: %s fell from %v to %v at %v ms", job, name, p[col[name]], row[col[name]], at)
 						}
@@ -129,14 +144,21 @@ func TestINAJobsSeries(t *testing.T) {
 			if math.Abs(s.Rows[len(s.Rows)-1][col["t_ms"]]-end) > 1e-6 {
 				t.Errorf("last row at %v ms, the run ended at %v ms", s.Rows[len(s.Rows)-1][col["t_ms"]], end)
 			}
-			var retx, over, aecn float64
+			var retx, over, aecn, drops float64
 			for job, row := range prev {
-				if row[col["progress"]] != 1 || row[col["iteration"]] != c.iters {
-					t.Errorf("job %v ends at progress %v, iteration %v", job, row[col["progress"]], row[col["iteration"]])
+				if row[col["progress"]] != 1 || row[col["iteration"]] != c.iters || row[col["inflight"]] != 0 {
+					t.Errorf("job %v ends at progress %v, iteration %v, %v in flight", job, row[col["progress"]], row[col["iteration"]], row[col["inflight"]])
 				}
 				retx += row[col["retransmits"]]
 				over += row[col["overflow"]]
 				aecn += row[col["aecn_marks"]]
+				drops += row[col["drops"]]
+			}
+			if ina := res.Metrics["drops"] - res.Metrics["drops_background"] - res.Metrics["drops_other"]; drops != ina {
+				t.Errorf("the jobs' last rows add up to %v drops, the run's INA drops are %v", drops, ina)
+			}
+			if c.exp == "ina-leafspine" && drops == 0 {
+				t.Errorf("no job packet dropped on the stressed leaf-spine: the drops column is not checked")
 			}
 			if retx != res.Metrics["retransmits"] || over != res.Metrics["overflow_pkts"] || aecn != res.Metrics["aecn_marks"] {
 				t.Errorf("last rows sum to %v retransmits, %v overflow, %v aecn; the run %v, %v, %v",
@@ -210,6 +232,9 @@ func TestINASeriesLeaveResultsAlone(t *testing.T) {
 		{"ina-leafspine", with(stressedLeafSpine, "protocol=switchml", "series_us=3")},
 		{"ina-testbed", with(tinyTestbed, "protocol=atp", "load=0.6", "buffer_kb=8", "series_us=1")},
 		{"ina-testbed", with(tinyTestbed, "protocol=byteps", "jobs=1", "series_us=1")},
+		// Idle and lossy: the drop hook and the in-flight scan at every sample.
+		{"ina-leafspine", with(stressedLeafSpine, "protocol=atp", "load=0", "buffer_kb=3", "series_us=2")},
+		{"ina-leafspine", with(stressedLeafSpine, "protocol=strawasyn", "load=0", "series_us=2")},
 	}
 	for _, c := range cases {
 		t.Run(c.exp+"/"+c.sets[len(c.sets)-2], func(t *testing.T) {
@@ -250,8 +275,10 @@ func seriesRun(t *testing.T, exp string, stream bool, sets ...string) (*experime
 // TestINASeriesStreamed: with a series directory the rig's per-sample
 // series (jobs, fabric_util) are written as the run takes them: the
 // result holds none of their rows however long the run (4x the
-// iterations here), only job_summary's one row per job; the files and
-// manifest are byte for byte those of the same run built in memory.
+// iterations here), only the end-of-run series: job_summary's one row per
+// job, drop_books' one per tier and drop_ports' one per port that dropped;
+// the files and manifest are byte for
+// byte those of the same run built in memory.
 func TestINASeriesStreamed(t *testing.T) {
 	rows := map[string]int{}
 	for _, iters := range []string{"iterations=2", "iterations=8"} {
@@ -259,13 +286,14 @@ func TestINASeriesStreamed(t *testing.T) {
 		streamed, sdir := seriesRun(t, "ina-testbed", true, sets...)
 		kept, mdir := seriesRun(t, "ina-testbed", false, sets...)
 		for _, s := range streamed.Result.Series {
-			if held := len(s.Rows); held > 2 { // job_summary: one row per job
+			end := map[string]int{"job_summary": 2, "drop_books": len(inarig.TierNames), "drop_ports": 1 << 10} // rows per job, per tier, per port
+			if held := len(s.Rows); held > end[s.Name] {
 				t.Errorf("%s: the streamed run holds %d rows of %s", iters, held, s.Name)
 			}
 		}
 		names, _ := filepath.Glob(filepath.Join(mdir, "*"))
-		if len(names) != 4 {
-			t.Fatalf("%s: %d files, want the manifest, jobs, job_summary and fabric_util", iters, len(names))
+		if len(names) != 6 {
+			t.Fatalf("%s: %d files, want the manifest, jobs, job_summary, drop_books, drop_ports and fabric_util", iters, len(names))
 		}
 		for _, p := range names {
 			want, _ := os.ReadFile(p)

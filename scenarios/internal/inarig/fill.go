@@ -33,6 +33,9 @@ func MeanIteration(ts []netsim.Time, skip int) netsim.Time {
 // throughput and the tiers' utilisation from the first job start to the
 // last job end (the run's end if a job did not finish).
 func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
+	if g.err != nil {
+		return g.err
+	}
 	m := res.Metrics
 	var sum, worst float64
 	done := 0
@@ -114,7 +117,9 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 		m["agg_occ_max_frac"] = occMax
 	}
 	d, _ := setup.QueueTotals(g.Fab.SwitchQueues())
-	m["drops"] = float64(d)
+	nic, _ := setup.QueueTotals(g.Fab.HostQueues())
+	m["drops"] = float64(d + nic)
+	g.fillDrops(m)
 	m["events"] = float64(g.Sim.Events())
 	res.Events = g.Sim.Events()
 	if g.series != nil {

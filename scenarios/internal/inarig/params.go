@@ -276,12 +276,14 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 		{Name: "agg_occ_max_frac", Unit: "", Help: "largest AECN occupancy (aggregators in use + overflow) over M + BDP at any aggregating switch"},
 		{Name: "awd_bound_frac", Unit: "", Help: "PA-ATP and StrawAsyn+AL: mean over jobs of the fraction of their workers' time that AWD held them back " +
 			"(next sequence past last_AACK + AWD, within last_GACK + CWD); 0 for the other protocols"},
-		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues"},
+		{Name: "drops", Unit: "packets", Help: "packets dropped at switch queues and host NICs, whole run (the warm-up's background included); " +
+			"drops_<tier> split it by where, drops_<kind> by what"},
 		{Name: "events", Unit: "", Help: "simulator events processed"},
 		{Name: "iter_rtts", Unit: "", Help: "mean iteration time of the jobs that finished (as ajct_done_ms) over the base RTT: how many round trips an iteration lasts"},
 		{Name: "uplink_util", Unit: "", Help: "mean utilisation of the edge -> core links (leaf -> spine) from the first job start to the last job end: bytes sent over capacity"},
 		{Name: "downlink_util", Unit: "", Help: "mean utilisation of the core -> edge links (spine -> leaf) over the same window as uplink_util"},
 	}
+	m = append(m, DropMetrics()...)
 	return append(m, extra...)
 }
 

@@ -41,7 +41,9 @@ type Rig struct {
 	up, down *Tier        // fabric tiers, measured from the first job start
 	series   *utilSampler // the fabric_util series, when asked for
 
-	diag diagnostics // per-job series (series.go)
+	diag  diagnostics // per-job series (series.go)
+	drops *dropBooks  // drop books (drops.go), from the run's start
+	err   error       // a set-up error of Run, returned by Fill
 }
 
 // New starts the scenario of run r.
@@ -240,6 +242,9 @@ func (g *Rig) Partitioned() bool { return g.Sim.Partitions() != nil }
 // the fabric tiers) are read at one end time.
 func (g *Rig) Run(horizon netsim.Time) {
 	if g.pending > 0 {
+		if g.err = g.startDropBooks(); g.err != nil {
+			return
+		}
 		if g.run.Series && g.Fab != nil && g.UtilEvery > 0 {
 			g.startUtilSeries(g.UtilEvery)
 		}

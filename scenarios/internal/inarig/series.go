@@ -26,6 +26,7 @@ var JobsColumns = []string{
 	"cwd_mean", "cwd_min", "cwd_max", "awd_mean",
 	"ecn_cuts", "awd_cuts", "aecn_marks", "overflow", "retransmits", "timeouts",
 	"ina_nic_share", "awd_bound", "agg_held", "collision_seqs", "exhaustion_seqs",
+	"sent", "inflight", "inflight_gacked", "rto_max_us", "pulls", "drops",
 }
 
 // JobsSeriesDoc describes the series for the experiments' Doc text.
@@ -43,15 +44,24 @@ func JobsSeriesDoc() string {
 		"since the previous row (NaN when they sent nothing, or the NIC has no separate INA ring); " +
 		"awd_bound is the fraction of the job's workers AWD holds back at the sample (next sequence past last_AACK + AWD, within last_GACK + CWD; " +
 		"NaN without the asynchrony limit), agg_held the aggregators the job holds at its switch, collision_seqs and exhaustion_seqs its cumulative " +
-		"overflowed sequences by the cause of their first overflow (aggregator held by another sequence while some were free, or every aggregator in use). " +
+		"overflowed sequences by the cause of their first overflow (aggregator held by another sequence while some were free, or every aggregator in use); " +
+		"sent is the gradient packets its workers sent (retransmissions included; sent - retransmits - results = inflight); " +
+		"inflight is the job's gradient packets in flight, summed over its workers: the sequences s with last_AACK < s < snd_next a worker has sent " +
+		"and holds no result for (sent and not yet answered; a sequence resent counts once), and inflight_gacked those of them a GACK acknowledged " +
+		"(taken by the switch or the PS, waiting for the other workers' contributions or for the result's way back; 0 without GACKs); " +
+		"rto_max_us is the longest retransmission timeout among the workers as it would be armed at the sample, backoff included " +
+		"(SwitchML: the longest of its threads' timeouts); pulls the workers' cumulative result pulls; drops the job's packets dropped so far " +
+		"(every kind: gradients, aggregates, results, GACKs, pulls; at switch queues and host NICs). " +
 		"\"job_summary\", one row per job: job, protocol, model (code: " + codes(ModelChoices()) + "), " +
 		"workers, ps_leaf (edge group of the PS), mean_iter_ms (NaN before an iteration ends), iterations_done, done (0/1), " +
 		"retransmits, timeouts, overflow, aecn_marks, ecn_cuts, awd_cuts, " +
 		"mean_cwd (mean over the job's rows while it ran of cwd_mean), awd_bound_frac (the fraction of its workers' time AWD held them back, " +
 		"start to end), agg_held_mean and agg_held_max (aggregators it held at its switch, time average start to end and most at once), " +
 		"collision_seqs, exhaustion_seqs and resend_seqs (its overflowed sequences by the cause of their first overflow: index collision, " +
-		"memory exhausted, or a retransmission), self_collisions (its gradients whose aggregator another of its own sequences held). " +
-		"The per-job counters add up to the run's metrics."
+		"memory exhausted, or a retransmission), self_collisions (its gradients whose aggregator another of its own sequences held), " +
+		"pulls (its workers' result pulls) and drops (its packets dropped, every kind; they add up to drops_gradient + drops_overflow + " +
+		"drops_aggregate + drops_result + drops_ack + drops_pull). " +
+		"The per-job counters add up to the run's metrics. " + DropBooksDoc()
 }
 
 // codes lists names with their indices: "0 a, 1 b".
@@ -87,10 +97,11 @@ func (g *Rig) startSeries() {
 		return
 	}
 	out := g.run.OpenSeries("jobs", JobsColumns...)
-	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs, max(g.first, 0), out)
+	g.diag.sampler = newJobSampler(g.Sim, netsim.FromMicros(g.run.Params.Float("series_us")), g.Jobs, max(g.first, 0), out, g.drops)
 }
 
-// addSeries appends the jobs and job_summary series to res, if sampled.
+// addSeries appends the jobs, job_summary and drop_books series to res,
+// if sampled.
 func (g *Rig) addSeries(res *experiments.Result) {
 	s := g.diag.sampler
 	if s == nil {
@@ -98,6 +109,9 @@ func (g *Rig) addSeries(res *experiments.Result) {
 	}
 	s.finish(g.Sim.Now())
 	res.Series = append(res.Series, s.out.Series(), g.summary(s))
+	if g.drops != nil {
+		res.Series = append(res.Series, g.dropSeries(), g.portSeries())
+	}
 }
 
 // nicPort is one NIC port of a worker host and its counters at the last
@@ -119,6 +133,7 @@ type ringCounter interface {
 // jobProbe is what the sampler reads of one job.
 type jobProbe struct {
 	job  *inagg.Job
+	idx  int     // index in the rig's jobs (and the drop books')
 	goal float64 // results every worker receives when the job is done
 	nics []*nicPort
 	// cwdSum and cwdN accumulate cwd_mean over the rows while the job ran.
@@ -138,14 +153,15 @@ type jobSampler struct {
 	out    *experiments.SeriesWriter
 	row    []float64   // the row being written, reused
 	last   netsim.Time // time of the last sample, -1 before the first
+	drops  *dropBooks  // the rig's drop books (nil: none)
 }
 
 // newJobSampler schedules the first sample at the current time; its rows
 // go to out.
-func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start netsim.Time, out *experiments.SeriesWriter) *jobSampler {
-	s := &jobSampler{sim: sim, period: period, last: -1, out: out, row: make([]float64, 0, len(JobsColumns))}
-	for _, j := range jobs {
-		p := &jobProbe{job: j, goal: float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(j.Iterations())}
+func newJobSampler(sim *netsim.Sim, period netsim.Time, jobs []*inagg.Job, start netsim.Time, out *experiments.SeriesWriter, drops *dropBooks) *jobSampler {
+	s := &jobSampler{sim: sim, period: period, last: -1, out: out, row: make([]float64, 0, len(JobsColumns)), drops: drops}
+	for i, j := range jobs {
+		p := &jobProbe{job: j, idx: i, goal: float64(j.Workers()) * float64(j.PacketsPerIteration()) * float64(j.Iterations())}
 		seen := map[*netsim.Port]bool{}
 		for w := 0; w < j.Workers(); w++ {
 			for _, pt := range j.WorkerHost(w).Ports {
@@ -202,6 +218,18 @@ func (s *jobSampler) sample(now netsim.Time) {
 			awdBound = j.AWDBoundNow()
 		}
 		_, _, held := j.AggregatorsHeld()
+		var inflight, gacked int64
+		var rto netsim.Time
+		for w := 0; w < j.Workers(); w++ {
+			a, b := j.Outstanding(w)
+			inflight += a
+			gacked += b
+			rto = max(rto, j.RTO(w))
+		}
+		drops := math.NaN()
+		if s.drops != nil {
+			drops = float64(s.drops.jobDrops(p.idx))
+		}
 		n := float64(j.Workers())
 		mean := sum / n
 		awdMean := math.NaN()
@@ -218,7 +246,8 @@ func (s *jobSampler) sample(now netsim.Time) {
 			mean, lo, hi, awdMean,
 			float64(cuts), float64(j.AWDCuts()), float64(sw.AECNMarked), float64(sw.Overflowed),
 			float64(st.Retransmits), float64(st.Timeouts),
-			p.nicShare(), awdBound, float64(held), float64(sw.CollisionSequences), float64(sw.ExhaustionSequences))
+			p.nicShare(), awdBound, float64(held), float64(sw.CollisionSequences), float64(sw.ExhaustionSequences),
+			float64(st.Sent), float64(inflight), float64(gacked), rto.Seconds()*1e6, float64(st.Pulls), drops)
 		s.out.Row(s.row...)
 	}
 }

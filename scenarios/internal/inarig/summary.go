@@ -15,6 +15,7 @@ var SummaryColumns = []string{
 	"retransmits", "timeouts", "overflow", "aecn_marks", "ecn_cuts", "awd_cuts",
 	"mean_cwd", "awd_bound_frac", "agg_held_mean", "agg_held_max",
 	"collision_seqs", "exhaustion_seqs", "resend_seqs", "self_collisions",
+	"pulls", "drops",
 }
 
 // modelCode is the index of model in ModelChoices (NaN if unknown).
@@ -57,6 +58,10 @@ func (g *Rig) summary(s *jobSampler) experiments.Series {
 			cwd = p.cwdSum / float64(p.cwdN)
 		}
 		st, sw := j.TotalWorkerStats(), j.SwitchStats()
+		drops := math.NaN()
+		if g.drops != nil {
+			drops = float64(g.drops.jobDrops(p.idx))
+		}
 		heldMean, heldMax, _ := j.AggregatorsHeld()
 		rows = append(rows, []float64{
 			float64(j.ID()), float64(j.Protocol()), modelCode(model), float64(j.Workers()), leaf,
@@ -64,6 +69,7 @@ func (g *Rig) summary(s *jobSampler) experiments.Series {
 			float64(st.Retransmits), float64(st.Timeouts), float64(sw.Overflowed), float64(sw.AECNMarked),
 			float64(cuts), float64(j.AWDCuts()), cwd, j.AWDBoundFrac(), heldMean, float64(heldMax),
 			float64(sw.CollisionSequences), float64(sw.ExhaustionSequences), float64(sw.ResendSequences), float64(sw.SelfCollisions),
+			float64(st.Pulls), drops,
 		})
 	}
 	return experiments.Series{Name: "job_summary", Columns: SummaryColumns, Rows: rows}
