@@ -271,13 +271,16 @@ type Params struct {
 	// LossCut applies TCP's loss response to the windows of StrawAsyn
 	// (+PC, +AL) and PA-ATP: CWD halved (at most once per window) on a
 	// fast retransmission and set to one packet, with ssthresh at half, on
-	// a timeout (the earlier model). Default false: losses are repaired by
-	// resends and leave the window alone, as in the public ATP client,
-	// whose window changes only on the ECN echo of a window-closing result
-	// (client/p4ml_manager.cc:485-494; the fast retransmission at
-	// :451-483 and the timeout at :201-241 only resend); the PA-ATP paper
-	// states no window change on loss (Sec. III-B1 only "quickly
-	// retransmit"). BytePS, over TCP, always applies it.
+	// a timeout. Default true: the paper's CWD is a DCTCP window (Sec.
+	// III-B2, alpha "similar to DCTCP", f = 0.125), and a DCTCP sender
+	// "MUST react to loss episodes in the same way as conventional TCP"
+	// (RFC 8257 Sec. 3.5; Linux's dctcp_react_to_loss). False is the
+	// public ATP client's, whose window changes only on the ECN echo of a
+	// window-closing result (client/p4ml_manager.cc:485-494; its fast
+	// retransmission at :451-483 and its timeout at :201-241 only resend):
+	// without a cut the idle ina-leafspine point at gradient_scale 0.02
+	// left 1 of 8 StrawAsyn jobs unfinished by 100 ms (10.6 ms with it).
+	// BytePS, over TCP, always applies it.
 	LossCut bool
 	// Pull makes the first expiry of a protocol with GACKs ask the PS for
 	// the results of sequences the switch or the PS acknowledged (KindPull)
@@ -349,6 +352,19 @@ type Params struct {
 	// whose stack PA-ATP extends, fixed unless RTOBackoff doubles it up to
 	// MaxRTO (default 64 ms).
 	RTO, MaxRTO netsim.Time
+	// RTOJitter spreads each arming of the retransmission timer of ATP,
+	// StrawAsyn (+PC, +AL) and PA-ATP over [RTO, (1 + RTOJitter) RTO),
+	// drawn on the worker's own stream. Default 0.25. The public ATP
+	// client does not fire its timeout at an instant: it checks the time
+	// since its last receive whenever its receive loop comes round
+	// (client/p4ml_manager.cc:188-255), at a point that depends on what
+	// the loop was doing. Without a spread the twelve workers of a job,
+	// whose timers restart on the same multicast result, expire within
+	// nanoseconds of one another every time, their resends reach the PS's
+	// port in the same order, and the same worker's resend is dropped at
+	// every expiry: on the idle ina-leafspine point at gradient_scale 0.02
+	// one PA-ATP job then made no progress for 385 ms (0: no spread).
+	RTOJitter float64
 	// BytePSRTO is BytePS's initial retransmission timeout (default 1 ms,
 	// the datacenter RTO floor of the transport package's TCP: BytePS runs
 	// over TCP), doubled like RTO.
@@ -436,6 +452,7 @@ func DefaultParams() Params {
 		InitBeta:                   InitBetaSteady,
 		GapThreshold:               0,
 		RTO:                        200 * netsim.Microsecond,
+		RTOJitter:                  0.25,
 		MaxRTO:                     64 * netsim.Millisecond,
 		BytePSRTO:                  netsim.Millisecond,
 		SwitchMLPool:               256,
@@ -445,6 +462,7 @@ func DefaultParams() Params {
 		SwitchMLThreads:            4,
 		SwitchMLFirstTimeouts:      1,
 		Pull:                       true,
+		LossCut:                    true,
 	}
 }
 
@@ -482,6 +500,8 @@ func (p Params) Validate() error {
 			InitBetaSteady, p.InitAlpha, p.InitBeta)
 	case p.GapThreshold < 0:
 		return fmt.Errorf("inagg: gap threshold must be at least 1 (0: each protocol's), got %d", p.GapThreshold)
+	case !(p.RTOJitter >= 0 && p.RTOJitter <= 10):
+		return fmt.Errorf("inagg: RTO jitter must be in [0, 10], got %v", p.RTOJitter)
 	case p.RTO <= 0 || p.MaxRTO < p.RTO:
 		return fmt.Errorf("inagg: need 0 < RTO <= MaxRTO (got %v, %v)", p.RTO, p.MaxRTO)
 	case p.BytePSRTO <= 0 || p.MaxRTO < p.BytePSRTO:

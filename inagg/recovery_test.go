@@ -145,3 +145,42 @@ func TestResendFlush(t *testing.T) {
 		s.net.Sim.Run(netsim.Millisecond)
 	}
 }
+
+// TestRTOJitter: with Params.RTOJitter 0 every worker of a job arms its
+// timer RTO ahead; with 0.25 each arming lands in [RTO, 1.25 RTO), the
+// workers' draws differ, and the same seed draws the same.
+func TestRTOJitter(t *testing.T) {
+	deadlines := func(jitter float64) []netsim.Time {
+		s := newStar(t, starCfg{workers: 4})
+		j := idleJob(t, s, 0, PAATP)
+		j.params.RTOJitter = jitter
+		var out []netsim.Time
+		for range 3 {
+			for _, w := range j.workers {
+				w.armRTO()
+				out = append(out, w.rto.Deadline())
+			}
+		}
+		return out
+	}
+	rto := DefaultParams().RTO
+	for _, d := range deadlines(0) {
+		if d != rto {
+			t.Fatalf("no jitter: deadline %v, want %v", d, rto)
+		}
+	}
+	a, b := deadlines(0.25), deadlines(0.25)
+	seen := map[netsim.Time]bool{}
+	for i, d := range a {
+		if d < rto || d >= rto+rto/4 {
+			t.Fatalf("jitter 0.25: deadline %v outside [%v, %v)", d, rto, rto+rto/4)
+		}
+		if d != b[i] {
+			t.Fatalf("same seed, arming %d: %v then %v", i, d, b[i])
+		}
+		seen[d] = true
+	}
+	if len(seen) < len(a)-1 {
+		t.Fatalf("jitter 0.25: only %d distinct deadlines of %d", len(seen), len(a))
+	}
+}

@@ -1,6 +1,9 @@
 package inagg
 
 import (
+	"fmt"
+	"math/rand/v2"
+
 	"syncsim/netsim"
 	"syncsim/switchmodel"
 )
@@ -85,6 +88,7 @@ type worker struct {
 	// inside Host.Send, where a credit only counts (TxDone).
 	credits, nicHeld, sending bool
 	inNIC                     int
+	rng                       *rand.Rand // the timer's jitter (Params.RTOJitter), made at first use
 	rtxNext, rtxEnd           int64 // timeout recovery round: next to resend, end
 
 	finish []netsim.Time // when this worker finished each iteration
@@ -173,7 +177,7 @@ func (w *worker) pump() {
 		w.transmit(s, false)
 	}
 	if w.j.cfg.Protocol != SwitchML && w.outstanding() && !w.rto.Armed() {
-		w.rto.SetAfter(w.rtoValue())
+		w.armRTO()
 	}
 	if c, ok := w.ctl.(*asyncCtl); ok && c.limit {
 		s := w.sndNext
@@ -370,7 +374,7 @@ func (w *worker) onGACK(p *netsim.Packet) {
 		// timer from expiring (seen with the job's shared AWD: a job crept
 		// one sequence per round trip for 5 ms).
 		w.backoff = 0
-		w.rto.SetAfter(w.rtoValue())
+		w.armRTO()
 	}
 	w.ctl.onGACK(w, p)
 	w.pump()
@@ -420,7 +424,7 @@ func (w *worker) onResult(p *netsim.Packet) {
 		if moved {
 			w.backoff = 0
 			if w.outstanding() {
-				w.rto.SetAfter(w.rtoValue())
+				w.armRTO()
 			} else {
 				w.rto.Stop()
 			}
@@ -470,6 +474,20 @@ func (w *worker) fastRetransmit(s int64) bool {
 	w.stats.FastRetx++
 	w.retransmit(s)
 	return true
+}
+
+// armRTO (re)starts the retransmission timer: rtoValue, plus a draw
+// uniform in [0, RTOJitter x RTO) on the worker's own stream
+// (Params.RTOJitter).
+func (w *worker) armRTO() {
+	d := w.rtoValue()
+	if j := w.j.params.RTOJitter; j > 0 && w.j.cfg.Protocol != BytePS {
+		if w.rng == nil {
+			w.rng = w.host.Sim().Rand(fmt.Sprintf("inagg/rto/job%d/worker%d", w.j.cfg.ID, w.idx))
+		}
+		d += netsim.Time(w.rng.Float64() * j * float64(w.j.params.RTO))
+	}
+	w.rto.SetAfter(d)
 }
 
 // rtoValue is the current retransmission timeout with backoff.
@@ -531,7 +549,7 @@ func (w *worker) timeout() {
 			w.clientResend()
 		}
 		w.backoff++
-		w.rto.SetAfter(w.rtoValue())
+		w.armRTO()
 		return
 	}
 	w.rtxNext, w.rtxEnd = w.lastAACK+1, w.sndNext
@@ -559,7 +577,7 @@ func (w *worker) timeout() {
 		}
 	}
 	w.backoff++
-	w.rto.SetAfter(w.rtoValue())
+	w.armRTO()
 }
 
 // clientResend is a timeout's recovery under the public ATP client's rule

@@ -113,6 +113,9 @@ func ConstantParams() []experiments.Param {
 			"(100: the public ATP client's window per thread; ATP's thread windows start at atp_thread_window)").OnlyWhen("protocol", asynchronous...).Was("init_cwd"),
 		experiments.FloatParam("rto_us", d.RTO.Seconds()*1e6, 1, 1e6, "retransmission timeout of ATP, StrawAsyn and PA-ATP, us "+
 			"(200: the public ATP client's)").OnlyWhen("protocol", windowed...),
+		experiments.FloatParam("rto_jitter", d.RTOJitter, 0, 10, "each arming of the retransmission timer of ATP, StrawAsyn and PA-ATP "+
+			"draws its expiry uniformly in [rto_us, (1 + rto_jitter) rto_us), as the public client checks its timeout when its receive loop "+
+			"comes round (0: every worker of a job expires in lockstep)").Means("0", "no spread").OnlyWhen("protocol", windowed...),
 		experiments.BoolParam("rto_backoff", d.RTOBackoff, "double the retransmission timeout of ATP, StrawAsyn and PA-ATP on consecutive "+
 			"expiries, up to 64 ms (false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", windowed...).Was("atp_rto_backoff"),
 		experiments.EnumParam("rto_recover", recoverName(d.ClientRecovery), []string{"gacks", "client"}, "what a timeout of StrawAsyn and "+
@@ -121,9 +124,9 @@ func ConstantParams() []experiments.Param {
 			"last_AACK + 1 up to the first result beyond it, or last_AACK + 1 alone").OnlyWhen("protocol", asynchronous...),
 		experiments.BoolParam("atp_recover_all", d.ATPRecoverAll, "on an ATP timeout resend every outstanding packet lacking a result "+
 			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", "atp"),
-		experiments.EnumParam("loss_cut", lossCutName(d.LossCut), []string{"none", "tcp"}, "window of StrawAsyn and PA-ATP after a loss: "+
-			"none = unchanged, as the public ATP client's (the paper states no cut); tcp = halved on a fast retransmission, one packet "+
-			"after a timeout (the earlier model)").OnlyWhen("protocol", asynchronous...),
+		experiments.EnumParam("loss_cut", lossCutName(d.LossCut), []string{"tcp", "none"}, "window of StrawAsyn and PA-ATP after a loss: "+
+			"tcp = halved on a fast retransmission, one packet after a timeout, as a DCTCP window must (RFC 8257 Sec. 3.5); none = "+
+			"unchanged, as the public ATP client's").OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("gap_threshold", d.GapThreshold, 0, 1<<20, "results past a missing one that trigger its fast retransmission "+
 			"under ATP, StrawAsyn and PA-ATP (1: Sec. III-B1's \"once a sequence number gap in AACK is detected\" and the public ATP "+
 			"client's first out-of-order result; 3: TCP's duplicate ACKs)").Means("0", "each protocol's: 1 for StrawAsyn and PA-ATP, "+
@@ -217,6 +220,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
 		p.RTOBackoff = ps.Bool("rto_backoff")
+		p.RTOJitter = ps.Float("rto_jitter")
 		p.ClientRecovery = ps.String("rto_recover") == "client"
 		p.ATPRecoverAll = ps.Bool("atp_recover_all")
 		p.GapThreshold = ps.Int("gap_threshold")
