@@ -89,7 +89,7 @@ type worker struct {
 	credits, nicHeld, sending bool
 	inNIC                     int
 	rng                       *rand.Rand // the timer's jitter (Params.RTOJitter), made at first use
-	rtxNext, rtxEnd           int64 // timeout recovery round: next to resend, end
+	rtxNext, rtxEnd           int64      // timeout recovery round: next to resend, end
 
 	finish []netsim.Time // when this worker finished each iteration
 	// awdLog holds the inputs of the job's AWD seen since the last
