@@ -216,6 +216,24 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 	c.cwd = math.Min(c.cwd, c.maxc)
 }
 
+// onPathMark counts a result marked CE on its way back to the worker
+// (Params.ResultECN) as a marked echo: it enters alpha's window as a
+// marked acknowledgement and cuts CWD by Eq. 1, at most once per window,
+// as a marked GACK does. Results are the data of the return path, as
+// gradients are of the forward one; without this no window hears of the
+// queues the results' multicast copies build.
+func (c *asyncCtl) onPathMark(w *worker) {
+	c.acked++
+	c.marked++
+	if w.lastGACK >= c.cutEnd {
+		c.lastD = c.decrease(w)
+		c.cwd = CutCWD(c.cwd, c.lastD)
+		c.ssthresh = c.cwd
+		c.cutEnd = w.sndNext
+		c.cuts++
+	}
+}
+
 // decrease is the window decreasing factor d of Sec. III-B2,
 // alpha^(1 - p/p_max) with p = p_l / p_avg and p_max = AWD / p_avg, so
 // that p/p_max = p_l / AWD. StrawAsyn+PC keeps no asynchrony control, so

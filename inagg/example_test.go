@@ -60,9 +60,9 @@ func ExampleNewJob() {
 			proto, job.Done(), job.AJCT(), job.Stats().PSContributions, st.Retransmits)
 	}
 	// Output:
-	// strawasyn    done true, mean iteration 799.757173us, 42735 contributions summed at the PS, 6604 retransmits
-	// strawasyn-al done true, mean iteration 655.438346us, 38587 contributions summed at the PS, 6555 retransmits
-	// pa-atp       done true, mean iteration 513.61424us, 39137 contributions summed at the PS, 4848 retransmits
+	// strawasyn    done true, mean iteration 713.326133us, 43668 contributions summed at the PS, 5942 retransmits
+	// strawasyn-al done true, mean iteration 980.619133us, 38703 contributions summed at the PS, 6774 retransmits
+	// pa-atp       done true, mean iteration 519.402186us, 38946 contributions summed at the PS, 5524 retransmits
 }
 
 // guide:end

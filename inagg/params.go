@@ -282,6 +282,20 @@ type Params struct {
 	// left 1 of 8 StrawAsyn jobs unfinished by 100 ms (10.6 ms with it).
 	// BytePS, over TCP, always applies it.
 	LossCut bool
+	// ResultECN makes results (AACKs) ECN-capable, so that switch queues
+	// mark them CE on their way back as they mark gradients, and a worker
+	// takes a marked result as a congestion echo (ATP's window-closing
+	// rule; a marked acknowledgement of the asynchronous windows). Default
+	// true: ATP's switch marks every ATP packet that leaves a deep queue,
+	// results included (in-ATP/ATP p4src/p4ml.p4:237-250), and its client
+	// reads the result's ECN bit (client/p4ml_manager.cc:276,486-487);
+	// PA-ATP builds on that switch program. The return path carries each
+	// result to every worker, W copies made at the aggregating switch, so
+	// it is the busier direction: without marks (false, the earlier model)
+	// nothing slowed a job whose copies overran their uplinks, and on the
+	// idle ina-leafspine point results were most of PA-ATP's drops.
+	// SwitchML, without congestion control, ignores marks.
+	ResultECN bool
 	// Pull makes the first expiry of a protocol with GACKs ask the PS for
 	// the results of sequences the switch or the PS acknowledged (KindPull)
 	// instead of resending them; later expiries resend. Default true: the
@@ -462,6 +476,7 @@ func DefaultParams() Params {
 		SwitchMLThreads:            4,
 		SwitchMLFirstTimeouts:      1,
 		Pull:                       true,
+		ResultECN:                  true,
 		LossCut:                    true,
 	}
 }

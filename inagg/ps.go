@@ -192,6 +192,9 @@ func (ps *paramServer) fillResult(q *netsim.Packet, e *psEntry, i int) {
 	if e.ce {
 		q.Flags = netsim.FlagECE
 	}
+	if j.params.ResultECN {
+		q.Flags |= netsim.FlagECT
+	}
 	q.Ext[extJob] = int64(j.cfg.ID)
 	q.Ext[extValue] = e.value
 	q.Ext[extBitmap] = int64(e.bitmap)

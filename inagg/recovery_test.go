@@ -184,3 +184,45 @@ func TestRTOJitter(t *testing.T) {
 		t.Fatalf("jitter 0.25: only %d distinct deadlines of %d", len(seen), len(a))
 	}
 }
+
+// TestResultMarkCuts: a result marked CE on its way back (Params.ResultECN)
+// cuts a PA-ATP worker's CWD as a marked GACK does, once per window: with
+// alpha 1 the window of 40 halves to 20, and a second marked result in the
+// same window leaves it. Without ResultECN the PS sends results that no
+// queue marks (not ECN-capable).
+func TestResultMarkCuts(t *testing.T) {
+	s := newStar(t, starCfg{workers: 2})
+	j := idleJob(t, s, 0, PAATP)
+	w := j.workers[0]
+	c := w.ctl.(*asyncCtl)
+	w.sndNext, w.lastAACK, w.lastGACK, w.iterEnd = 6, -1, -1, 1<<20
+	for q := range 6 {
+		w.flags[q] = fSent | fGACK
+	}
+	c.cwd, c.alpha, c.cutEnd = 40, 1, 0
+	mark := func(seq int64) {
+		p := s.net.Sim.Packets().Get()
+		p.Kind, p.Seq, p.Flags = KindResult, seq, netsim.FlagCE
+		p.Ext[extJob] = 0
+		p.Ext[extValue] = ExpectedSum(2, seq)
+		p.Ext[extBitmap] = 3
+		w.Receive(p)
+	}
+	mark(0)
+	if c.cwd != 20 || c.cuts != 1 {
+		t.Fatalf("after a marked result: CWD %v, %d cuts; want 20, 1", c.cwd, c.cuts)
+	}
+	mark(1)
+	if c.cwd != 20 || c.cuts != 1 {
+		t.Fatalf("a second marked result in the window: CWD %v, %d cuts; want 20, 1", c.cwd, c.cuts)
+	}
+	for _, on := range []bool{true, false} {
+		j.params.ResultECN = on
+		q := s.net.Sim.Packets().Get()
+		j.ps.fillResult(q, &psEntry{seq: 3, done: true}, 0)
+		if got := q.Flags&netsim.FlagECT != 0; got != on {
+			t.Errorf("ResultECN %v: result ECN-capable %v", on, got)
+		}
+		s.net.Sim.Packets().Put(q)
+	}
+}

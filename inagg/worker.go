@@ -410,6 +410,16 @@ func (w *worker) onResult(p *netsim.Packet) {
 		w.lastGACK = w.lastAACK
 	}
 	w.advanceGACK()
+	if p.Flags&netsim.FlagCE != 0 {
+		// The result was marked on its way back (Params.ResultECN): it
+		// echoes congestion as a marked gradient's echo does.
+		p.Flags |= netsim.FlagECE
+		if gacked {
+			if c, ok := w.ctl.(*asyncCtl); ok {
+				c.onPathMark(w)
+			}
+		}
+	}
 	if !gacked && j.cfg.Protocol.Async() {
 		// The result implies the gradient was received: it stands in for
 		// a GACK that is late or lost (its echo of CE included).

@@ -131,6 +131,9 @@ func ConstantParams() []experiments.Param {
 			"under ATP, StrawAsyn and PA-ATP (1: Sec. III-B1's \"once a sequence number gap in AACK is detected\" and the public ATP "+
 			"client's first out-of-order result; 3: TCP's duplicate ACKs)").Means("0", "each protocol's: 1 for StrawAsyn and PA-ATP, "+
 			"3 for ATP (under the client's 1 its idle runs collapse)").OnlyWhen("protocol", windowed...),
+		experiments.BoolParam("result_ecn", d.ResultECN, "results are ECN-capable: queues mark them on their way back and a worker "+
+			"takes a marked result as a congestion echo, as ATP's switch marks results leaving deep queues and its client reads the mark "+
+			"(false: the earlier model, in which nothing slowed a job whose result copies overran their links)").OnlyWhen("protocol", "byteps", "atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"),
 		experiments.BoolParam("rto_pull", d.Pull, "at a first expiry, ask the PS for the results of sequences the switch acknowledged "+
 			"(GACKed), and resend them only at later expiries (false: resend them at once, as the public ATP client, which has no GACKs, "+
 			"resends from last_ACK + 1)").
@@ -211,6 +214,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitAlpha = ps.Float("init_alpha")
 		p.AWDRoundsElapsed = ps.String("awd_rounds") == "elapsed"
 		p.Pull = ps.Bool("rto_pull")
+		p.ResultECN = ps.Bool("result_ecn")
 	}
 	if ps.Has("max_window_pkts") {
 		p.MaxWindow = ps.Int("max_window_pkts")
