@@ -154,6 +154,7 @@ func TestAWDBoundGACKsKeepTheTimer(t *testing.T) {
 	for _, bound := range []bool{false, true} {
 		s := newStar(t, starCfg{workers: 2})
 		j := idleJob(t, s, 0, PAATP)
+		j.params.RTOJitter = 0 // the timer's deadline exactly
 		w := j.workers[0]
 		w.sndNext = 5
 		for q := range 5 {
