@@ -129,9 +129,9 @@ func Example_fanin() {
 	}
 	// Output:
 	// experiment,senders,transport,ecn_k_pkts,duration_ms,warmup_ms,trial,seed,goodput_gbps,jain,queue_max_pkts,drops
-	// fanin,2,dctcp,65,5,0.5,0,1,9.733333333333334,1,85,0
+	// fanin,2,dctcp,65,5,0.5,0,1,9.733333333333334,1,94,0
 	// fanin,2,newreno,65,5,0.5,0,1,9.733333333333334,0.6502890173410405,666,704
-	// fanin,8,dctcp,65,5,0.5,0,1,9.735928888888889,0.9979262002774618,74,0
+	// fanin,8,dctcp,65,5,0.5,0,1,9.720355555555555,0.9905859540318083,74,0
 	// fanin,8,newreno,65,5,0.5,0,1,6.473315555555557,0.9719608117669708,666,703
 }
 
