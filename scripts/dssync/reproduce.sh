@@ -5,7 +5,8 @@
 #
 #   scripts/dssync/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# About 3 CPU-minutes on one core (costs.md has each sweep's). Table II
+# About 3 CPU-minutes on one core before layer tables; see costs.md for each
+# sweep's. Table II
 # and the consensus numbers come from the tests:
 #   go test ./workloads/dssync -run 'TableII|Consensus' -v
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
@@ -37,12 +38,14 @@ nccl-tree() {
 		nccl-tree.csv --metric comm_time_ms --vs scheme=tree-allreduce
 }
 
-# Layer-wise synchronisation (6 pieces of WideResNet-28-10 overlapping the
-# backward pass) against one piece after it.
+# Layer-wise synchronisation: WideResNet-28-10's 14 layer-table rows each
+# synchronised as backprop produces it (the default, bucket_mb=0), in
+# DDP's 25 MiB buckets, and the whole model after the whole compute
+# (overlap=none, the earlier default; bucket_mb means nothing there).
 layers() {
-	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary layers=1,0 \
-		--vary scheme=dssync,allreduce --trials 5
-	table layers "Layer-wise overlap: DS-Sync against ring all-reduce with one piece (layers=1) and DDP buckets (layers=0)" \
+	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary overlap=none,layer \
+		--vary bucket_mb=0,25 --vary scheme=dssync,allreduce --trials 5
+	table layers "Layer-wise overlap: DS-Sync against ring all-reduce, per layer (bucket_mb=0), in DDP's buckets (25) and without overlap" \
 		layers.csv --metric comm_time_ms --vs scheme=allreduce
 }
 
