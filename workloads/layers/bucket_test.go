@@ -110,3 +110,18 @@ func TestWithCompute(t *testing.T) {
 		t.Errorf("a model without compute split by bytes: %+v", z.Layers)
 	}
 }
+
+// WithBytes gives a model of another size the same shape, to the byte.
+func TestWithBytes(t *testing.T) {
+	m, _ := Builtin("resnet50")
+	s := m.WithBytes(2 * netsim.Megabyte)
+	if s.Bytes() != 2*netsim.Megabyte || s.Compute() != m.Compute() {
+		t.Fatalf("%d bytes, compute %v", s.Bytes(), s.Compute())
+	}
+	for i := range m.Layers {
+		want := float64(m.Layers[i].Bytes) / float64(m.Bytes()) * 2e6
+		if d := float64(s.Layers[i].Bytes) - want; d > 1 || d < -1 {
+			t.Errorf("layer %d: %d bytes, want %.1f", i, s.Layers[i].Bytes, want)
+		}
+	}
+}

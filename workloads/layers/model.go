@@ -109,6 +109,32 @@ func (m Model) WithCompute(total netsim.Time, backwardFrac float64) Model {
 	return out
 }
 
+// WithBytes returns m with its layers' gradient bytes rescaled to total,
+// each layer keeping its share (the running sums rounded, so the total is
+// exact): a model of another size with m's shape.
+func (m Model) WithBytes(total netsim.Bytes) Model {
+	out := Model{Name: m.Name, Source: m.Source, Layers: make([]Layer, len(m.Layers))}
+	copy(out.Layers, m.Layers)
+	var sum, cum float64
+	for _, l := range m.Layers {
+		sum += float64(l.Bytes)
+	}
+	if sum == 0 {
+		return out
+	}
+	var prev netsim.Bytes
+	for i := range out.Layers {
+		cum += float64(m.Layers[i].Bytes)
+		at := netsim.Bytes(math.Round(float64(total) * cum / sum))
+		if i == len(out.Layers)-1 {
+			at = total
+		}
+		out.Layers[i].Bytes = at - prev
+		prev = at
+	}
+	return out
+}
+
 // split shares total among ls in proportion to weight (equally if every
 // weight is 0), rounding the running sum so the parts add up to total.
 func split(ls []Layer, total netsim.Time, weight func(Layer) float64, set func(*Layer, netsim.Time)) {
