@@ -47,7 +47,7 @@ var goldenSweeps = map[string][]string{
 		"--set", "stragglers=2", "--set", "worker_classes=v100:0.75+p100:0.25"},
 	"dssync": {"--vary", "scenario=static,inter-rack,end-host,both", "--vary", "scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip",
 		"--set", "model_file=../../workloads/layers/testdata/example.csv", "--set", "compute_ms=20", "--vary", "overlap=layer,none",
-		"--set", "bucket_mb=25", "--set", "bg_model=bert-base",
+		"--set", "bucket_mib=25", "--set", "bg_model=bert-base",
 		"--set", "iterations=24", "--set", "adjust_every=8", "--set", "tree_chunks=4", "--set", "stragglers=1"},
 	"crew-single": {"--vary", "fidelity=flow,packet", "--vary", "scheme=crew,opr,a2a,ps,ring,blink,toa",
 		"--set", "n=8", "--set", "p=4", "--set", "model_mb=4", "--set", "bw_noise=0.2", "--vary", "pipeline=chunk,block"},

@@ -37,7 +37,7 @@ func DSSync() *experiments.Experiment {
 				"replacing model: its bytes, and its compute unless compute_ms is set"),
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames,
 				"layer: each bucket synchronised as soon as backprop produces it, each layer's next forward waiting for its bucket (Sec. V-A1); none: the whole model after the whole compute"),
-			experiments.FloatParam("bucket_mb", 0, 0, 1e7, "gradient bucket cap, MiB as DDP's bucket_cap_mb (25 in DDP, the first bucket 1); 0: a bucket per layer, the paper's per-layer hooks"),
+			experiments.FloatParam("bucket_mib", 0, 0, 1e7, "gradient bucket cap, MiB as DDP's bucket_cap_mb (25 in DDP, the first bucket 1); 0: a bucket per layer, the paper's per-layer hooks"),
 			experiments.IntParam("layers", -1, -1, 10000, "-1: the model's layer table in buckets; N >= 1: the earlier model, N equal pieces with the compute spread evenly (0: 25 MB equal pieces)").Auto("-1", "the layer table"),
 			experiments.FloatParam("compute_ms", -1, 0.001, 1e7, "forward + backward per iteration, ms (-1: the model's estimate, or compute_trace's mean)").Auto("-1", "the model's estimate"),
 			experiments.FloatParam("backward_frac", -1, 0, 1, "share of the compute in the backward pass (-1: the layer table's, 2/3 in the built-in tables; 0.667 for equal pieces)").Auto("-1", "the layer table's"),
@@ -174,7 +174,7 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	return dssync.Config{
 		Scheme: ps.String("scheme"), Scenario: sc, Layout: layout, Delayed: ps.Int("delayed_worker"),
 		Model: model, Layers: ps.Int("layers"), Table: table, Overlap: overlap,
-		Bucket:       layers.Bucketing{CapMB: ps.Float("bucket_mb"), FirstCapMB: layers.DefaultFirstBucketMB},
+		Bucket:       layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB},
 		Compute:      compute,
 		BackwardFrac: ps.Float("backward_frac"), Spread: ps.Float("compute_spread"), Trace: trace,
 		LinkRate: netsim.Rate(math.Round(ps.Float("link_gbps") * float64(netsim.Gbps))), Oversub: ps.Float("oversubscription"),

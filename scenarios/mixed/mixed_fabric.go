@@ -55,7 +55,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
 				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
 				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),
-			experiments.FloatParam("bucket_mb", layers.DefaultBucketMB, 0, 1e7, "ring jobs' gradient bucket cap, MiB as DDP's bucket_cap_mb "+
+			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "ring jobs' gradient bucket cap, MiB as DDP's bucket_cap_mb "+
 				"(the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhenPositive("ring_jobs"),
 			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
 			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms").Means("0", "communication only"),

@@ -297,7 +297,7 @@ func ringPlan(ps interface {
 	if o == layers.OverlapNone {
 		return m.Bytes(), m.Compute(), nil, nil
 	}
-	bs, err := layers.Buckets(m, layers.Bucketing{CapMB: ps.Float("bucket_mb"), FirstCapMB: layers.DefaultFirstBucketMB})
+	bs, err := layers.Buckets(m, layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB})
 	if err != nil {
 		return 0, 0, nil, err
 	}

@@ -26,7 +26,7 @@ func TestRingOverlapByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := []string{"spines=1", "leaves=2", "hosts_per_leaf=2", "ina_jobs=0", "pr_jobs=0", "ring_jobs=1", "ring_workers=2",
-		"load=0", "iterations=4", "bucket_mb=0", "model_file=" + path}
+		"load=0", "iterations=4", "bucket_mib=0", "model_file=" + path}
 	const compute = 22.0
 	bw := 2 * 1.0 / 2 * 4.064e6 * 8 / 100e9 * 1e3 // ms
 	for _, engine := range []string{"sequential", "partitioned"} {

@@ -39,13 +39,13 @@ nccl-tree() {
 }
 
 # Layer-wise synchronisation: WideResNet-28-10's 14 layer-table rows each
-# synchronised as backprop produces it (the default, bucket_mb=0), in
+# synchronised as backprop produces it (the default, bucket_mib=0), in
 # DDP's 25 MiB buckets, and the whole model after the whole compute
-# (overlap=none, the earlier default; bucket_mb means nothing there).
+# (overlap=none, the earlier default; bucket_mib means nothing there).
 layers() {
 	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary overlap=none,layer \
-		--vary bucket_mb=0,25 --vary scheme=dssync,allreduce --trials 5
-	table layers "Layer-wise overlap: DS-Sync against ring all-reduce, per layer (bucket_mb=0), in DDP's buckets (25) and without overlap" \
+		--vary bucket_mib=0,25 --vary scheme=dssync,allreduce --trials 5
+	table layers "Layer-wise overlap: DS-Sync against ring all-reduce, per layer (bucket_mib=0), in DDP's buckets (25) and without overlap" \
 		layers.csv --metric comm_time_ms --vs scheme=allreduce
 }
 
