@@ -206,8 +206,11 @@ func (r *layerRing) synced(i int, rs *ringSteps) {
 // the job ends with its last host; on the parallel one at the barrier
 // after it (fold).
 func (r *layerRing) hostDone() {
+	if r.part {
+		return // fold reads the hosts' own books at the barrier
+	}
 	r.left--
-	if r.left == 0 && !r.part {
+	if r.left == 0 {
 		r.finish()
 	}
 }
