@@ -3,6 +3,7 @@ package mixed
 import (
 	"fmt"
 
+	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/layers"
@@ -266,11 +267,7 @@ func (r *layerRing) book() {
 // ringPlan is the ring jobs' model: its bytes and compute (what
 // overlap=none all-reduces after computing) and, with overlap=layer, its
 // buckets with their layers' compute (nil with overlap=none).
-func ringPlan(ps interface {
-	String(string) string
-	Str(string) string
-	Float(string) float64
-}, size netsim.Bytes, compute netsim.Time) (netsim.Bytes, netsim.Time, []layers.Bucket, error) {
+func ringPlan(ps experiments.Params, size netsim.Bytes, compute netsim.Time) (netsim.Bytes, netsim.Time, []layers.Bucket, error) {
 	var m layers.Model
 	if path := ps.Str("model_file"); path != "" {
 		t, err := layers.ReadFile(path)
