@@ -12,6 +12,7 @@ import (
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/training"
 )
 
@@ -32,9 +33,14 @@ func DSSync() *experiments.Experiment {
 			experiments.IntParam("delayed_worker", -1, -1, 65535, "worker sharing its NIC in end-host and both (-1: last of rack 0, the paper's worker 4)"),
 			experiments.EnumParam("model", "wrn-28-10", dssync.ModelNames, "model (Sec. V-A3): wrn-28-10 (CIFAR), wrn-50-2 (ImageNet), bert (BERT-large, SQuAD), bert-base, custom"),
 			experiments.FloatParam("model_mb", 100, 0.001, 1e7, "size of the custom model, MB"),
-			experiments.IntParam("layers", 1, 0, 10000, "pieces synchronised layer-wise, overlapping the backward pass (0: 25 MB buckets, 6 for wrn-28-10)"),
+			experiments.TextParam("model_file", "", "CSV layer table (header layer,params|bytes,forward_ms,backward_ms; one row per layer, input side first) "+
+				"replacing model: its bytes, and its compute unless compute_ms is set"),
+			experiments.EnumParam("overlap", "layer", layers.OverlapNames,
+				"layer: each bucket synchronised as soon as backprop produces it, each layer's next forward waiting for its bucket (Sec. V-A1); none: the whole model after the whole compute"),
+			experiments.FloatParam("bucket_mib", 0, 0, 1e7, "gradient bucket cap, MiB as DDP's bucket_cap_mb (25 in DDP, the first bucket 1); 0: a bucket per layer, the paper's per-layer hooks"),
+			experiments.IntParam("layers", -1, -1, 10000, "-1: the model's layer table in buckets; N >= 1: the earlier model, N equal pieces with the compute spread evenly (0: 25 MB equal pieces)").Auto("-1", "the layer table"),
 			experiments.FloatParam("compute_ms", -1, 0.001, 1e7, "forward + backward per iteration, ms (-1: the model's estimate, or compute_trace's mean)").Auto("-1", "the model's estimate"),
-			experiments.FloatParam("backward_frac", 0.667, 0, 1, "share of the compute in the backward pass (backward costs about twice the forward)"),
+			experiments.FloatParam("backward_frac", -1, 0, 1, "share of the compute in the backward pass (-1: the layer table's, 2/3 in the built-in tables; 0.667 for equal pieces)").Auto("-1", "the layer table's"),
 			experiments.FloatParam("compute_spread", 0.05, 0, 0.99, "each iteration's compute uniform in [1-s, 1+s] x nominal, per worker and for the competing job "+
 				"(0.05 is ours: the paper states no compute variation; 0: constant)"),
 			experiments.TextParam("compute_trace", "", "file of measured per-iteration compute times, seconds, one per line ('#' comments): "+
@@ -125,8 +131,27 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	if err != nil {
 		return dssync.Config{}, err
 	}
+	var table *layers.Model
+	if path := strings.TrimSpace(ps.Str("model_file")); path != "" {
+		t, err := layers.ReadFile(path)
+		if err != nil {
+			return dssync.Config{}, err
+		}
+		table = &t
+		model = dssync.Model{Name: "file", Params: float64(t.Bytes()) / 4, Compute: t.Compute()}
+		if compute == 0 && t.Compute() == 0 {
+			return dssync.Config{}, fmt.Errorf("model_file %s: no compute in the table; set compute_ms", path)
+		}
+		if ps.Int("layers") >= 0 {
+			return dssync.Config{}, fmt.Errorf("model_file cuts the model by its layers; it cannot be used with layers=%d", ps.Int("layers"))
+		}
+	}
 	if model.Name == "custom" && compute == 0 {
 		return dssync.Config{}, fmt.Errorf("model=custom needs compute_ms or compute_trace")
+	}
+	overlap, err := layers.ParseOverlap(ps.String("overlap"))
+	if err != nil {
+		return dssync.Config{}, err
 	}
 	if ps.Float("compute_ms") < 0 {
 		used := compute
@@ -149,7 +174,9 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	}
 	return dssync.Config{
 		Scheme: ps.String("scheme"), Scenario: sc, Layout: layout, Delayed: ps.Int("delayed_worker"),
-		Model: model, Layers: ps.Int("layers"), Compute: compute,
+		Model: model, Layers: ps.Int("layers"), Table: table, Overlap: overlap,
+		Bucket:       layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB},
+		Compute:      compute,
 		BackwardFrac: ps.Float("backward_frac"), Spread: ps.Float("compute_spread"), Trace: trace,
 		LinkRate: netsim.Rate(math.Round(ps.Float("link_gbps") * float64(netsim.Gbps))), Oversub: ps.Float("oversubscription"),
 		Delay: netsim.FromSeconds(ps.Float("delay_us") / 1e6), Alpha: netsim.FromSeconds(ps.Float("alpha_us") / 1e6),

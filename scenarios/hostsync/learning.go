@@ -15,12 +15,12 @@ func dssyncLearning(r *experiments.Run, sim *netsim.Sim, cfg *dssync.Config) (*l
 	if layout == nil {
 		layout = dssync.PaperLayout(cfg.Scenario)
 	}
-	layers := cfg.Layers
-	if layers == 0 {
-		layers = cfg.Model.DefaultLayers()
+	plan, err := dssync.PlanFor(*cfg)
+	if err != nil {
+		return nil, err
 	}
 	var pieces []float64
-	for _, b := range dssync.Pieces(cfg.Model.Bytes(), layers) {
+	for _, b := range plan.Pieces {
 		pieces = append(pieces, float64(b))
 	}
 	g, err := learnrig.New(r, sim, learnrig.Job{Workers: layout.Workers(), Pieces: pieces})

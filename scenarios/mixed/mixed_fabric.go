@@ -14,6 +14,7 @@ import (
 	"syncsim/transport"
 	"syncsim/workloads/background"
 	"syncsim/workloads/collective"
+	"syncsim/workloads/layers"
 )
 
 // Stream and generator names of the mixed-fabric experiment.
@@ -46,7 +47,16 @@ func MixedFabric() *experiments.Experiment {
 			experiments.FloatParam("switch_mem_mib", 10, 0.001, 1e4, "aggregator memory per aggregating switch, MiB").OnlyWhenPositive("ina_jobs").Was("switch_mem_mb"),
 			experiments.IntParam("ring_jobs", 1, 0, 1<<16, "ring all-reduce jobs over DCTCP"),
 			experiments.IntParam("ring_workers", 4, 2, 1<<16, "hosts per ring job").OnlyWhenPositive("ring_jobs"),
-			experiments.FloatParam("ring_mb", 2, 0.001, 1e5, "model all-reduced by a ring job per iteration, MB").OnlyWhenPositive("ring_jobs"),
+			experiments.FloatParam("ring_mb", 2, 0.001, 1e5, "model all-reduced by a ring job per iteration, MB (ring_model=custom)").OnlyWhenPositive("ring_jobs"),
+			experiments.EnumParam("ring_model", "custom", append([]string{"custom"}, layers.Names...),
+				"ring jobs' layer table (workloads/layers), its compute scaled to compute_ms; custom: ring_mb bytes in ResNet-50's layer proportions").OnlyWhenPositive("ring_jobs"),
+			experiments.TextParam("model_file", "", "ring jobs' own CSV layer table (header layer,params|bytes,forward_ms,backward_ms), replacing ring_model, "+
+				"ring_mb and compute_ms for them").OnlyWhenPositive("ring_jobs"),
+			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
+				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
+				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),
+			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "ring jobs' gradient bucket cap, MiB as DDP's bucket_cap_mb "+
+				"(the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhenPositive("ring_jobs"),
 			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
 			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms").Means("0", "communication only"),
 			experiments.EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("load"),
@@ -226,6 +236,13 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	// as collective libraries keep them (windows carry over between steps).
 	ringBulk := rig.stack.Persistent()
 	ringSize := netsim.Bytes(math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte)))
+	ringCompute := compute
+	var buckets []layers.Bucket
+	if nRing > 0 {
+		if ringSize, ringCompute, buckets, err = ringPlan(ps, ringSize, compute); err != nil {
+			return nil, fmt.Errorf("mixed-fabric: ring jobs: %w", err)
+		}
+	}
 	for j := 0; j < nRing; j++ {
 		hs := take(ps.Int("ring_workers"))
 		ids := make([]netsim.NodeID, len(hs))
@@ -233,8 +250,12 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 			ids[i] = h.ID()
 		}
 		job := &mixedRingJob{sim: sim, bulkBooks: newBulkBooks(ringBulk, "ring", net), hosts: ids, size: ringSize,
-			iters: iters, compute: compute, onDone: finished}
-		if rig.part {
+			iters: iters, compute: ringCompute, onDone: finished}
+		if buckets != nil {
+			if job.lay, err = newLayerRing(job, net, buckets); err != nil {
+				return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", j, err)
+			}
+		} else if rig.part {
 			if job.par, err = newPartRing(job, net); err != nil {
 				return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", j, err)
 			}
@@ -351,11 +372,14 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 		}
 	}
 	for _, j := range rig.rings {
-		if j.par != nil {
+		switch {
+		case j.lay != nil:
+			j.lay.begin(rig.start)
+		case j.par != nil:
 			j.par.begin(rig.start)
-			continue
+		default:
+			rig.sim.At(rig.start, j.start)
 		}
-		rig.sim.At(rig.start, j.start)
 	}
 	for _, j := range rig.prs {
 		j.sim.At(rig.start, j.cluster.Start) // the controller's partition on a partitioned network
@@ -374,6 +398,9 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	for i, j := range rig.rings {
 		if j.err != nil {
 			return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", i, j.err)
+		}
+		if j.lay != nil && !j.lay.folded {
+			j.lay.book() // the iterations every host completed before the run stopped
 		}
 	}
 
@@ -594,6 +621,7 @@ type mixedRingJob struct {
 	times  []netsim.Time // completed iteration times
 	err    error         // the all-reduce refused its arguments
 	par    *partRing     // the ring on a partitioned network (nil: sequential)
+	lay    *layerRing    // the ring bucket by bucket, overlapping backprop (overlap=layer)
 	doneAt netsim.Time   // the job's end (set on a partitioned network)
 
 }

@@ -97,17 +97,22 @@ func TestMixedPartitionedThreads(t *testing.T) {
 	sets := []string{"spines=2", "leaves=3", "hosts_per_leaf=5", "ina_jobs=1", "workers=3", "ring_jobs=2", "ring_workers=3",
 		"gradient_mb=0.3", "ring_mb=0.5", "iterations=2", "load=0.3", "bg_warmup_ms=0.2", "engine=partitioned",
 		"pr_jobs=1", "pr_workers=3", "pr_p=2", "pr_mb=0.3", "pr_compute_ms=0.05", "pr_scheme=selective-reduce"}
-	one := runMixed(t, 1, sets...)
-	three := runMixed(t, 3, sets...)
-	if !reflect.DeepEqual(one.Metrics, three.Metrics) && !sameNaN(one.Metrics, three.Metrics) {
-		t.Fatalf("metrics differ:\n%v\n%v", one.Metrics, three.Metrics)
-	}
-	if !reflect.DeepEqual(iterMs(t, one), iterMs(t, three)) {
-		t.Fatal("iteration series differ")
-	}
-	if one.Metrics["flows_done"] == 0 || math.IsNaN(one.Metrics["ring_iter_ms"]) || math.IsNaN(one.Metrics["ina_iter_ms"]) ||
-		math.IsNaN(one.Metrics["pr_jct_ms"]) {
-		t.Fatalf("tenants missing: %v", one.Metrics)
+	for _, overlap := range []string{"none", "layer"} {
+		// The ring jobs all-reduce after the compute, or bucket by bucket
+		// during it (ring_partitioned.go, ring_layers.go).
+		sets := append(sets[:len(sets):len(sets)], "overlap="+overlap)
+		one := runMixed(t, 1, sets...)
+		three := runMixed(t, 3, sets...)
+		if !reflect.DeepEqual(one.Metrics, three.Metrics) && !sameNaN(one.Metrics, three.Metrics) {
+			t.Fatalf("overlap=%s: metrics differ:\n%v\n%v", overlap, one.Metrics, three.Metrics)
+		}
+		if !reflect.DeepEqual(iterMs(t, one), iterMs(t, three)) {
+			t.Fatalf("overlap=%s: iteration series differ", overlap)
+		}
+		if one.Metrics["flows_done"] == 0 || math.IsNaN(one.Metrics["ring_iter_ms"]) || math.IsNaN(one.Metrics["ina_iter_ms"]) ||
+			math.IsNaN(one.Metrics["pr_jct_ms"]) {
+			t.Fatalf("overlap=%s: tenants missing: %v", overlap, one.Metrics)
+		}
 	}
 	// The ring hosts cross partitions (a leaf per partition).
 	r := &experiments.Run{Exp: MixedFabric(), Seed: 3, Threads: 1}
@@ -121,8 +126,8 @@ func TestMixedPartitionedThreads(t *testing.T) {
 	}
 	cross := false
 	for _, j := range rig.rings {
-		for i := range j.par.hosts {
-			cross = cross || j.par.hosts[i].sim != j.par.hosts[0].sim
+		for i := range j.lay.hosts {
+			cross = cross || j.lay.hosts[i].sim != j.lay.hosts[0].sim
 		}
 	}
 	if !cross {

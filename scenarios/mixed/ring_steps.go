@@ -23,7 +23,16 @@ type ringSteps struct {
 	books     *bulkBooks // the job's transfers
 	// last runs on host h's partition when h receives its last chunk.
 	last func(h *ringHost)
+	// done, if set, runs on host i's partition once host i has received
+	// its last chunk and started its last send: the all-reduce is over
+	// as far as host i is concerned (ring_layers.go resets its share
+	// then).
+	done func(i int)
 }
+
+// over reports whether host h has received every chunk and started
+// every send.
+func (r *ringSteps) over(h *ringHost) bool { return h.recvd == r.steps && h.next == r.steps }
 
 // reach runs f on partition to: at once when from is to, else by a
 // message one lookahead later (a control message crossing a cable).
@@ -47,12 +56,16 @@ func (r *ringSteps) try(i int) {
 	nx := (i + 1) % n
 	h.next++
 	h.busy = true
+	sentLast := r.done != nil && r.over(h)
 	r.books.Send(r.ids[i], r.ids[nx], r.chunks[collective.RingChunk(n, i, k)], netsim.BulkOpts{}, func() {
 		// On host nx's partition: it holds the chunk.
 		rn := &r.hosts[nx]
 		rn.recvd++
 		if rn.recvd == r.steps {
 			r.last(rn)
+			if r.done != nil && r.over(rn) {
+				r.done(nx)
+			}
 		}
 		reach(rn.sim, h.sim, r.lookahead, func() {
 			h.busy = false
@@ -60,4 +73,7 @@ func (r *ringSteps) try(i int) {
 		})
 		r.try(nx)
 	})
+	if sentLast {
+		r.done(i)
+	}
 }

@@ -50,11 +50,18 @@ func validateMixedFabric(ps experiments.Params) error {
 
 // watch tells the harness that INA results and completed ring transfers
 // are the run's progress. A job may go quiet for its compute phase, a
-// backed-off timeout, or the longest single ring transfer at host rate.
+// backed-off timeout, or the longest single ring transfer at host rate
+// (a ring job's compute is its layer table's, which model_file may make
+// longer than compute_ms).
 func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 	ps := r.Params
 	p := inarig.JobParams(ps)
 	quiet := netsim.FromMillis(ps.Float("compute_ms")) + 2*(p.MaxRTO+p.SwitchMLLongestWait())
+	var ringCompute netsim.Time // a ring job's own compute (its layer table's)
+	for _, j := range rig.rings {
+		ringCompute = max(ringCompute, j.compute)
+	}
+	quiet += ringCompute
 	if n := ps.Int("ring_workers"); rig.rings != nil && n > 0 {
 		bytes := math.Round(ps.Float("ring_mb") * float64(netsim.Megabyte) / float64(n))
 		quiet += netsim.FromSeconds(8 * bytes / (ps.Float("host_gbps") * 1e9))
@@ -82,8 +89,11 @@ func (rig *mixedRig) watch(r *experiments.Run, limit netsim.Time) {
 		goal += float64(j.Workers()) * float64(j.PacketsPerIteration()) * iters
 	}
 	for _, j := range rig.rings {
-		n := float64(len(j.hosts))
-		goal += 2 * n * (n - 1) * iters
+		n, rings := float64(len(j.hosts)), 1.0
+		if j.lay != nil {
+			rings = float64(len(j.lay.buckets)) // an all-reduce per bucket
+		}
+		goal += 2 * n * (n - 1) * iters * rings
 	}
 	for _, j := range rig.prs {
 		goal += float64(j.target)

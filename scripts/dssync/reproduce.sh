@@ -5,13 +5,14 @@
 #
 #   scripts/dssync/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# About 3 CPU-minutes on one core (costs.md has each sweep's). Table II
+# About 3 CPU-minutes on one core before layer tables; see costs.md for each
+# sweep's. Table II
 # and the consensus numbers come from the tests:
 #   go test ./workloads/dssync -run 'TableII|Consensus' -v
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=dssync-repro
-figures=(tables nccl-tree spread layers fidelity)
+figures=(tables nccl-tree spread layers paper-rate fidelity)
 
 schemes=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip
 
@@ -29,9 +30,12 @@ tables() {
 
 # The paper's NCCL chose its all-reduce "(Tree by default)" for the
 # baselines and DS-Sync's groups: the tables again with NCCL's double
-# binary tree for both, DS-Sync's groups included.
+# binary tree for both, DS-Sync's groups included. Without overlap: the
+# tree pipelines each piece in tree_chunks chunks, so a bucket per layer
+# multiplies its transfers by the buckets (one run of WideResNet-28-10's
+# tree all-reduce: 1.4 CPU-s without overlap, 17.5 with a bucket per row).
 nccl-tree() {
-	sweep nccl-tree dssync --set group_allreduce=tree --vary scenario=both,inter-rack,static \
+	sweep nccl-tree dssync --set group_allreduce=tree --set overlap=none --vary scenario=both,inter-rack,static \
 		--vary model=wrn-28-10,wrn-50-2,bert --vary scheme=dssync,tree-allreduce --trials 5
 	table nccl-tree "Tables III-V with trees: DS-Sync (tree groups) against the double binary tree" \
 		nccl-tree.csv --metric comm_time_ms --vs scheme=tree-allreduce
@@ -45,19 +49,33 @@ spread() {
 		spread.csv --metric comm_time_ms --vs scheme=allreduce
 }
 
-# Layer-wise synchronisation (6 pieces of WideResNet-28-10 overlapping the
-# backward pass) against one piece after it.
+# Layer-wise synchronisation: WideResNet-28-10's 14 layer-table rows each
+# synchronised as backprop produces it (the default, bucket_mib=0), in
+# DDP's 25 MiB buckets, and the whole model after the whole compute
+# (overlap=none, the earlier default; bucket_mib means nothing there).
 layers() {
-	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary layers=1,0 \
-		--vary scheme=dssync,allreduce --trials 5
-	table layers "Layer-wise overlap: DS-Sync against ring all-reduce with one piece (layers=1) and DDP buckets (layers=0)" \
+	sweep layers dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary overlap=none,layer \
+		--vary bucket_mib=0,25 --vary scheme=dssync,allreduce --trials 5
+	table layers "Layer-wise overlap: DS-Sync against ring all-reduce, per layer (bucket_mib=0), in DDP's buckets (25) and without overlap" \
 		layers.csv --metric comm_time_ms --vs scheme=allreduce
 }
 
+# The paper's all-reduce reached an effective 7.7 Gbps on its 20 GbE links
+# (146 MB among 8 nodes in 266 ms, Table V): WideResNet-28-10 with and
+# without overlap at our 20 Gbps and at 7.7, where communication no
+# longer hides behind the backward pass.
+paper-rate() {
+	sweep paper-rate dssync --set model=wrn-28-10 --vary scenario=both,inter-rack,static --vary link_gbps=20,7.7 \
+		--vary overlap=none,layer --vary scheme=dssync,allreduce --trials 5
+	table paper-rate "Overlap at our link rate and at the paper's effective rate: DS-Sync against ring all-reduce" \
+		paper-rate.csv --metric comm_time_ms --vs scheme=allreduce
+}
+
 # Table III's setting at flow and packet fidelity (20 iterations, the
-# contention given up front, one seed: a packet run costs about 20 s).
+# contention given up front, one seed: a packet run costs about 20 s),
+# without overlap.
 fidelity() {
-	sweep fidelity dssync --set scenario=both --set iterations=20 --set detect=given \
+	sweep fidelity dssync --set scenario=both --set iterations=20 --set detect=given --set overlap=none \
 		--vary fidelity=flow,packet --vary scheme=dssync,allreduce,hier-allreduce,gossip
 	table fidelity "Flow and packet fidelity, Table III's setting" \
 		fidelity.csv --metric comm_time_ms --vs fidelity=flow

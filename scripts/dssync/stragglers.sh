@@ -7,8 +7,8 @@
 #
 #   scripts/dssync/stragglers.sh [OUTDIR [stragglers classes]]
 #
-# About a CPU-minute. See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL,
-# RESUME and EXTRA.
+# About 12 CPU-minutes with a bucket per layer. See scripts/lib/reproduce.sh
+# for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=dssync-stragglers
 figures=(stragglers classes)

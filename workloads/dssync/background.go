@@ -2,10 +2,10 @@ package dssync
 
 import (
 	"fmt"
-	"math"
 
 	"syncsim/netsim"
 	"syncsim/workloads/collective"
+	"syncsim/workloads/layers"
 )
 
 // BGFlowBytes is the size of each transfer a long-lived background flow
@@ -58,7 +58,22 @@ func (r *run) background() (*bgTask, error) {
 	switch c.Background {
 	case "job":
 		m := c.BGModel
-		bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.BGCompute)))
+		// The competing task is an ordinary DDP job: its layer table in
+		// DDP's buckets, overlapping its backward pass (the earlier equal
+		// pieces when the job itself is cut into equal pieces), whatever
+		// the job's own overlap and buckets.
+		cut := Cutting{Layers: m.DefaultLayers()}
+		if c.Layers < 0 && m.Table != "" {
+			t, err := layers.Builtin(m.Table)
+			if err != nil {
+				return nil, err
+			}
+			cut = Cutting{Layers: -1, Table: &t, Bucket: layers.DDP}
+		}
+		plan, err := PlanOf(m.Bytes(), c.BGCompute, c.BackwardFrac, cut)
+		if err != nil {
+			return nil, fmt.Errorf("background job: %w", err)
+		}
 		start := netsim.Time(r.sim.Rand("dssync/background").Int64N(int64(max(c.BGCompute, 1))))
 		ring := func(ws []int, size netsim.Bytes, done func()) error {
 			h := make([]netsim.NodeID, len(ws))
@@ -67,8 +82,9 @@ func (r *run) background() (*bgTask, error) {
 			}
 			return collective.RingAllReduce(r.sim, cb, h, size, opts, done)
 		}
-		job, err := NewJob(r.sim, JobConfig{Name: "background", Hosts: hosts, Pieces: Pieces(m.Bytes(), m.DefaultLayers()),
-			Forward: c.BGCompute - bwd, Backward: bwd, Spread: c.Spread, Start: start}, NewGroupSync(All(2), ring))
+		jc := JobConfig{Name: "background", Hosts: hosts, Pieces: plan.Pieces, Spread: c.Spread, Start: start}
+		plan.apply(&jc, c.BGCompute, c.BackwardFrac)
+		job, err := NewJob(r.sim, jc, NewGroupSync(All(2), ring))
 		if err != nil {
 			return nil, err
 		}

@@ -29,8 +29,14 @@ type JobConfig struct {
 	// pass needs them first to last.
 	Pieces []netsim.Bytes
 	// Forward and Backward are one iteration's compute on one worker,
-	// spread evenly over the pieces.
+	// spread evenly over the pieces unless PieceForward and PieceBackward
+	// give each piece's.
 	Forward, Backward netsim.Time
+	// PieceForward and PieceBackward, if set, are each piece's nominal
+	// compute (one per piece, summing to Forward and Backward): a layer
+	// table's buckets (workloads/layers). Every iteration scales them by
+	// the same factor as the whole (Spread, Trace, Mult).
+	PieceForward, PieceBackward []netsim.Time
 	// Spread draws each worker's compute of each iteration uniformly in
 	// [1 - Spread, 1 + Spread] times the nominal (0: constant).
 	Spread float64
@@ -101,7 +107,8 @@ type worker struct {
 	l       int         // piece being (or about to be) computed
 	waiting bool        // forward blocked on piece l's synchronisation
 	synced  []int       // synced[l]: last iteration whose piece l is in place
-	f, b    netsim.Time // per-piece forward and backward time this iteration
+	f, b    netsim.Time // per-piece forward and backward time this iteration (equal pieces)
+	fac     float64     // this iteration's compute factor (pieces with their own compute)
 	first   netsim.Time // this iteration's first invocation
 	open    int         // this iteration's synchronisations not yet completed
 	last    netsim.Time // latest completion of this iteration
@@ -127,6 +134,22 @@ func NewJob(sim *netsim.Sim, cfg JobConfig, s Syncer) (*Job, error) {
 	for i, p := range cfg.Pieces {
 		if p < 0 {
 			return nil, fmt.Errorf("job %s: piece %d has %d bytes", cfg.Name, i, p)
+		}
+	}
+	if cfg.PieceForward != nil || cfg.PieceBackward != nil {
+		if len(cfg.PieceForward) != len(cfg.Pieces) || len(cfg.PieceBackward) != len(cfg.Pieces) {
+			return nil, fmt.Errorf("job %s: %d and %d piece compute times for %d pieces", cfg.Name, len(cfg.PieceForward), len(cfg.PieceBackward), len(cfg.Pieces))
+		}
+		var f, b netsim.Time
+		for i := range cfg.Pieces {
+			if cfg.PieceForward[i] < 0 || cfg.PieceBackward[i] < 0 {
+				return nil, fmt.Errorf("job %s: piece %d has a negative compute time", cfg.Name, i)
+			}
+			f += cfg.PieceForward[i]
+			b += cfg.PieceBackward[i]
+		}
+		if f != cfg.Forward || b != cfg.Backward {
+			return nil, fmt.Errorf("job %s: the pieces compute %v + %v, the job %v + %v", cfg.Name, f, b, cfg.Forward, cfg.Backward)
 		}
 	}
 	if cfg.Forward < 0 || cfg.Backward < 0 || cfg.Start < 0 {
@@ -228,6 +251,7 @@ func (j *Job) beginIteration(w int) {
 	L := netsim.Time(len(j.cfg.Pieces))
 	x.f = netsim.Time(math.Round(f*float64(j.cfg.Forward))) / L
 	x.b = netsim.Time(math.Round(f*float64(j.cfg.Backward))) / L
+	x.fac = f
 	x.fwd, x.l = true, 0
 	j.forward(w)
 }
@@ -239,7 +263,7 @@ func (j *Job) forward(w int) {
 	if x.l == len(j.cfg.Pieces) {
 		x.fwd = false
 		x.l = len(j.cfg.Pieces) - 1
-		j.sim.After(x.b, j, evBackward, nil, int64(w))
+		j.sim.After(j.backwardTime(x), j, evBackward, nil, int64(w))
 		return
 	}
 	if x.synced[x.l] < x.t-1 {
@@ -247,7 +271,23 @@ func (j *Job) forward(w int) {
 		return
 	}
 	x.waiting = false
-	j.sim.After(x.f, j, evForward, nil, int64(w))
+	j.sim.After(j.forwardTime(x), j, evForward, nil, int64(w))
+}
+
+// forwardTime is the forward computation of worker x's current piece.
+func (j *Job) forwardTime(x *worker) netsim.Time {
+	if j.cfg.PieceForward == nil {
+		return x.f
+	}
+	return netsim.Time(math.Round(x.fac * float64(j.cfg.PieceForward[x.l])))
+}
+
+// backwardTime is the backward computation of worker x's current piece.
+func (j *Job) backwardTime(x *worker) netsim.Time {
+	if j.cfg.PieceBackward == nil {
+		return x.b
+	}
+	return netsim.Time(math.Round(x.fac * float64(j.cfg.PieceBackward[x.l])))
 }
 
 // backward schedules the next piece's backward computation, or ends the
@@ -255,7 +295,7 @@ func (j *Job) forward(w int) {
 func (j *Job) backward(w int) {
 	x := &j.w[w]
 	if x.l >= 0 {
-		j.sim.After(x.b, j, evBackward, nil, int64(w))
+		j.sim.After(j.backwardTime(x), j, evBackward, nil, int64(w))
 		return
 	}
 	x.t++

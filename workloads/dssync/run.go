@@ -13,6 +13,7 @@ import (
 	"syncsim/topologies"
 	"syncsim/transport"
 	"syncsim/workloads/collective"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/training"
 )
 
@@ -34,11 +35,21 @@ type Config struct {
 	Delayed int
 
 	Model Model
-	// Layers is the number of pieces synchronised layer-wise (0: the
-	// model's DefaultLayers).
+	// Layers < 0 synchronises the model's layer table (Table) bucket by
+	// bucket (Bucket), overlapping the backward pass as Overlap says;
+	// Layers >= 1 cuts the model into that many equal pieces with the
+	// compute spread evenly, and 0 into 25 MB equal pieces (the earlier
+	// model; Cutting).
 	Layers int
+	// Table is the model's layer table (nil: Model.Table's built-in table,
+	// if it has one).
+	Table *layers.Model
+	// Overlap and Bucket: see Cutting.
+	Overlap layers.Overlap
+	Bucket  layers.Bucketing
 	// Compute is forward plus backward time of one iteration (0: the
-	// model's); BackwardFrac of it is the backward pass.
+	// model's); BackwardFrac of it is the backward pass (< 0: the layer
+	// table's own split; 0.667 without a table).
 	Compute      netsim.Time
 	BackwardFrac float64
 	// Spread draws each iteration's compute in [1-Spread, 1+Spread] times
@@ -137,6 +148,7 @@ type run struct {
 	books    *books      // the job's transfers
 	hosts    []netsim.NodeID
 	adaptive *Adaptive
+	plan     Plan // the job's pieces
 }
 
 // Run simulates cfg on sim (whose seed drives every random draw).
@@ -156,9 +168,6 @@ func (r *run) setup() error {
 	if c.Layout == nil {
 		c.Layout = PaperLayout(c.Scenario)
 	}
-	if c.Layers == 0 {
-		c.Layers = c.Model.DefaultLayers()
-	}
 	if c.Compute == 0 {
 		c.Compute = c.Model.Compute
 	}
@@ -168,15 +177,11 @@ func (r *run) setup() error {
 	if c.Compute < 0 || c.BGCompute < 0 {
 		return fmt.Errorf("negative compute time")
 	}
-	if c.Layers < 1 || c.Layers > 10000 {
-		return fmt.Errorf("layers %d, want 1..10000 (0: the model's default)", c.Layers)
+	plan, err := c.resolvePlan()
+	if err != nil {
+		return err
 	}
-	if c.Model.Bytes() < netsim.Bytes(c.Layers) {
-		return fmt.Errorf("model of %d bytes cannot be cut into %d pieces", c.Model.Bytes(), c.Layers)
-	}
-	if !(c.BackwardFrac >= 0 && c.BackwardFrac <= 1) {
-		return fmt.Errorf("backward fraction %g, want 0..1", c.BackwardFrac)
-	}
+	r.plan = plan
 	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
 		return fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
 	}
@@ -220,6 +225,32 @@ func (r *run) setup() error {
 	r.books = &books{inner: r.bulk, fab: r.fab}
 	return nil
 }
+
+// resolvePlan fills the defaults that cut the model (the model's built-in
+// layer table, the backward share) and cuts it.
+func (c *Config) resolvePlan() (Plan, error) {
+	if c.Table == nil && c.Model.Table != "" && c.Layers < 0 {
+		t, err := layers.Builtin(c.Model.Table)
+		if err != nil {
+			return Plan{}, err
+		}
+		c.Table = &t
+	}
+	if c.Compute == 0 {
+		c.Compute = c.Model.Compute
+	}
+	if c.BackwardFrac < 0 && (c.Table == nil || c.Layers >= 0) {
+		c.BackwardFrac = DefaultBackwardFrac
+	}
+	if !(c.BackwardFrac >= 0 && c.BackwardFrac <= 1) && c.BackwardFrac != -1 {
+		return Plan{}, fmt.Errorf("backward fraction %g, want 0..1 (-1: the layer table's)", c.BackwardFrac)
+	}
+	return PlanOf(c.Model.Bytes(), c.Compute, c.BackwardFrac, Cutting{Layers: c.Layers, Table: c.Table, Overlap: c.Overlap, Bucket: c.Bucket})
+}
+
+// PlanFor is the pieces a run of c synchronises (Run cuts them the same
+// way).
+func PlanFor(c Config) (Plan, error) { return c.resolvePlan() }
 
 // packetConfig is the packet fidelity's switch queues and transport:
 // DCTCP with the guideline K = C x RTT / 7 for the base round trip
@@ -321,10 +352,11 @@ func (r *run) execute() (*Result, error) {
 
 func (r *run) executeWith(s Syncer) (*Result, error) {
 	c := r.cfg
-	bwd := netsim.Time(math.Round(c.BackwardFrac * float64(c.Compute)))
-	job, err := NewJob(r.sim, JobConfig{Name: "job", Hosts: r.hosts, Pieces: Pieces(c.Model.Bytes(), c.Layers),
-		Forward: c.Compute - bwd, Backward: bwd, Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
-		Warmup: c.Warmup, Record: c.Record, OnComm: c.OnComm, Recorder: c.Recorder}, s)
+	jc := JobConfig{Name: "job", Hosts: r.hosts, Pieces: r.plan.Pieces,
+		Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
+		Warmup: c.Warmup, Record: c.Record, OnComm: c.OnComm, Recorder: c.Recorder}
+	r.plan.apply(&jc, c.Compute, c.BackwardFrac)
+	job, err := NewJob(r.sim, jc, s)
 	if err != nil {
 		return nil, err
 	}
