@@ -43,6 +43,7 @@ func Model() *experiments.Experiment {
 			{Name: "model_awd_star", Unit: "packets", Help: "AWD* = eta (M + BDP) / N"},
 			{Name: "model_s_pkts", Unit: "packets", Help: "Eq. 4 per-job amplitude with beta = sqrt(2/AWD*)"},
 			{Name: "model_t_rounds", Unit: "rounds", Help: "Eq. 6 period"},
+			{Name: "model_beta", Unit: "", Help: "the AECN level the model assumes, sqrt(2/AWD*) (Sec. III-C, after the DCTCP analysis)"},
 			{Name: "model_rmax", Unit: "packets", Help: "Eq. 7 R_max"},
 			{Name: "model_rmin", Unit: "packets", Help: "Eq. 10 R_min"},
 			{Name: "model_gain", Unit: "", Help: "Eq. 11/12 Thr_pa / C_A"},
@@ -50,6 +51,7 @@ func Model() *experiments.Experiment {
 			{Name: "sim_awd_peak", Unit: "packets", Help: "simulated AWD before a cut, mean"},
 			{Name: "sim_s_pkts", Unit: "packets", Help: "simulated AWD reduction at a cut, mean"},
 			{Name: "sim_t_rounds", Unit: "rounds", Help: "simulated AWD increments between cuts"},
+			{Name: "sim_beta", Unit: "", Help: "simulated AECN level at a cut, 2 sim_s_pkts / sim_awd_peak (Eq. 2: a cut removes AWD x beta / 2)"},
 			{Name: "sim_rmax", Unit: "packets", Help: "N x sim_awd_peak"},
 			{Name: "sim_occupancy_mean", Unit: "aggregators", Help: "used aggregators + overflowed gradients, time average"},
 			{Name: "sim_occupancy_max", Unit: "aggregators", Help: "used aggregators + overflowed gradients, maximum"},
@@ -169,6 +171,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		met["model_awd_star"] = mp.AWDStar
 		met["model_s_pkts"] = mp.S
 		met["model_t_rounds"] = mp.T
+		met["model_beta"] = inagg.BetaApprox(mp.AWDStar)
 		met["model_rmax"] = mp.RMax
 		met["model_rmin"] = mp.RMin
 		met["model_gain"] = mp.Gain
@@ -186,6 +189,7 @@ func runINAModel(r *experiments.Run) (*experiments.Result, error) {
 		met["sim_awd_peak"] = peak / cuts
 		met["sim_s_pkts"] = drop / cuts
 		met["sim_t_rounds"] = incs / cuts
+		met["sim_beta"] = 2 * drop / peak
 		met["sim_rmax"] = float64(n) * peak / cuts
 	}
 	met["sim_awd_cuts"] = cuts / float64(n)

@@ -54,6 +54,16 @@ func TestINAModelSawtooth(t *testing.T) {
 		if p, want := m["sim_t_rounds"], m["model_t_rounds"]; p < want/4 || p > 4*want {
 			t.Errorf("%v: period %v rounds, model %v", sets, p, want)
 		}
+		// Eq. 4 and 6 with the simulated beta in place of the model's
+		// sqrt(2/AWD*) predict the simulated amplitude and period: the
+		// gap between model and simulation is beta's approximation alone.
+		pred := (m["model_awd_star"] + 1) * m["sim_beta"] / 2
+		if s := m["sim_s_pkts"]; math.Abs(s-pred) > 0.06*pred {
+			t.Errorf("%v: amplitude S %v, Eq. 4 with the simulated beta %v gives %v", sets, s, m["sim_beta"], pred)
+		}
+		if p := m["sim_t_rounds"]; math.Abs(p-pred) > 0.06*pred {
+			t.Errorf("%v: period %v rounds, Eq. 6 with the simulated beta gives %v", sets, p, pred)
+		}
 		if m["sim_occupancy_max"] > m["model_rmax"]*1.05 {
 			t.Errorf("%v: occupancy reached %v, above R_max %v", sets, m["sim_occupancy_max"], m["model_rmax"])
 		}
