@@ -52,8 +52,11 @@ func (f *Flow) tsqBlocked(seg netsim.Bytes) bool {
 		return false
 	}
 	cfg := &f.st.cfg
-	lim := TSQLimit(f.cwnd, f.ssthresh, f.rto.SRTT(), cfg.MSS+cfg.HeaderBytes, cfg.TSQBytes)
-	return f.inHost+seg+cfg.HeaderBytes > lim
+	need := f.inHost + seg + cfg.HeaderBytes
+	if need <= 2*(cfg.MSS+cfg.HeaderBytes) {
+		return false // below the limit's floor of two segments
+	}
+	return need > TSQLimit(f.cwnd, f.ssthresh, f.rto.SRTT(), cfg.MSS+cfg.HeaderBytes, cfg.TSQBytes)
 }
 
 var _ netsim.TxNotifier = (*Flow)(nil)
