@@ -58,6 +58,7 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("model_mb", 500, 0.001, 1e7, "model size v in MB (paper 500)"),
 			experiments.FloatParam("duration_s", 100, 0.001, 1e6, "simulated training time in seconds (paper 100)"),
 			experiments.EnumParam("fidelity", "analytic", []string{"analytic", "flow", "packet"}, "analytic (Eq. 2), flow (fluid ring all-reduce on the topology) or packet (DCTCP ring all-reduce on the topology; small models only)"),
+			setup.DCTCPCWRParam().OnlyWhen("fidelity", "packet"),
 			experiments.EnumParam("sync_cost", "ring", []string{"ring", "approx"}, "analytic cost: ring (Eq. 2 first line) or approx (2|g|alpha + 2v/b)").OnlyWhen("fidelity", "analytic"),
 			experiments.EnumParam("bw_model", "static", training.BWModelNames,
 				"how b_i changes: static (drawn once), redraw (every bw_period_s from the same law) or walk (a bounded random walk "+

@@ -7,6 +7,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
 	"syncsim/transport"
@@ -190,7 +191,10 @@ func srPacketExecutor(sim *netsim.Sim, ps experiments.Params, gbps []float64, cf
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	tc := transport.DefaultConfig()
+	tc, err := setup.DCTCPTransport(ps)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("sr-cluster: %w", err)
+	}
 	tc.MinRTO = max(tc.MinRTO, 2*rtt)
 	tc.InitRTO = max(tc.InitRTO, 3*rtt)
 	if err := tc.Validate(); err != nil {

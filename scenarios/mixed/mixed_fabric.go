@@ -71,7 +71,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
-		}, append(prParams(), append(inarig.ConstantParams(), append(setup.NICParams(), mixedEngineParam())...)...)...),
+		}, append(prParams(), append(inarig.ConstantParams(), append(setup.NICParams(), setup.DCTCPCWRParam(), mixedEngineParam())...)...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
 			{Name: "ina_jct_ms", Unit: "ms", Help: "INA jobs: mean job completion time from the jobs' start (bg_warmup_ms) over finished jobs"},
@@ -154,6 +154,10 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if err != nil {
 		return nil, err
 	}
+	tc, err := setup.DCTCPTransport(ps)
+	if err != nil {
+		return nil, err
+	}
 	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
 	fab, err := topologies.LeafSpine(net, lc)
@@ -171,7 +175,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if sim.Partitions() != nil && sim.Lookahead() == netsim.Never {
 		return nil, fmt.Errorf("mixed-fabric: the parallel engine found no lookahead (a zero-delay cable between partitions)")
 	}
-	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, transport.DefaultConfig()), part: sim.Partitions() != nil,
+	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, tc), part: sim.Partitions() != nil,
 		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms"),
 		start: netsim.FromMillis(mixedWarmup(ps))}
 

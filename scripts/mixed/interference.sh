@@ -8,8 +8,10 @@
 #
 #   scripts/mixed/interference.sh [OUTDIR [ina pr sr protocol]]
 #
-# A few CPU-minutes. See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL,
-# RESUME and EXTRA.
+# About 2 CPU-minutes (103 CPU-seconds on a 2-core machine). See
+# scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA;
+# EXTRA="--set nic=droptail --set dctcp_cwr=grow" runs it with the earlier
+# host (a drop-tail NIC, DCTCP growing in CWR).
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=mixed-interference
 figures=(ina pr sr protocol)
