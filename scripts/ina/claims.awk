@@ -57,7 +57,7 @@ function klass(id, n, dir,    i, lo, hi) {
 		if (vals[id, i] > 0) hi++
 	}
 	if (dir == "close") {
-		k = n - (lo == n || hi == n ? n : 0)
+		k = lo
 		return lo == n || hi == n ? "F" : "H"
 	}
 	k = dir == "lower" ? lo : hi
@@ -66,8 +66,9 @@ function klass(id, n, dir,    i, lo, hi) {
 	return "N"
 }
 
-# seedlist(ks, ns): "4 of 5 seeds", or "5, 4 of 5 seeds" for several
-# cells with the same count of seeds.
+# seedlist(ks, ns): "4 of 5 seeds"; for several cells "5, 4 of 5 seeds"
+# (the same count of seeds), "5 of 5 seeds each" (the same k too), or
+# "4 of 5, 1 of 2 seeds".
 function seedlist(ks, ns,    a, b, m, i, same, each, out) {
 	m = split(ks, a, " ")
 	split(ns, b, " ")
@@ -81,9 +82,10 @@ function seedlist(ks, ns,    a, b, m, i, same, each, out) {
 	return out (same ? " of " b[1] : "") " seed" (b[1] == 1 && m == 1 ? "" : "s")
 }
 
-# classes(nc, verbs): the verdict over cells 1..nc of cls[], kk[], nn[]
-# and their labels lab[]: the points of each class with their seeds.
-function classes(nc, verbs,    w, c, cl, i, pts, ks, ns, out) {
+# classes(nc, verbs, what): the verdict over cells 1..nc of cls[], kk[],
+# nn[] and their labels lab[]: the points of each class with their seeds
+# (what says what the seeds counted did, when not that the claim held).
+function classes(nc, verbs, what,    w, c, cl, i, pts, ks, ns, out) {
 	split(verbs, w, ",")
 	out = ""
 	for (c = 1; c <= 3; c++) {
@@ -96,7 +98,7 @@ function classes(nc, verbs,    w, c, cl, i, pts, ks, ns, out) {
 			ns = join(ns, nn[i], " ")
 		}
 		if (ks == "") continue
-		out = join(out, (cl == "H" ? w[1] : cl == "F" ? w[2] : "within seed noise") (pts == "" ? "" : " at " pts) " (" seedlist(ks, ns) ")", "; ")
+		out = join(out, (cl == "H" ? w[1] : cl == "F" ? w[2] : "within seed noise") (pts == "" ? "" : " at " pts) " (" what seedlist(ks, ns) ")", "; ")
 	}
 	return out
 }
@@ -223,7 +225,7 @@ function compare(    i, j, f, c, g, gid, label, axf, nf, ours, verd, vv, ax, np0
 			kk[1] = k
 			nn[1] = n
 			lab[1] = ""
-			verd = join(verd, glabel[g] ": " classes(1, "grows,shrinks"), "; ")
+			verd = join(verd, glabel[g] ": " classes(1, "grows,shrinks", "grows on "), "; ")
 			continue
 		}
 		vv = ""
@@ -269,7 +271,7 @@ function compare(    i, j, f, c, g, gid, label, axf, nf, ours, verd, vv, ax, np0
 			if (gcells[g] > 1) note = note " at " gax[g, bi]
 		}
 		if (gcells[g] == 1) lab[1] = ""
-		verd = join(verd, (glabel[g] == "" ? "" : glabel[g] ": ") classes(nc, "holds,fails") (note == "" ? "" : ", " note), "; ")
+		verd = join(verd, (glabel[g] == "" ? "" : glabel[g] ": ") classes(nc, "holds,fails", kind == "close" ? "below on " : "") (note == "" ? "" : ", " note), "; ")
 	}
 	row(ours, verd)
 }
@@ -322,7 +324,7 @@ function order(    p, e, i, n, kx, ext, x, m, bestm, beste, word, exc, out) {
 		lab[1] = ""
 		out = "medians: " meds
 	}
-	row(out, classes(npt, "holds,fails"))
+	row(out, classes(npt, "holds,fails", ""))
 }
 
 function row(ours, verd) {
