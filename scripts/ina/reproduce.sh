@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# PA-ATP Figs. 10 and 12-15 at the steady defaults, 5 seeds per point, as
+# PA-ATP Figs. 1-3, 8-10 and 12-15 at the steady defaults, 5 seeds per point
+# (2 for the deterministic Fig. 2), and the claims table built from them, as
 # docs/ina-reproduction.md reports them.
 #
 #   scripts/ina/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
@@ -12,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1)
+figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -118,5 +119,38 @@ fig1() {
 	table fig1 "Fig. 1: AJCT in the paper's units, packet run and fluid" fig1.csv \
 		--metric ajct_units,ideal_ajct_units,wire_ajct_units,retransmits,worker_timeouts --digits 4
 }
+
+# Fig. 2: progress-agnostic against progress-aware sending. The example has
+# no randomness that acts (no loss, no timeout): two seeds show it.
+fig2() {
+	sweep fig2 ina-motivation --set example=progress --vary protocol=strawasyn,strawasyn-pc,pa-atp --trials 2 --timing
+	table fig2 "Fig. 2: aggregation throughput (Gbit/s), progress-agnostic and -aware" fig2.csv \
+		--metric agg_window_gbps,switch_agg_window_gbps,ideal_agg_gbps,drops,worker_timeouts
+}
+
+# Fig. 3: asynchrony unlimited against limited. Its timeouts draw the
+# timer's jitter, so it varies with the seed.
+fig3() {
+	sweep fig3 ina-motivation --set example=async-limit --vary protocol=strawasyn,strawasyn-al,pa-atp --trials 5 --timing
+	table fig3 "Fig. 3: aggregation throughput (Gbit/s), asynchrony unlimited and limited" fig3.csv \
+		--metric switch_agg_window_gbps,agg_window_gbps,overflow_pkts,aecn_marks,drops,worker_timeouts
+}
+
+# Fig. 8: the basic example (two jobs on three paths, a UDP burst on p1).
+fig8() {
+	sweep fig8 ina-basic --vary protocol=switchml,atp,pa-atp --trials 5 --timing
+	table fig8 "Fig. 8: the basic example" fig8.csv \
+		--metric fa1_early_gbps,fa2_early_gbps,agg_a_early_gbps,jct_a_ms,jct_b_ms,loss_frac,worker_timeouts
+}
+
+# Fig. 9: one job of 3 workers on the testbed, without background and with
+# Hadoop at 0.6 (training throughput is 1000 / ajct_ms iterations a second).
+fig9() {
+	sweep fig9 ina-testbed --set jobs=1 --vary model=resnet50,alexnet,vgg11,vgg19 --vary load=0,0.6 \
+		--vary protocol=byteps,switchml,atp,pa-atp --trials 5 --timing
+	table fig9 "Fig. 9: one job, AJCT (ms)" fig9.csv "${ajct[@]}"
+}
+
+source "$(dirname "$0")/claims.sh"
 
 main "$@"
