@@ -199,13 +199,7 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 		c.alphaEnd = w.sndNext
 	}
 	if ce {
-		if w.lastGACK >= c.cutEnd {
-			c.lastD = c.decrease(w)
-			c.cwd = CutCWD(c.cwd, c.lastD)
-			c.ssthresh = c.cwd
-			c.cutEnd = w.sndNext
-			c.cuts++
-		}
+		c.cutOnce(w)
 		return
 	}
 	if c.perAck || c.cwd < c.ssthresh {
@@ -225,13 +219,20 @@ func (c *asyncCtl) onGACK(w *worker, p *netsim.Packet) {
 func (c *asyncCtl) onPathMark(w *worker) {
 	c.acked++
 	c.marked++
-	if w.lastGACK >= c.cutEnd {
-		c.lastD = c.decrease(w)
-		c.cwd = CutCWD(c.cwd, c.lastD)
-		c.ssthresh = c.cwd
-		c.cutEnd = w.sndNext
-		c.cuts++
+	c.cutOnce(w)
+}
+
+// cutOnce cuts CWD by Eq. 1 unless it was cut in the window of data still
+// being acknowledged (at most one cut per window, Sec. III-B2).
+func (c *asyncCtl) cutOnce(w *worker) {
+	if w.lastGACK < c.cutEnd {
+		return
 	}
+	c.lastD = c.decrease(w)
+	c.cwd = CutCWD(c.cwd, c.lastD)
+	c.ssthresh = c.cwd
+	c.cutEnd = w.sndNext
+	c.cuts++
 }
 
 // decrease is the window decreasing factor d of Sec. III-B2,

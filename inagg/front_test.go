@@ -45,18 +45,13 @@ func TestTimeoutFrontFirst(t *testing.T) {
 			t.Fatalf("recorder registered as endpoint %d, the PS is %d", ep, j.ps.ep)
 		}
 		w := gackedFront(t, j)
-		w.timeout()
-		s.net.Sim.Run(100 * netsim.Microsecond)
-		first := slices.Clone(rec.got)
-		rec.got = rec.got[:0]
-		w.timeout()
-		s.net.Sim.Run(200 * netsim.Microsecond)
+		first, second := twoExpiries(s, w, rec)
 		want1, want2 := []string{"p0", "r1", "r2", "r3", "r4"}, []string{"r0", "r1", "r2", "r3", "r4"}
 		if last {
 			want1, want2 = []string{"r1", "r2", "r3", "r4", "p0"}, []string{"r1", "r2", "r3", "r4", "r0"}
 		}
-		if !slices.Equal(first, want1) || !slices.Equal(rec.got, want2) {
-			t.Errorf("FrontLast %v: the PS received %v, then %v; want %v, then %v", last, first, rec.got, want1, want2)
+		if !slices.Equal(first, want1) || !slices.Equal(second, want2) {
+			t.Errorf("FrontLast %v: the PS received %v, then %v; want %v, then %v", last, first, second, want1, want2)
 		}
 	}
 }
@@ -113,17 +108,24 @@ func TestTimeoutClientRule(t *testing.T) {
 		if c.answered {
 			w.flags[5] |= fResult
 		}
-		w.timeout()
-		s.net.Sim.Run(100 * netsim.Microsecond)
-		first := slices.Clone(rec.got)
-		rec.got = rec.got[:0]
-		w.timeout()
-		s.net.Sim.Run(200 * netsim.Microsecond)
-		if !slices.Equal(first, c.want1) || !slices.Equal(rec.got, c.want2) {
-			t.Errorf("%s: the PS received %v, then %v; want %v, then %v", c.name, first, rec.got, c.want1, c.want2)
+		first, second := twoExpiries(s, w, rec)
+		if !slices.Equal(first, c.want1) || !slices.Equal(second, c.want2) {
+			t.Errorf("%s: the PS received %v, then %v; want %v, then %v", c.name, first, second, c.want1, c.want2)
 		}
 		if got := w.rtoValue(); got != j.params.RTO {
 			t.Errorf("%s: timeout %v after two expiries, want the fixed %v", c.name, got, j.params.RTO)
 		}
 	}
+}
+
+// twoExpiries fires worker w's timeout twice, 100 us apart, and returns
+// what the recorder at the PS received after each.
+func twoExpiries(s *star, w *worker, rec *psRecorder) (first, second []string) {
+	w.timeout()
+	s.net.Sim.Run(100 * netsim.Microsecond)
+	first = slices.Clone(rec.got)
+	rec.got = rec.got[:0]
+	w.timeout()
+	s.net.Sim.Run(200 * netsim.Microsecond)
+	return first, slices.Clone(rec.got)
 }
