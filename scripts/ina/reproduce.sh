@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims)
+figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -149,6 +149,25 @@ fig9() {
 	sweep fig9 ina-testbed --set jobs=1 --vary model=resnet50,alexnet,vgg11,vgg19 --vary load=0,0.6 \
 		--vary protocol=byteps,switchml,atp,pa-atp --trials 5 --timing
 	table fig9 "Fig. 9: one job, AJCT (ms)" fig9.csv "${ajct[@]}"
+}
+
+# The paper's fabric without background beside it under the default
+# background (docs/ina-recovery.md, "The idle fabric"): at the default
+# gradient_scale and at 0.02 five seeds each; at 0.05 without background.
+idle() {
+	sweep idle ina-leafspine --vary load=0,0.5 --vary protocol=$P4 --trials 5 --timing
+	table idle "The idle fabric beside the default background, AJCT (ms)" idle.csv --metric ajct_ms --vs load=0.5 --change percent
+	table idle-loss "The idle fabric: loss_frac and where packets are lost" idle.csv \
+		--metric loss_frac,drops_uplink,drops_downlink,drops_ps_port,drops_result,drops_overflow,drops_gradient --where load=0
+}
+idle002() {
+	sweep idle002 ina-leafspine --set gradient_scale=0.02 --set max_ms=1000 --vary load=0,0.5 --vary protocol=$P4 --trials 5 --timing
+	table idle002 "The idle fabric at gradient_scale 0.02, AJCT (ms)" idle002.csv --metric ajct_ms --vs load=0.5 --change percent
+	table idle002-loss "The idle fabric at 0.02: loss_frac" idle002.csv --metric loss_frac,jobs_done
+}
+idle005() {
+	sweep idle005 ina-leafspine --set gradient_scale=0.05 --set max_ms=1000 --set load=0 --vary protocol=$P4 --trials 5 --timing
+	table idle005 "The idle fabric at gradient_scale 0.05" idle005.csv --metric ajct_ms,loss_frac,jobs_done
 }
 
 source "$(dirname "$0")/claims.sh"
