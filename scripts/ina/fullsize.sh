@@ -48,7 +48,9 @@ tables() {
 		--metric ajct_ms,jobs_done,awd_bound_frac,aecn_marks,agg_occ_mean_frac,agg_occ_max_frac,overflow_seqs,collision_seqs,exhaustion_seqs,drops,worker_timeouts,events
 	table fullsize-vs "A full-size point: PA-ATP's AJCT against the others, seed by seed" "${csvs[@]}" \
 		--metric ajct_ms,jct_max_ms --of protocol=pa-atp --change percent
-	append_tables fullsize fullsize-vs
+	table fullsize-books "A full-size point: the drop books (where and which packets were lost) and loss_frac" "${csvs[@]}" \
+		--metric loss_frac,retransmits,drops_nic,drops_uplink,drops_downlink,drops_ps_port,drops_host_port,drops_gradient,drops_overflow,drops_aggregate,drops_result,drops_ack,drops_pull,drops_background
+	append_tables fullsize fullsize-vs fullsize-books
 }
 
 main "$@"
