@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
+figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -44,6 +44,22 @@ fig15() {
 	table fig15 "Fig. 15: switch memory and the ablations, AJCT (ms)" fig15.csv "${ajct[@]}"
 	table fig15-diag "Fig. 15: diagnostics" fig15.csv "${diag[@]}"
 	plot fig15.csv --x switch_mem_mib --y ajct_ms --series protocol --kind line --log-y -o fig15_ajct.png
+}
+
+# Fig. 15's rows under lockstep timers (rto_jitter=0, the earlier model's),
+# beside fig15.csv's at the default jitter (run fig15 first): what the
+# timer spread does to ATP (2 MiB) and to StrawAsyn and PA-ATP where memory
+# is scarce (0.5 MiB).
+fig15jitter() {
+	sweep fig15jitter ina-leafspine --set model=resnet50 --set switch_mem_mib=0.5 --set rto_jitter=0 --vary protocol=strawasyn,pa-atp --trials 5
+	sweep fig15jitter-atp ina-leafspine --set model=resnet50 --set switch_mem_mib=2 --set rto_jitter=0 --set protocol=atp --trials 5
+	[[ -e fig15.csv ]] || die "fig15jitter compares with fig15.csv: run fig15 first"
+	table fig15jitter "Fig. 15 under lockstep timers (rto_jitter=0) against the default spread, AJCT (ms)" \
+		fig15.csv --where switch_mem_mib=0.5,2 --where protocol=atp,strawasyn,pa-atp fig15jitter.csv fig15jitter-atp.csv \
+		--metric ajct_ms --vs rto_jitter=0.25 --change percent
+	table fig15jitter-diag "Fig. 15 under lockstep timers: drops and worker timeouts" \
+		fig15.csv --where switch_mem_mib=0.5,2 --where protocol=atp,strawasyn,pa-atp fig15jitter.csv fig15jitter-atp.csv \
+		--metric drops,worker_timeouts,retransmits
 }
 
 fig12() {
