@@ -131,7 +131,15 @@ type Experiment struct {
 	Doc     string // paragraph for `describe`: definitions and the paper it reproduces
 	Params  []Param
 	Metrics []Metric
-	Run     func(r *Run) (*Result, error)
+	// Common names the parameters most users change, at most MaxCommon,
+	// in the order describe lists them on its one-screen summary
+	// (describe --full lists every parameter); empty lists them all.
+	Common []string
+	// Headline names the metrics that answer the experiment's question,
+	// at most MaxHeadline: those describe's summary shows and summarise
+	// reports when no --metric is given; empty means every metric.
+	Headline []string
+	Run      func(r *Run) (*Result, error)
 	// Validate, when set, checks one parameter point beyond what each
 	// parameter's declaration can (rules between parameters, files to
 	// read) without simulating; the command line runs it at every point

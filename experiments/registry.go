@@ -106,7 +106,7 @@ func (e *Experiment) validate() error {
 		}
 		seen[m.Name] = true
 	}
-	return nil
+	return e.validateBrief()
 }
 
 // validateParam checks the declarations beyond name and default: special

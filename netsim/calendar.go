@@ -63,7 +63,7 @@ type span struct{ lo, hi uint8 }
 // Events of a busy fabric cluster within a bucket without sharing a time
 // (packets of one size leave ports in step): on the quick ina-leafspine
 // point 13 % of the ring's pushes found a four-key bucket full and went
-// to the burst heap, 0.5 % find an eight-key one full (docs/performance.md,
+// to the burst heap, 0.5 % find an eight-key one full (docs/performance-history.md,
 // "Buckets of eight keys").
 const calSlots = 8
 

@@ -130,7 +130,7 @@ type BodyReader interface {
 // sender, often milliseconds before, and its first read at the far node
 // missed every cache: at a full-size INA point 13 percent of the CPU
 // profile for hosts alone, 4 percent more at the aggregating switches
-// (docs/performance.md, "The next body loaded early").
+// (docs/performance-history.md, "The next body loaded early").
 func (s *Sim) loadEarly(slot uint32, d *Desc) {
 	if r := s.freaders[(slot&^fixedBit)>>fixedShift]; r.ReadsBody(d) {
 		s.loadBody(d)

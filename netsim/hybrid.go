@@ -15,7 +15,7 @@ import "math/bits"
 // the same model switches at the same events.
 //
 // The thresholds come from instruction counts of the two structures
-// (docs/performance.md): the calendar costs more below about 100 pending
+// (docs/performance-history.md, "The event queue at scale"): the calendar costs more below about 100 pending
 // events and less above a few hundred.
 const (
 	calendarAbove = 256

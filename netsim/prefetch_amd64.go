@@ -8,7 +8,8 @@ import "unsafe"
 // its caches, without waiting for them (prefetch_amd64.s). Go has no
 // portable prefetch; a load in its place waits for the line before the
 // next instructions can retire, which hid a quarter of the miss it was
-// meant to hide (docs/performance.md, "The next body loaded early").
+// meant to hide (docs/performance-history.md, "The next body loaded
+// early").
 //
 //go:noescape
 func prefetchPacket(p unsafe.Pointer)

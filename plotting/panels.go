@@ -97,7 +97,10 @@ func (f *Figure) addData(p *plot.Plot, facet string) {
 			p.Add(b)
 			ln, sc := lineStyle(j)
 			ln.XYs, sc.XYs = pts, pts
-			lines = append(lines, ln, sc)
+			lines = append(lines, ln)
+			if f.markers() {
+				lines = append(lines, sc)
+			}
 		}
 	}
 	p.Add(lines...)

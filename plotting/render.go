@@ -263,8 +263,22 @@ func (f *Figure) thumbs(j int) []plot.Thumbnailer {
 		return []plot.Thumbnailer{&boxes{color: col}}
 	}
 	ln, sc := lineStyle(j)
+	if !f.markers() {
+		return []plot.Thumbnailer{&band{color: col}, ln}
+	}
 	return []plot.Thumbnailer{&band{color: col}, ln, sc}
 }
+
+// maxMarkers is the most points a line figure marks one by one. Beyond
+// it the lines are drawn without markers: at a panel's width of a few
+// inches, markers of 6 points spaced closer than about 10 merge into a
+// solid band that hides the line (a --from-series plot of 9,001 samples
+// was one).
+const maxMarkers = 40
+
+// markers reports whether the lines of f mark their points: only when
+// no line has more than maxMarkers of them.
+func (f *Figure) markers() bool { return len(f.X) <= maxMarkers }
 
 // lineStyle returns the line and marker of series j (with no data).
 func lineStyle(j int) (*plotter.Line, *plotter.Scatter) {

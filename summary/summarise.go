@@ -109,6 +109,11 @@ type Spec struct {
 	Compare *Compare
 	// Change is how changes are expressed.
 	Change Change
+	// DropUndefined leaves out the metrics that are undefined (NaN) in
+	// every row the filters keep, as a default table does: an
+	// experiment's learning metrics when nothing was learnt, a
+	// percentile of flows that never ran.
+	DropUndefined bool
 }
 
 // Stat is one cell: the median, minimum and maximum of N values out of
@@ -141,6 +146,7 @@ type Table struct {
 	Others     []string // the values compared with the baseline
 	Rows       []Row
 	Seeds      []uint64 // every seed in the rows, ascending
+	Dropped    []string // metrics left out as undefined in every row (Spec.DropUndefined)
 }
 
 // Summarise computes the summary of d that spec asks for.
@@ -152,6 +158,21 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 	rows, err := d.filter(spec.Where)
 	if err != nil {
 		return nil, err
+	}
+	var dropped []string
+	if spec.DropUndefined {
+		metrics = slices.DeleteFunc(metrics, func(m int) bool {
+			for _, r := range rows {
+				if !math.IsNaN(r.metrics[m]) {
+					return false
+				}
+			}
+			dropped = append(dropped, d.Metrics[m])
+			return true
+		})
+		if len(metrics) == 0 {
+			return nil, fmt.Errorf("every metric summarised (%s) is undefined in every row; name one with --metric", strings.Join(dropped, ", "))
+		}
 	}
 	pivot := spec.Columns
 	if c := spec.Compare; c != nil {
@@ -171,7 +192,7 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 		}
 		pis = append(pis, i)
 	}
-	t := &Table{Experiment: d.Experiment, Pivot: pivot, Compare: spec.Compare, Change: spec.Change}
+	t := &Table{Experiment: d.Experiment, Pivot: pivot, Compare: spec.Compare, Change: spec.Change, Dropped: dropped}
 	for _, m := range metrics {
 		t.Metrics = append(t.Metrics, d.Metrics[m])
 	}

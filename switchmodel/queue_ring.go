@@ -39,8 +39,8 @@ func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].Bytes() }
 // pop removes and returns the oldest packet; the ring must not be empty.
 // An emptied ring starts again at its first slot, so a queue that is
 // mostly short reuses the same few cache lines instead of marching over
-// a ring grown in some burst (docs/performance.md, "Rings that start
-// again at their first slot").
+// a ring grown in some burst (docs/performance-history.md, "Rings that
+// start again at their first slot").
 func (r *pktRing) pop() netsim.Desc {
 	d := r.ring[r.head] // descriptors hold no pointers: the slot needs no clearing
 	r.head = (r.head + 1) & int32(len(r.ring)-1)

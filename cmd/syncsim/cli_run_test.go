@@ -69,10 +69,29 @@ func TestListAndDescribe(t *testing.T) {
 	if code != 0 || !regexp.MustCompile(`(?m)^toy-cli\s+a tiny deterministic test experiment$`).MatchString(out) {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
+	// toy-cli names no common parameters or headline metrics, so its
+	// summary lists them all, without the type column --full adds.
 	out, _, code = runCLI(t, "describe", "toy-cli")
 	t.Logf("\n%s", out)
 	if code != 0 {
 		t.Fatalf("describe: exit %d", code)
+	}
+	for _, re := range []string{
+		`Schedules 8n events`,
+		`Parameters \(--set`,
+		`load\s*│\s*0.5\s*│\s*number in \[0, 1\]\s*│\s*scales the gaps`,
+		`mode\s*│\s*fast\s*│\s*one of fast\|slow\|undef`,
+		`end_us\s*│\s*us\s*│\s*time of the last event`,
+		`fail_n`,
+		`panic_n`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("describe output lacks %s", re)
+		}
+	}
+	out, _, code = runCLI(t, "describe", "toy-cli", "--full")
+	if code != 0 {
+		t.Fatalf("describe --full: exit %d", code)
 	}
 	for _, re := range []string{
 		`Schedules 8n events`,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,18 +16,22 @@ import (
 func describeCommand(reg *experiments.Registry) *cli.Command {
 	return &cli.Command{
 		Name:      "describe",
-		Usage:     "show an experiment's description, parameters and metrics",
+		Usage:     "show what an experiment models, the parameters most users change and its headline metrics (--full: everything)",
 		ArgsUsage: "EXP",
-		Description: "--format text (default) prints tables for a person; toml a commented scenario\n" +
-			"file that runs as it is (every parameter at its default); json the schema\n" +
-			"(parameters with types, defaults, ranges and units; metrics with units) for\n" +
-			"other tools.\n\n" +
+		Description: "--format text (default) prints one screen for a person: what the experiment\n" +
+			"models, the parameters most users change and its headline metrics (those\n" +
+			"summarise reports by default); with --full the whole description and every\n" +
+			"parameter and metric. toml prints a commented scenario file that runs as it is\n" +
+			"(every parameter at its default); json the schema (parameters with types,\n" +
+			"defaults, ranges and units; metrics with units) for other tools.\n\n" +
 			"EXAMPLES:\n" +
 			"   syncsim describe ina-leafspine\n" +
+			"   syncsim describe ina-leafspine --full | less\n" +
 			"   syncsim describe incast --format toml > study.toml && syncsim run --scenario study.toml\n" +
 			"   syncsim describe sr-cluster --format json | jq '.parameters[].name'",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, toml or json"},
+			&cli.BoolFlag{Name: "full", Usage: "with --format text: the whole description and every parameter and metric"},
 		},
 		Action: func(c *cli.Context) error {
 			e, err := experimentArg(c, reg, "")
@@ -35,7 +40,10 @@ func describeCommand(reg *experiments.Registry) *cli.Command {
 			}
 			switch f := c.String("format"); f {
 			case "text":
-				return describe(c.App.Writer, e)
+				if c.Bool("full") {
+					return describe(c.App.Writer, e)
+				}
+				return describeBrief(c.App.Writer, e)
 			case "toml":
 				return describeTOML(c.App.Writer, e)
 			case "json":
@@ -47,14 +55,14 @@ func describeCommand(reg *experiments.Registry) *cli.Command {
 	}
 }
 
-// describe prints the Doc paragraph, the parameter table and the metric
-// table of e.
+// describe prints the whole of e for describe --full: the Doc, the
+// table of every parameter and that of every metric.
 func describe(w io.Writer, e *experiments.Experiment) error {
 	fmt.Fprintf(w, "%s\n\n", wrap(e.Name+": "+e.Summary, textWidth(w)))
 	if e.Doc != "" {
 		fmt.Fprintf(w, "%s\n\n", wrap(e.Doc, textWidth(w)))
 	}
-	fmt.Fprintln(w, "Parameters (--set name=value, --vary name=v1,v2,...):")
+	fmt.Fprintln(w, wrap("Parameters (--set name=value, --vary name=v1,v2,...):", textWidth(w)))
 	rows := make([][]string, len(e.Params))
 	for i, p := range e.Params {
 		rows[i] = []string{p.Name, p.Kind.String(), p.Default, allowedText(p), paramHelp(p)}
@@ -62,7 +70,7 @@ func describe(w io.Writer, e *experiments.Experiment) error {
 	if err := renderTable(w, []string{"name", "type", "default", "allowed", "help"}, rows); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nMetrics (CSV columns after trial and seed):")
+	fmt.Fprintln(w, "\n"+wrap("Metrics (CSV columns after trial and seed):", textWidth(w)))
 	rows = make([][]string, len(e.Metrics))
 	for i, m := range e.Metrics {
 		rows[i] = []string{m.Name, m.Unit, m.Help}
@@ -158,6 +166,7 @@ type (
 		OnlyWhen     string            `json:"only_when,omitempty"`
 		FormerNames  []string          `json:"former_names,omitempty"`
 		FormerValues map[string]string `json:"former_values,omitempty"`
+		Common       bool              `json:"common,omitempty"` // among the parameters most users change
 	}
 	specialSchema struct {
 		Value   any    `json:"value"`
@@ -165,9 +174,10 @@ type (
 		Auto    bool   `json:"auto,omitempty"`
 	}
 	metricSchema struct {
-		Name string `json:"name"`
-		Unit string `json:"unit"`
-		Help string `json:"help"`
+		Name     string `json:"name"`
+		Unit     string `json:"unit"`
+		Help     string `json:"help"`
+		Headline bool   `json:"headline,omitempty"` // what summarise reports by default
 	}
 )
 
@@ -176,7 +186,7 @@ func schemaOf(e *experiments.Experiment) experimentSchema {
 	s := experimentSchema{Name: e.Name, Summary: e.Summary, Doc: e.Doc, Parameters: []paramSchema{}, Metrics: []metricSchema{}}
 	for _, p := range e.Params {
 		ps := paramSchema{Name: p.Name, Type: p.Kind.String(), Default: jsonValue(p, p.Default), Help: p.Help,
-			FormerNames: p.Old, FormerValues: p.OldValues}
+			FormerNames: p.Old, FormerValues: p.OldValues, Common: slices.Contains(e.Common, p.Name)}
 		if p.Kind == experiments.Int || p.Kind == experiments.Float {
 			lo, hi := p.Min, p.Max
 			ps.Min, ps.Max = &lo, &hi
@@ -194,7 +204,7 @@ func schemaOf(e *experiments.Experiment) experimentSchema {
 		s.Parameters = append(s.Parameters, ps)
 	}
 	for _, m := range e.Metrics {
-		s.Metrics = append(s.Metrics, metricSchema{Name: m.Name, Unit: m.Unit, Help: m.Help})
+		s.Metrics = append(s.Metrics, metricSchema{Name: m.Name, Unit: m.Unit, Help: m.Help, Headline: slices.Contains(e.Headline, m.Name)})
 	}
 	return s
 }

@@ -43,6 +43,7 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 				return err
 			}
 			defer out.release()
+			provenanceNote(c.App.ErrWriter, p, out)
 			outs, err := keptOutcomes(p, out)
 			if err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,7 +22,9 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 		ArgsUsage: "FILE.csv...",
 		Description: "Reads the CSVs of one experiment (a sweep, merged shards, several sweeps of\n" +
 			"one experiment) and prints, for every point of the parameters that vary, the\n" +
-			"median [min-max] over trials of each --metric (default: every metric). With\n" +
+			"median [min-max] over trials of each --metric (default: the experiment's\n" +
+			"headline metrics, as 'syncsim describe EXP' lists them; --metric all: every\n" +
+			"metric; either way less those undefined in every row). With\n" +
 			"--vs k=v every other value X of parameter k is compared with v seed by seed\n" +
 			"(X / v; trial t of a point runs with the same seed at every value of k, so the\n" +
 			"comparison is paired), with --of k=v the value v with every other one (v / X);\n" +
@@ -38,7 +41,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			"   syncsim summarise fig5.csv --metric rounds_per_worker --where scheme=crew --of split=n-a --of scheduling=fl\n" +
 			"   syncsim summarise ls.csv --format csv > ls-summary.csv",
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "metric", Usage: "metric `m` to report (repeatable or m1,m2,...; default: every metric)"},
+			&cli.StringSliceFlag{Name: "metric", Usage: "metric `m` to report (repeatable or m1,m2,...; default: the experiment's headline metrics; all: every metric)"},
 			&cli.StringSliceFlag{Name: "where", Usage: "keep the rows with `k=v` (or k=v1,v2,...; k may be seed); repeatable, all must hold"},
 			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
 			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
@@ -78,9 +81,15 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if spec.DropUndefined && !slices.Contains(strings.Split(strings.Join(c.StringSlice("metric"), ","), ","), allMetrics) {
+				spec.Metrics = headlineMetrics(reg, d)
+			}
 			tb, err := d.Summarise(spec)
 			if err != nil {
 				return err
+			}
+			if spec.DropUndefined {
+				metricsNote(c.App.ErrWriter, d, tb)
 			}
 			if format == "csv" {
 				return tb.CSV(c.App.Writer)
@@ -100,14 +109,23 @@ func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
 	if strings.TrimSpace(style.Undefined) == "" {
 		return spec, style, errors.New("--undefined needs a word, such as unfinished")
 	}
+	all := false
 	for _, m := range c.StringSlice("metric") {
 		for _, name := range strings.Split(m, ",") {
-			if name == "" {
+			switch name {
+			case "":
 				return spec, style, fmt.Errorf("--metric %q: empty name in the list", m)
+			case allMetrics:
+				all = true
+			default:
+				spec.Metrics = append(spec.Metrics, name)
 			}
-			spec.Metrics = append(spec.Metrics, name)
 		}
 	}
+	if all && len(spec.Metrics) > 0 {
+		return spec, style, fmt.Errorf("--metric %s names every metric; give it alone", allMetrics)
+	}
+	spec.DropUndefined = len(spec.Metrics) == 0
 	for _, w := range c.StringSlice("where") {
 		f, err := summary.ParseFilter(w)
 		if err != nil {
@@ -160,5 +178,43 @@ func incompleteNote(w io.Writer, path string, rows int) {
 	if rows < want {
 		fmt.Fprintf(w, "syncsim: note: %s holds %d of the %d rows its sweep writes; continue it with the same command and --resume (its sidecar %s has the command)\n",
 			path, rows, want, experiments.SidecarPath(path))
+	}
+}
+
+// allMetrics is the --metric value that asks for every metric.
+const allMetrics = "all"
+
+// headlineMetrics are the metrics of a summary that names none (no
+// --metric): the headline metrics of d's experiment as its registration
+// names them (Experiment.Headline) that the files hold, in that order;
+// none (so every metric) for an experiment this program does not know or
+// files that hold none of them. The summary then leaves out a metric
+// undefined in every row (Spec.DropUndefined).
+func headlineMetrics(reg *experiments.Registry, d *summary.Data) []string {
+	e, err := reg.Lookup(d.Experiment)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range e.Headline {
+		if slices.Contains(d.Metrics, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// metricsNote says on stderr which metrics a summary without --metric
+// reports and which it left out, so a reader knows there is more.
+func metricsNote(w io.Writer, d *summary.Data, tb *summary.Table) {
+	var parts []string
+	if len(tb.Metrics)+len(tb.Dropped) < len(d.Metrics) {
+		parts = append(parts, fmt.Sprintf("the headline metrics of %s (--metric all: all %d of the file's metrics)", d.Experiment, len(d.Metrics)))
+	}
+	if len(tb.Dropped) > 0 {
+		parts = append(parts, "left out as undefined in every row: "+strings.Join(tb.Dropped, ", "))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "syncsim: note: %s\n", strings.Join(parts, "; "))
 	}
 }

@@ -59,6 +59,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 				return err
 			}
 			defer out.release()
+			provenanceNote(c.App.ErrWriter, p, out)
 			if out.resume != nil && out.resume.Rerun != "" {
 				fmt.Fprintf(c.App.ErrWriter, "syncsim: resuming %s: %s\n", p.csvPath, out.resume.Rerun)
 			}

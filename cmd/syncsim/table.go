@@ -43,9 +43,19 @@ func textWidth(w io.Writer) int {
 
 // renderTable writes a bordered table with the header printed as given
 // (no upper-casing, so snake_case names stay recognisable), its cells
-// wrapped so the table fits the width of w (see textWidth).
+// wrapped so the table fits the width of w (see textWidth). When even
+// the narrowest columns that break no name do not fit, each row is
+// written as a block instead (see renderBlocks).
 func renderTable(w io.Writer, header []string, rows [][]string) error {
-	widths := fitColumns(header, rows, textWidth(w))
+	width := textWidth(w)
+	widths := fitColumns(header, rows, width)
+	total := 3*len(widths) + 1
+	for _, c := range widths {
+		total += c
+	}
+	if total > width {
+		return renderBlocks(w, header, rows, width)
+	}
 	t := tablewriter.NewTable(w,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
@@ -70,29 +80,53 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	return t.Render()
 }
 
+// renderBlocks writes each row as a block for a terminal too narrow for
+// the table: its first cell on a line of its own, then every other
+// non-empty cell as "header: text", indented and wrapped to width.
+func renderBlocks(w io.Writer, header []string, rows [][]string, width int) error {
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(r[0] + "\n")
+		for i := 1; i < len(r) && i < len(header); i++ {
+			if strings.TrimSpace(r[i]) == "" {
+				continue
+			}
+			text := strings.Join(strings.Fields(r[i]), " ")
+			for j, line := range strings.Split(wrapCell(header[i]+": "+text, width-4), "\n") {
+				indent := "  "
+				if j > 0 {
+					indent = "    "
+				}
+				b.WriteString(indent + line + "\n")
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 // fitColumns returns the width of each column so that the table, with a
 // border and a space each side of every cell, fits in width: columns
 // narrower than a fair share of what is left keep their natural width,
 // the others share the rest equally; no column is made narrower than
-// its header's longest word or 8 characters (a table that cannot fit
-// then overflows rather than become unreadable). No cell is wider than
-// helpWidth.
+// 8 characters or than the longest piece of text wrapCell may not break
+// (a name, a word; see pieces), so no name is ever cut in two (a table
+// that cannot fit then overflows rather than become unreadable). No cell
+// is wider than helpWidth unless one of its pieces is.
 func fitColumns(header []string, rows [][]string, width int) []int {
 	n := len(header)
 	natural := make([]int, n)
 	floor := make([]int, n)
 	for i, h := range header {
 		natural[i] = textLen(h)
-		floor[i] = 8
-		for _, word := range strings.Fields(h) {
-			floor[i] = max(floor[i], textLen(word))
-		}
+		floor[i] = max(8, longestPiece(h))
 	}
 	for _, r := range rows {
 		for i, c := range r {
 			for _, line := range strings.Split(c, "\n") {
 				natural[i] = max(natural[i], textLen(line))
 			}
+			floor[i] = max(floor[i], longestPiece(c))
 		}
 	}
 	out := make([]int, n)
@@ -100,24 +134,40 @@ func fitColumns(header []string, rows [][]string, width int) []int {
 	open := make([]bool, n)
 	left := n
 	for i := range natural {
-		natural[i] = min(natural[i], helpWidth)
+		natural[i] = min(natural[i], max(helpWidth, floor[i]))
 		open[i] = true
+	}
+	// Fix, round by round, the columns that take no more than a fair
+	// share of what is left (at their natural width), then those whose
+	// floor takes at least that share (at their floor); the rest share
+	// what remains.
+	fix := func(i, w int) {
+		out[i], open[i] = w, false
+		avail -= w
+		left--
 	}
 	for left > 0 {
 		share := avail / left
 		changed := false
 		for i := range natural {
 			if open[i] && natural[i] <= share {
-				out[i], open[i] = natural[i], false
-				avail -= natural[i]
-				left--
+				fix(i, natural[i])
+				changed = true
+			}
+		}
+		if changed {
+			continue
+		}
+		for i := range natural {
+			if f := min(floor[i], natural[i]); open[i] && f >= share {
+				fix(i, f)
 				changed = true
 			}
 		}
 		if !changed {
 			for i := range natural {
 				if open[i] {
-					out[i] = max(share, min(floor[i], natural[i]))
+					out[i] = share
 				}
 			}
 			break
@@ -129,32 +179,17 @@ func fitColumns(header []string, rows [][]string, width int) []int {
 // textLen is the width of s in a terminal, one column per rune.
 func textLen(s string) int { return utf8.RuneCountInString(s) }
 
-// wrapCell breaks text into lines of at most width runes: at spaces, and
-// within a longer word after a '|' or ',' (a list of choices) where
-// possible, else anywhere.
+// wrapCell breaks text into lines of at most width runes at spaces; a
+// word longer than width is broken only between its pieces (after a '|',
+// ',' or '/': a list of choices, a path), and a piece longer than width
+// stays whole on a line of its own, so a name is never cut in two.
 func wrapCell(text string, width int) string {
 	if width <= 0 || textLen(text) <= width {
 		return text
 	}
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(text) {
-		for textLen(word) > width {
-			if line != "" {
-				lines = append(lines, line)
-				line = ""
-			}
-			r := []rune(word)
-			cut := width
-			for j := width; j > width/2; j-- {
-				if r[j-1] == '|' || r[j-1] == ',' {
-					cut = j
-					break
-				}
-			}
-			lines = append(lines, string(r[:cut]))
-			word = string(r[cut:])
-		}
+	add := func(word string) {
 		switch {
 		case line == "":
 			line = word
@@ -165,10 +200,56 @@ func wrapCell(text string, width int) string {
 			line = word
 		}
 	}
+	for _, word := range strings.Fields(text) {
+		if textLen(word) <= width {
+			add(word)
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+			line = ""
+		}
+		for _, p := range pieces(word) {
+			if line != "" && textLen(line)+textLen(p) > width {
+				lines = append(lines, line)
+				line = ""
+			}
+			line += p
+		}
+	}
 	if line != "" {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pieces splits a word after every '|', ',' and '/': the places where
+// wrapCell may break it.
+func pieces(word string) []string {
+	var out []string
+	start := 0
+	for i, r := range word {
+		if r == '|' || r == ',' || r == '/' {
+			out = append(out, word[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(word) {
+		out = append(out, word[start:])
+	}
+	return out
+}
+
+// longestPiece is the width of the longest piece of text that wrapCell
+// may not break.
+func longestPiece(text string) int {
+	n := 0
+	for _, word := range strings.Fields(text) {
+		for _, p := range pieces(word) {
+			n = max(n, textLen(p))
+		}
+	}
+	return n
 }
 
 // num formats a number for a terminal table with about five significant

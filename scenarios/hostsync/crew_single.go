@@ -31,6 +31,8 @@ func CrewSingle() *experiments.Experiment {
 			{Name: "traffic_mb", Unit: "MB", Help: "bytes handed to the network"},
 			{Name: "transfers", Unit: "", Help: "bulk transfers handed to the network"},
 		},
+		Common:   []string{"scheme", "n", "p", "network", "model_mb", "split", "scheduling", "chunks", "bw_noise", "fidelity"},
+		Headline: []string{"pr_time_s", "t_split_s", "lp_objective_s", "traffic_mb"},
 		Run:      runCrewSingle,
 		Validate: validateCrewNet,
 	}

@@ -74,6 +74,8 @@ func CrewTraining() *experiments.Experiment {
 			{Name: "standalone_iterations", Unit: "", Help: "local iterations done while the controller was unreachable"},
 			{Name: "queue_wait_s", Unit: "s", Help: "mean time from a worker's readiness to the formation of its P (what non-blocking scatter can overlap)"},
 		},
+		Common:   []string{"scheme", "n", "p", "network", "trace", "duration_s", "split", "scheduling", "bw_model", "faulty_links"},
+		Headline: []string{"rounds_per_worker", "rounds_min", "rounds_max", "pr_time_s", "prs", "failovers", "final_acc", "tta_s"},
 		Run:      runCrewTraining,
 		Validate: validateCrewTraining,
 	}, learnrig.Options{Target: 0.95, Weights: "uniform"})

@@ -78,6 +78,8 @@ func DSSync() *experiments.Experiment {
 			{Name: "detected_racks", Unit: "racks", Help: "DS-Sync: racks with inter-rack contention in force at the end (NaN for the baselines)"},
 			{Name: "detected_workers", Unit: "workers", Help: "DS-Sync: workers with end-host contention in force at the end (NaN for the baselines)"},
 		},
+		Common:   []string{"scheme", "scenario", "layout", "model", "fidelity", "iterations", "link_gbps", "oversubscription", "background", "stragglers"},
+		Headline: []string{"comm_time_ms", "comm_time_max_ms", "iter_time_ms", "inter_rack_gb", "rho", "consensus_iters", "final_acc", "tta_s"},
 		Run:      runDSSync,
 		Validate: func(ps experiments.Params) error { return workers.Validate(ps, 0) },
 	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})

@@ -97,6 +97,8 @@ func SRCluster() *experiments.Experiment {
 			{Name: "bg_flows_done", Unit: "flows", Help: "background flows completed (NaN without background)"},
 			{Name: "bg_fct_slowdown_p99", Unit: "", Help: "99th-percentile slowdown of completed background flows (NaN without background)"},
 		},
+		Common:   []string{"scheme", "n", "p_frac", "trace", "compute_ms", "model_mb", "duration_s", "fidelity", "topology", "stragglers"},
+		Headline: []string{"avg_sync_time_s", "avg_sync_scale", "total_sync", "total_iteration", "wasted_wait_s", "idle_s", "final_acc", "tta_s"},
 		Run:      runSRCluster,
 		Validate: validateSRCluster,
 	}, learnrig.Options{Target: 0.9, Weights: "staleness"})

@@ -28,6 +28,8 @@ func SRExample() *experiments.Experiment {
 			{Name: "total_sync", Unit: "", Help: "number of completed synchronisations"},
 			{Name: "idle_s", Unit: "s", Help: "mean time a worker spent ready but not synchronising"},
 		},
+		Common:   []string{"scheme", "p", "horizon_s"},
+		Headline: []string{"avg_sync_time_s", "avg_sync_scale", "total_sync", "idle_s"},
 		Run:      runSRExample,
 		Validate: validateSRExample,
 	}

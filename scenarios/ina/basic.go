@@ -43,6 +43,8 @@ func Basic() *experiments.Experiment {
 			experiments.Metric{Name: "fa2_early_gbps", Unit: "Gbit/s", Help: "f_A2's sending rate during the UDP burst"},
 			experiments.Metric{Name: "agg_a_early_gbps", Unit: "Gbit/s", Help: "job A's aggregation rate at S2 during the UDP burst"},
 		),
+		Common:   []string{"protocol", "gradient_a_mb", "gradient_b_mb", "iterations", "job_b_start_ms", "udp_gbps", "udp_ms", "link_gbps", "switch_mem_mib", "buffer_kb"},
+		Headline: []string{"jct_a_ms", "jct_b_ms", "fa1_early_gbps", "fa2_early_gbps", "agg_a_early_gbps", "agg_tput_gbps", "jobs_done", "loss_frac"},
 		Run:      runINABasic,
 		Validate: validateINABasic,
 	}

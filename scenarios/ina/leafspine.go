@@ -77,6 +77,8 @@ func LeafSpine() *experiments.Experiment {
 		Doc:      doc("ina-leafspine"),
 		Params:   params,
 		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
+		Common:   []string{"protocol", "model", "jobs", "workers", "workload", "load", "switch_mem_mib", "run_length", "gradient_scale", "iterations"},
+		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "switch_agg_frac", "jobs_done", "loss_frac", "drops", "host_load"},
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
 		Engine:   "engine",

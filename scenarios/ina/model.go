@@ -59,7 +59,9 @@ func Model() *experiments.Experiment {
 			{Name: "aecn_marks", Unit: "packets", Help: "AACKs marked with AECN"},
 			{Name: "jct_ms", Unit: "ms", Help: "mean job completion time"},
 		},
-		Run: runINAModel,
+		Common:   []string{"jobs", "workers", "aggregators", "eta", "straggler_gbps", "link_gbps", "delay_us", "gradient_mb", "ecn_k_kb"},
+		Headline: []string{"model_awd_star", "sim_awd_peak", "model_s_pkts", "sim_s_pkts", "model_t_rounds", "sim_t_rounds", "model_beta", "sim_beta"},
+		Run:      runINAModel,
 	}
 }
 

@@ -54,6 +54,8 @@ func Motivation() *experiments.Experiment {
 			experiments.Metric{Name: "switch_agg_window_gbps", Unit: "Gbit/s", Help: "gradient bytes aggregated at the switch per second over the window (progress, async-limit)"},
 			experiments.Metric{Name: "ideal_agg_gbps", Unit: "Gbit/s", Help: "fluid ideal of agg_window_gbps for the protocol's class (progress)"},
 		),
+		Common:   []string{"example", "protocol", "unit_ms", "gradient_units", "bg_frac", "duration_ms", "link_gbps", "delay_us", "switch_mem_mib", "eta"},
+		Headline: []string{"ajct_units", "ideal_ajct_units", "wire_ajct_units", "agg_window_gbps", "switch_agg_window_gbps", "ideal_agg_gbps", "jobs_done", "loss_frac"},
 		Run:      runINAMotivation,
 		Validate: validateINAMotivation,
 	}

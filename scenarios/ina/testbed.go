@@ -55,6 +55,8 @@ func Testbed() *experiments.Experiment {
 		Metrics: inarig.Metrics(
 			experiments.Metric{Name: "iters_per_s", Unit: "1/s", Help: "training iterations per second of a job (1000 / ajct_ms), proportional to Fig. 9's images/s"},
 		),
+		Common:   []string{"protocol", "model", "jobs", "workers", "workload", "load", "run_length", "switch_mem_mib", "compute_ms", "learn_model"},
+		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "iters_per_s", "jobs_done", "loss_frac", "final_acc", "tta_s"},
 		Run:      runINATestbed,
 		Validate: validateINATestbed,
 		Engine:   "engine",

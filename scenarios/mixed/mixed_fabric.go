@@ -93,6 +93,8 @@ func MixedFabric() *experiments.Experiment {
 			{Name: "timeouts", Unit: "", Help: "retransmission timeouts of DCTCP flows, ring and background (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
+		Common:   []string{"ina_jobs", "protocol", "workers", "ring_jobs", "ring_workers", "pr_jobs", "pr_scheme", "workload", "load", "iterations"},
+		Headline: []string{"ina_iter_ms", "ring_iter_ms", "pr_sync_ms", "fct_slowdown_p99", "makespan_ms", "jobs_done_frac", "switch_agg_frac", "drops"},
 		Run:      runMixedFabric,
 		Validate: validateMixedFabric,
 		Engine:   "engine",

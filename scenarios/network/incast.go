@@ -48,6 +48,8 @@ func Incast() *experiments.Experiment {
 			{Name: "dctcp_amplitude_pkts", Unit: "packets", Help: "DCTCP analysis: queue oscillation amplitude N (W*+1) alpha/2"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
+		Common:   []string{"senders", "link_gbps", "transport", "flow_kb", "ecn_k_pkts", "buffer_kb", "duration_ms", "delay_us", "min_rto_us", "nic"},
+		Headline: []string{"goodput_gbps", "utilisation", "jain", "queue_mean_pkts", "queue_max_pkts", "drops", "timeouts", "incast_fct_ms"},
 		Run:      runIncast,
 		Validate: validateIncast,
 		Threads:  true,

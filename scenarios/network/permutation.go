@@ -54,6 +54,8 @@ func Permutation() *experiments.Experiment {
 			{Name: "data_pkts", Unit: "packets", Help: "data segments delivered to their receivers (whole run)"},
 			{Name: "events", Unit: "", Help: "simulator events processed"},
 		},
+		Common:   []string{"topology", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "transport", "flow_kb", "duration_ms", "buffer_kb"},
+		Headline: []string{"goodput_gbps", "goodput_frac", "flow_goodput_min_gbps", "jain", "flows_done", "fct_p99_us", "drops", "timeouts"},
 		Run:      runPermutation,
 		Validate: setup.ValidateWindow,
 		Threads:  true,

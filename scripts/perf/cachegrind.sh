@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instruction counts and cache misses of the engine's three reference runs
-# of docs/performance.md under cachegrind, for one build: the 512-host
+# Instruction counts and cache misses under cachegrind of the three runs
+# docs/performance-history.md follows from build to build: the 512-host
 # permutation (0.3 ms simulated), the 16-host permutation (1 ms) and the
 # quick ina-leafspine point. Counts are repeatable on a loaded machine,
 # where CPU seconds are not. The last level is set to a 1 MB second-level

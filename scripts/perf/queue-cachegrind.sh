@@ -5,8 +5,8 @@
 # random time up to 1 us ahead, through the slab and the queue), at several
 # pending counts, under cachegrind. Each point runs the benchmark for 200,000
 # and for 1,000,000 events and divides the difference by 800,000, so
-# set-up and the switch into the calendar drop out. docs/performance.md
-# sets the hybrid's thresholds from these figures.
+# set-up and the switch into the calendar drop out.
+# docs/performance-history.md ("The event queue at scale") sets the hybrid's thresholds from these figures.
 #
 # usage: scripts/perf/queue-cachegrind.sh [PENDING...]   (default: 16 64 256 1000 100000)
 set -euo pipefail
