@@ -272,9 +272,12 @@ func (c *Cluster) startCompute(w int) {
 	if c.cfg.ComputeMult != nil {
 		x *= c.cfg.ComputeMult[w]
 	}
-	d := netsim.FromSeconds(x)
+	at, ok := netsim.Later(c.sim.Now(), max(x, 0))
+	if !ok {
+		return // a draw from a long tail ends after the clock's end: never within the run
+	}
 	gen := c.wgen[w]
-	c.sim.AfterFunc(max(d, 0), func() {
+	c.sim.At(at, func() {
 		if c.wgen[w] == gen {
 			c.computeDone(w)
 		}

@@ -176,7 +176,8 @@ func (c *Cluster) scheduleEpoch() {
 // by epoch, so the group finishes when the integral of
 // min_{i in g} b_i(t) reaches it; the latency term 2(m-1) alpha (2m alpha)
 // is added at the end. With constant bandwidths this is Eq. 2 exactly.
-func (c *Cluster) analyticEnd(group []int) netsim.Time {
+// ok is false when the end lies past the clock's end (netsim.Later).
+func (c *Cluster) analyticEnd(group []int) (at netsim.Time, ok bool) {
 	lat, vol := c.cfg.Cost.Split(len(group), c.cfg.ModelBytes, c.cfg.Alpha)
 	now := c.sim.Now()
 	t := now.Seconds()
@@ -197,5 +198,5 @@ func (c *Cluster) analyticEnd(group []int) netsim.Time {
 		vol -= b * (end - t)
 		t = end
 	}
-	return netsim.FromSeconds(t + lat)
+	return netsim.Later(0, t+lat)
 }
