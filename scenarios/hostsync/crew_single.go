@@ -1,6 +1,7 @@
 package hostsync
 
 import (
+	"errors"
 	"fmt"
 
 	"syncsim/experiments"
@@ -59,6 +60,9 @@ func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
 	n := ps.Int("n")
 	P := s.sim.Rand("crew/single/P").Perm(n)[:opt.P]
 	res, err := crew.RunSingle(s.net, opt, s.est, P, s.sim.Rand("crew/single/scheme"))
+	if errors.Is(err, crew.ErrIncomplete) {
+		return nil, fmt.Errorf("crew-single: %w (model_mb x model_scale = %g MB, bw_scale = %g)", err, ps.Float("model_mb")*ps.Float("model_scale"), ps.Float("bw_scale"))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("crew-single: %w", err)
 	}
