@@ -174,13 +174,25 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 }
 
 // validateCrewTraining checks a point beyond the declarations: the
-// network's files, the trace file, the outage schedule and its count, and
+// network's files, the trace file and that the compute times fit the
+// simulated clock (workers.CheckCompute), the outage schedule and its count, and
 // what packet fidelity cannot do.
 func validateCrewTraining(ps experiments.Params) error {
 	if err := validateCrewNet(ps); err != nil {
 		return err
 	}
-	if _, err := crewTrace(ps); err != nil {
+	trace, err := crewTrace(ps)
+	if err != nil {
+		return err
+	}
+	what := "trace=" + ps.String("trace")
+	if ps.String("trace") == "file" {
+		what = "trace_file " + ps.Str("trace_file")
+	}
+	if sc := ps.Float("compute_scale"); sc != 1 {
+		trace, what = training.Scaled{D: trace, M: sc}, fmt.Sprintf("%s scaled by compute_scale = %g", what, sc)
+	}
+	if err := workers.CheckCompute(ps, trace, what); err != nil {
 		return err
 	}
 	n := ps.Int("n")
@@ -235,6 +247,9 @@ func crewTraceRows(ps experiments.Params) ([]training.SeriesRow, error) {
 	}
 	rows, err := training.ReadSeriesFile(name, 2, ps.Int("n"))
 	if err != nil {
+		return nil, fmt.Errorf("bw_trace_file: %w", err)
+	}
+	if err := training.CheckRates(name, rows, ps.Float("bw_scale"), 1e6, "Mbps"); err != nil {
 		return nil, fmt.Errorf("bw_trace_file: %w", err)
 	}
 	for i := range rows {

@@ -315,6 +315,19 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 	}
 }
 
+// srComputeWhat names the parameters of the compute distribution, for
+// messages.
+func srComputeWhat(ps experiments.Params) string {
+	switch tr := ps.String("trace"); tr {
+	case "constant", "uniform", "lognormal":
+		return fmt.Sprintf("compute_ms = %g", ps.Float("compute_ms"))
+	case "file":
+		return "trace_file " + ps.Str("trace_file")
+	default:
+		return "trace=" + tr
+	}
+}
+
 // srP is the minimum group size p = max(1, round(p_frac x n)), at most n.
 func srP(ps experiments.Params) int {
 	n := ps.Int("n")
@@ -324,10 +337,15 @@ func srP(ps experiments.Params) int {
 
 // validateSRCluster checks what the parameter ranges cannot: the compute
 // distribution can be built (a readable trace file, a uniform spread
-// below 1), and selective reduce can launch a group (p below n, unless
+// below 1) and the workers' compute times fit the simulated clock
+// (workers.CheckCompute), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
-	if _, err := srComputeDist(ps); err != nil {
+	dist, err := srComputeDist(ps)
+	if err != nil {
+		return err
+	}
+	if err := workers.CheckCompute(ps, dist, srComputeWhat(ps)); err != nil {
 		return err
 	}
 	if ps.String("scheme") == "selective-reduce" {
