@@ -164,6 +164,9 @@ func TestDryRunChecksFiles(t *testing.T) {
 	empty := writeLines(t, dir, "empty.txt", "# no samples")
 	negative := writeLines(t, dir, "negative.txt", "-1")
 	bw := writeLines(t, dir, "bw.csv", "time_s,worker,gbps", "0,0,1e308")
+	bwInf := writeLines(t, dir, "bwinf.csv", "0,1e308", "1,0")
+	bwHuge := writeLines(t, dir, "bwhuge.csv", "0,1e300", "1,0")
+	latency := writeLines(t, dir, "latency.csv", "0,1e12", "1e12,0")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -175,6 +178,15 @@ func TestDryRunChecksFiles(t *testing.T) {
 			[]string{"compute_trace", "line 1", `"-1" is not a positive number`}},
 		{"sr-cluster bw_trace_file 1e308", []string{"run", "sr-cluster", "--set", "bw_model=trace", "--set", "bw_trace_file=" + bw},
 			[]string{"bw_trace_file", "bw.csv line 2", "1e+308 Gbps is beyond"}},
+		// crew's matrices: an entry that overflows its unit, a rate past
+		// what a Rate holds (a run-time failure before), a latency past
+		// the clock (a wrapped delay and a wrong result before).
+		{"crew-single bw_file 1e308", []string{"run", "crew-single", "--set", "network=file", "--set", "bw_file=" + bwInf, "--set", "n=2", "--set", "p=2"},
+			[]string{"bw_file", "line 1, column 2", "1e+308 is too large"}},
+		{"crew-single bw_file 1e300", []string{"run", "crew-single", "--set", "network=file", "--set", "bw_file=" + bwHuge, "--set", "n=2", "--set", "p=2"},
+			[]string{"bw_file", "row 1, column 2", "1e+300 Mbps is beyond"}},
+		{"crew-single latency_file 1e12", []string{"run", "crew-single", "--set", "latency=file", "--set", "latency_file=" + latency, "--set", "n=2", "--set", "p=2"},
+			[]string{"latency_file", "row 1, column 2", "1e+09 s is beyond"}},
 	} {
 		for _, dry := range []bool{true, false} {
 			name := tc.name
