@@ -84,6 +84,9 @@ func TestValuesPastTheClock(t *testing.T) {
 			[]string{"worker_multipliers_file", "line 1", "multiplier 1e+308", "beyond"}},
 		{"dssync iterations past the clock", []string{"run", "dssync", "--set", "compute_ms=1e7", "--set", "iterations=10000"},
 			[]string{"iterations = 10000", "compute_ms = 1e+07", "beyond"}},
+		// Not the clock but memory: bandwidth epochs kept for the run.
+		{"sr-cluster bandwidth epochs past memory", []string{"run", "sr-cluster", "--set", "bw_model=redraw", "--set", "bw_period_s=0.001",
+			"--set", "duration_s=494117"}, []string{"bw_period_s = 0.001", "duration_s = 494117", "4.94e+08 bandwidth epochs"}},
 		{"crew-training trace 1e308", []string{"run", "crew-training", "--set", "trace=file", "--set", "trace_file=" + t1e308},
 			[]string{"trace_file", "line 2", "beyond"}},
 		{"crew-training multipliers 1e308", []string{"run", "crew-training", "--set", "worker_multipliers_file=" + multipliers(t, dir, 60, "1e308")},

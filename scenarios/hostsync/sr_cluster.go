@@ -338,7 +338,8 @@ func srP(ps experiments.Params) int {
 // validateSRCluster checks what the parameter ranges cannot: the compute
 // distribution can be built (a readable trace file, a uniform spread
 // below 1) and the workers' compute times fit the simulated clock
-// (workers.CheckCompute), and selective reduce can launch a group (p below n, unless
+// (workers.CheckCompute), the bandwidth epochs of bw_model=redraw or walk
+// fit in memory (training.CheckEpochs), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
 	dist, err := srComputeDist(ps)
@@ -359,6 +360,13 @@ func validateSRCluster(ps experiments.Params) error {
 		}
 	}
 	if err := workers.Validate(ps, ps.Int("n")); err != nil {
+		return err
+	}
+	model, err := training.ParseBWModel(ps.String("bw_model"))
+	if err != nil {
+		return err
+	}
+	if err := training.CheckEpochs(model, ps.Int("n"), ps.Float("bw_period_s"), ps.Float("duration_s")); err != nil {
 		return err
 	}
 	if ps.String("bw_model") == "trace" {
