@@ -204,6 +204,42 @@ func TestDryRunChecksFiles(t *testing.T) {
 			})
 		}
 	}
+	// Rules between parameters that only the run checked, found by
+	// random points of FuzzParamPoints' generator that passed --dry-run
+	// and failed at run time.
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"sr-cluster topology at analytic fidelity", []string{"sweep", "sr-cluster", "--vary", "fidelity=flow,analytic", "--set", "topology=racks"},
+			[]string{"point 1 (fidelity=analytic)", "topology=racks needs fidelity=flow or packet"}},
+		{"sr-cluster more racks than workers", []string{"sweep", "sr-cluster", "--vary", "n=8,2", "--set", "fidelity=flow", "--set", "topology=racks"},
+			[]string{"point 1 (n=2)", "racks=4 exceeds n=2 workers"}},
+		{"dssync warm-up of every iteration", []string{"sweep", "dssync", "--vary", "iterations=4,3", "--set", "warmup_iters=3"},
+			[]string{"point 1 (iterations=3)", "warmup_iters = 3 leaves nothing of iterations = 3"}},
+		{"crew-single more chunks than bytes", []string{"sweep", "crew-single", "--vary", "model_scale=1,0.001", "--set", "model_mb=0.001"},
+			[]string{"point 1 (model_scale=0.001)", "chunks = 1000 exceed the model's 1 bytes"}},
+		{"crew-training empty fault window", []string{"sweep", "crew-training", "--vary", "fault_from_s=10,100", "--set", "faulty_links=2"},
+			[]string{"point 1 (fault_from_s=100)", "fault_from_s = 100 is after duration_s"}},
+	} {
+		for _, dry := range []bool{true, false} {
+			name := tc.name
+			csv := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".csv")
+			args := append(append([]string(nil), tc.args...), "--csv", csv)
+			if dry {
+				name += " dry-run"
+				args = append(args, "--dry-run")
+			}
+			t.Run(name, func(t *testing.T) {
+				stdout, stderr, code := runCLI(t, args...)
+				checkRefusal(t, stdout, stderr, code, tc.want)
+				if _, err := os.Stat(csv); !os.IsNotExist(err) {
+					t.Errorf("%s exists (err %v)", csv, err)
+				}
+			})
+		}
+	}
 	// A sweep whose second point is bad runs nothing and writes nothing
 	// (it wrote the first point's row, then exited 1).
 	for _, dry := range []bool{false, true} {

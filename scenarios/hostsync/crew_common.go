@@ -158,9 +158,9 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := netsim.Bytes(ps.Float("model_mb") * ps.Float("model_scale") * float64(netsim.Megabyte))
-	if model < 1 {
-		return nil, fmt.Errorf("%s: model of %d bytes", name, model)
+	model, err := crewModel(ps)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	pipeline, err := crew.ParsePipeline(ps.String("pipeline"))
 	if err != nil {
@@ -172,6 +172,19 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 		ReduceRate: ps.Float("reduce_gbps") * 1e9,
 	}
 	return &crewSetup{sim: sim, net: nt, est: est, opt: opt, model: model, law: law}, nil
+}
+
+// crewModel is the model's size in bytes, model_mb x model_scale: at
+// least a byte, and at least a byte per chunk.
+func crewModel(ps experiments.Params) (netsim.Bytes, error) {
+	model := netsim.Bytes(ps.Float("model_mb") * ps.Float("model_scale") * float64(netsim.Megabyte))
+	if model < 1 {
+		return 0, fmt.Errorf("model_mb x model_scale = %g MB is less than a byte", ps.Float("model_mb")*ps.Float("model_scale"))
+	}
+	if c := ps.Int("chunks"); int64(c) > int64(model) {
+		return 0, fmt.Errorf("chunks = %d exceed the model's %d bytes (model_mb x model_scale)", c, model)
+	}
+	return model, nil
 }
 
 // readBWFile reads bw_file (Mbit/s; bits/s in the matrix), every entry
@@ -257,12 +270,15 @@ func crewTrace(ps experiments.Params) (training.Dist, error) {
 }
 
 // validateCrewNet checks what the parameter declarations cannot: p <= n,
-// and the matrix files (readable, square, of n workers, latencies
+// the model's size against its chunks (crewModel), and the matrix files (readable, square, of n workers, latencies
 // symmetric).
 func validateCrewNet(ps experiments.Params) error {
 	n, p := ps.Int("n"), ps.Int("p")
 	if p > n {
 		return fmt.Errorf("p = %d exceeds n = %d", p, n)
+	}
+	if _, err := crewModel(ps); err != nil {
+		return err
 	}
 	if ps.String("network") == "file" {
 		bw, err := readBWFile(ps)

@@ -54,7 +54,7 @@ func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
 	opt := s.opt
 	opt.Scheme, opt.Scatter = scheme, scatter
 	opt.TreeSegments, opt.AnnealSteps = ps.Int("tree_segments"), ps.Int("anneal_steps")
-	if scatter == crew.NonBlocking && !s.net.CanCancel() {
+	if scatter == crew.NonBlocking && scheme == crew.CREW && !s.net.CanCancel() { // as validateCrewNet: other schemes block
 		return nil, fmt.Errorf("crew-single: non-blocking scatter needs fidelity=flow")
 	}
 	n := ps.Int("n")

@@ -202,6 +202,15 @@ func validateCrewTraining(ps experiments.Params) error {
 	if k := ps.Int("faulty_links"); k > n*(n-1)/2 {
 		return fmt.Errorf("faulty_links = %d: %d workers have %d connections", k, n, n*(n-1)/2)
 	}
+	if ps.Int("faulty_links") > 0 {
+		from, to, what := ps.Float("fault_from_s"), ps.Float("fault_to_s"), "fault_to_s"
+		if to < 0 {
+			to, what = ps.Float("duration_s"), "duration_s (fault_to_s = -1)"
+		}
+		if to < from {
+			return fmt.Errorf("fault_from_s = %g is after %s = %g: the failure window is empty", from, what, to)
+		}
+	}
 	if ps.String("fidelity") == "packet" && (ps.Int("faulty_links") > 0 || ps.Str("faults") != "") {
 		return fmt.Errorf("outages need fidelity=flow")
 	}

@@ -200,24 +200,25 @@ func dssyncParams(ps experiments.Params, resolved func(name string, value float6
 }
 
 // validateDSSync checks a point as the run would before simulating: the
-// layout, compute_trace and model_file (dssyncParams), the cut of the
-// model into pieces, the placement of the delayed worker, the workers'
-// heterogeneity for the layout's worker count, and that the compute fits
-// the simulated clock (checkDSSyncClock).
+// layout, compute_trace and model_file (dssyncParams), what dssync.Run
+// refuses (dssync.Check: the cut of the model into pieces, the warm-up,
+// the placement of the delayed worker), the workers' heterogeneity for
+// the layout's worker count, and that the compute fits the simulated
+// clock (checkDSSyncClock).
 func validateDSSync(ps experiments.Params) error {
 	cfg, err := dssyncParams(ps, nil)
 	if err != nil {
 		return err
 	}
+	if cfg.Warmup >= cfg.Iterations {
+		return fmt.Errorf("warmup_iters = %d leaves nothing of iterations = %d to measure", cfg.Warmup, cfg.Iterations)
+	}
+	if err := dssync.Check(cfg); err != nil {
+		return err
+	}
 	layout := cfg.Layout
 	if layout == nil {
 		layout = dssync.PaperLayout(cfg.Scenario)
-	}
-	if _, err := dssync.Place(cfg.Scenario, layout, cfg.Delayed); err != nil {
-		return err
-	}
-	if _, err := dssync.PlanFor(cfg); err != nil {
-		return err
 	}
 	if err := workers.Validate(ps, layout.Workers()); err != nil {
 		return err

@@ -160,10 +160,23 @@ func Run(sim *netsim.Sim, cfg Config) (*Result, error) {
 	return r.execute()
 }
 
-func (r *run) setup() error {
-	c := &r.cfg
+// Check reports what Run would refuse in cfg before simulating: an
+// unknown scheme or fidelity, negative times, a model that cannot be cut
+// into pieces, no iteration to measure, a delayed worker outside the
+// layout.
+func Check(cfg Config) error {
+	_, _, err := cfg.resolve()
+	return err
+}
+
+// resolve fills cfg's defaults (the paper's layout, the models' compute)
+// and checks it, returning the model's pieces and the placement.
+func (c *Config) resolve() (Plan, Placement, error) {
 	if !slices.Contains(Schemes, c.Scheme) {
-		return fmt.Errorf("unknown scheme %q", c.Scheme)
+		return Plan{}, Placement{}, fmt.Errorf("unknown scheme %q", c.Scheme)
+	}
+	if c.Fidelity != "flow" && c.Fidelity != "packet" {
+		return Plan{}, Placement{}, fmt.Errorf("unknown fidelity %q (allowed: flow, packet)", c.Fidelity)
 	}
 	if c.Layout == nil {
 		c.Layout = PaperLayout(c.Scenario)
@@ -175,26 +188,35 @@ func (r *run) setup() error {
 		c.BGCompute = c.BGModel.Compute
 	}
 	if c.Compute < 0 || c.BGCompute < 0 {
-		return fmt.Errorf("negative compute time")
+		return Plan{}, Placement{}, fmt.Errorf("negative compute time")
 	}
 	plan, err := c.resolvePlan()
+	if err != nil {
+		return Plan{}, Placement{}, err
+	}
+	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
+		return Plan{}, Placement{}, fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
+	}
+	if c.Iterations < 1 {
+		return Plan{}, Placement{}, fmt.Errorf("iterations %d, need at least 1", c.Iterations)
+	}
+	if c.Warmup < 0 || c.Warmup >= c.Iterations {
+		return Plan{}, Placement{}, fmt.Errorf("warm-up of %d iterations leaves nothing of %d to measure", c.Warmup, c.Iterations)
+	}
+	p, err := Place(c.Scenario, c.Layout, c.Delayed)
+	if err != nil {
+		return Plan{}, Placement{}, err
+	}
+	return plan, p, nil
+}
+
+func (r *run) setup() error {
+	c := &r.cfg
+	plan, p, err := c.resolve()
 	if err != nil {
 		return err
 	}
 	r.plan = plan
-	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
-		return fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
-	}
-	if c.Iterations < 1 {
-		return fmt.Errorf("iterations %d, need at least 1", c.Iterations)
-	}
-	if c.Warmup < 0 || c.Warmup >= c.Iterations {
-		return fmt.Errorf("warm-up of %d iterations leaves nothing of %d to measure", c.Warmup, c.Iterations)
-	}
-	p, err := Place(c.Scenario, c.Layout, c.Delayed)
-	if err != nil {
-		return err
-	}
 	r.place = p
 	r.net = netsim.NewNetwork(r.sim)
 	var q switchmodel.QueueConfig
@@ -383,6 +405,10 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	}
 	r.sim.Run(horizon)
 	if !job.Done() {
+		if horizon == netsim.Never {
+			return nil, fmt.Errorf("%s: the job did not finish %d iterations before the simulated clock's end (%.3g s, 106 days)",
+				c.Scheme, c.Iterations, netsim.MaxSeconds)
+		}
 		return nil, fmt.Errorf("%s: the job did not finish %d iterations within %v of simulated time", c.Scheme, c.Iterations, horizon)
 	}
 	res := &Result{Events: r.sim.Events(), Log: job.Log}
