@@ -392,13 +392,17 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 		r.sim.Stop()
 	})
 	// A generous horizon: every iteration moving the model over a
-	// thousandth of a link, plus its compute, a hundred times over.
+	// thousandth of a link, plus its compute, plus a ring all-reduce's
+	// 2(n-1) steps of latency (alpha and four cables) a thousand times,
+	// a hundred times over. Without the latency, a tiny model behind a
+	// second of alpha_us ran out of time after microseconds.
 	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
 	slowest := 1.0
 	for _, m := range c.Mult {
 		slowest = max(slowest, m)
 	}
-	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx) * 100
+	lat := float64(2*c.Layout.Workers()) * float64(c.Alpha+4*c.Delay)
+	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx + 1000*lat) * 100
 	horizon := netsim.Never
 	if h < float64(netsim.Never)/2 {
 		horizon = netsim.Time(h)
