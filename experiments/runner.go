@@ -76,7 +76,7 @@ type Runner struct {
 	// then writes the manifest and any series built in memory).
 	SeriesDir string
 	// Label names the parameters shown when an error names a point (the
-	// varied ones); empty shows every parameter.
+	// varied ones); empty shows none.
 	Label []string
 	// Done, when set, reports (point, trial) jobs already done, for
 	// example rows present in a CSV being resumed; they are left out.
@@ -119,6 +119,9 @@ func (e *RunError) Error() string {
 	what := "failed"
 	if e.Panics {
 		what = "panicked"
+	}
+	if e.Where == "" {
+		return fmt.Sprintf("%s point %d trial %d seed %d %s: %v", e.Exp, e.Point, e.Trial, e.Seed, what, e.Err)
 	}
 	return fmt.Sprintf("%s point %d (%s) trial %d seed %d %s: %v", e.Exp, e.Point, e.Where, e.Trial, e.Seed, what, e.Err)
 }
@@ -451,16 +454,13 @@ func (r *Runner) declared(name string) bool {
 	return false
 }
 
-// where formats the labelled parameters of a point as key=value pairs.
+// where formats the labelled parameters of a point as key=value pairs
+// ("" without labels: a single point needs none, and its every
+// parameter would bury the message, whose own text names the parameter
+// at fault).
 func (r *Runner) where(ps Params) string {
-	keys := r.Label
-	if len(keys) == 0 {
-		for _, p := range r.Exp.Params {
-			keys = append(keys, p.Name)
-		}
-	}
-	parts := make([]string, len(keys))
-	for i, k := range keys {
+	parts := make([]string, len(r.Label))
+	for i, k := range r.Label {
 		parts[i] = k + "=" + ps.Text(k)
 	}
 	return strings.Join(parts, " ")

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzScenario: any file given to --scenario is refused with a message
-// that names the file, or decoded into settings of the form key=value.
+// FuzzScenario: any file given to --scenario is refused with a one-line
+// message that names the file, or decoded into settings of the form key=value.
 func FuzzScenario(f *testing.F) {
 	for _, s := range []string{
 		"experiment = \"toy-cli\"\nseed = 3\ntrials = 2\n[set]\nload = 0.25\nmode = \"slow\"\n[vary]\nn = [1, 2]\n",
@@ -33,6 +33,9 @@ func FuzzScenario(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "s.toml") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("message of more than one line: %q", err)
+			}
 			return
 		}
 		for _, s := range append(append([]string(nil), sc.sets...), sc.varies...) {
@@ -45,8 +48,8 @@ func FuzzScenario(f *testing.F) {
 		}
 		// Checked against an experiment, every entry is accepted or
 		// refused with the file's name.
-		if _, _, err := mergeSettings(toy, sc, nil, nil); err != nil && !strings.HasPrefix(err.Error(), "s.toml") {
-			t.Fatalf("error does not name the file: %v", err)
+		if _, _, err := mergeSettings(toy, sc, nil, nil); err != nil && (!strings.HasPrefix(err.Error(), "s.toml") || strings.ContainsAny(err.Error(), "\n\r")) {
+			t.Fatalf("error is not one line naming the file: %q", err)
 		}
 	})
 }

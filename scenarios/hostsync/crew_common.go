@@ -81,7 +81,7 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	case "n2":
 		bw = crew.N2(sim.Rand("crew/wan/bw"), n)
 	case "file":
-		bw, err = readMatrixFile("bw_file", ps.Str("bw_file"), 1e6, false)
+		bw, err = readBWFile(ps)
 		if err == nil && bw.N() != n {
 			err = fmt.Errorf("bw_file %s holds %d workers but n = %d: set n=%d", ps.Str("bw_file"), bw.N(), n, bw.N())
 		}
@@ -123,7 +123,7 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 		delay = crew.ConstLatency(n, netsim.FromMillis(ps.Float("latency_ms")))
 	case "file":
 		var m crew.Matrix
-		m, err = readMatrixFile("latency_file", ps.Str("latency_file"), 1e-3, true)
+		m, err = readLatencyFile(ps)
 		if err == nil && m.N() != n {
 			err = fmt.Errorf("latency_file %s holds %d workers but n = %d", ps.Str("latency_file"), m.N(), n)
 		}
@@ -158,9 +158,9 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := netsim.Bytes(ps.Float("model_mb") * ps.Float("model_scale") * float64(netsim.Megabyte))
-	if model < 1 {
-		return nil, fmt.Errorf("%s: model of %d bytes", name, model)
+	model, err := crewModel(ps)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	pipeline, err := crew.ParsePipeline(ps.String("pipeline"))
 	if err != nil {
@@ -172,6 +172,67 @@ func buildCrewNet(name string, r *experiments.Run) (*crewSetup, error) {
 		ReduceRate: ps.Float("reduce_gbps") * 1e9,
 	}
 	return &crewSetup{sim: sim, net: nt, est: est, opt: opt, model: model, law: law}, nil
+}
+
+// crewModel is the model's size in bytes, model_mb x model_scale: at
+// least a byte, and at least a byte per chunk.
+func crewModel(ps experiments.Params) (netsim.Bytes, error) {
+	model := netsim.Bytes(ps.Float("model_mb") * ps.Float("model_scale") * float64(netsim.Megabyte))
+	if model < 1 {
+		return 0, fmt.Errorf("model_mb x model_scale = %g MB is less than a byte", ps.Float("model_mb")*ps.Float("model_scale"))
+	}
+	if c := ps.Int("chunks"); int64(c) > int64(model) {
+		return 0, fmt.Errorf("chunks = %d exceed the model's %d bytes (model_mb x model_scale)", c, model)
+	}
+	return model, nil
+}
+
+// readBWFile reads bw_file (Mbit/s; bits/s in the matrix), every entry
+// times bw_scale a rate the simulation can carry (netsim.CheckRate).
+func readBWFile(ps experiments.Params) (crew.Matrix, error) {
+	path, scale := ps.Str("bw_file"), ps.Float("bw_scale")
+	m, err := readMatrixFile("bw_file", path, 1e6, false)
+	if err != nil {
+		return nil, err
+	}
+	return m, checkMatrix("bw_file", path, m, func(v float64) error {
+		if v == 0 {
+			return nil // a broken connection
+		}
+		if scale != 1 {
+			if err := netsim.CheckRate(v*scale/1e6, 1e6, "Mbps"); err != nil {
+				return fmt.Errorf("%g Mbps scaled by bw_scale = %g: %w", v/1e6, scale, err)
+			}
+		}
+		return netsim.CheckRate(v/1e6, 1e6, "Mbps")
+	})
+}
+
+// readLatencyFile reads latency_file (ms; seconds in the matrix), every
+// entry a time the simulated clock holds.
+func readLatencyFile(ps experiments.Params) (crew.Matrix, error) {
+	path := ps.Str("latency_file")
+	m, err := readMatrixFile("latency_file", path, 1e-3, true)
+	if err != nil {
+		return nil, err
+	}
+	return m, checkMatrix("latency_file", path, m, netsim.CheckSeconds)
+}
+
+// checkMatrix applies check to every entry off the diagonal of m, read
+// from the file path of parameter param; errors name the row and column.
+func checkMatrix(param, path string, m crew.Matrix, check func(float64) error) error {
+	for i, row := range m {
+		for j, v := range row {
+			if i == j {
+				continue
+			}
+			if err := check(v); err != nil {
+				return fmt.Errorf("%s %s row %d, column %d: %w", param, path, i+1, j+1, err)
+			}
+		}
+	}
+	return nil
 }
 
 // readMatrixFile reads a CSV matrix parameter, scaling entries by unit.
@@ -209,15 +270,18 @@ func crewTrace(ps experiments.Params) (training.Dist, error) {
 }
 
 // validateCrewNet checks what the parameter declarations cannot: p <= n,
-// and the matrix files (readable, square, of n workers, latencies
+// the model's size against its chunks (crewModel), and the matrix files (readable, square, of n workers, latencies
 // symmetric).
 func validateCrewNet(ps experiments.Params) error {
 	n, p := ps.Int("n"), ps.Int("p")
 	if p > n {
 		return fmt.Errorf("p = %d exceeds n = %d", p, n)
 	}
+	if _, err := crewModel(ps); err != nil {
+		return err
+	}
 	if ps.String("network") == "file" {
-		bw, err := readMatrixFile("bw_file", ps.Str("bw_file"), 1e6, false)
+		bw, err := readBWFile(ps)
 		if err != nil {
 			return err
 		}
@@ -226,7 +290,7 @@ func validateCrewNet(ps experiments.Params) error {
 		}
 	}
 	if ps.String("latency") == "file" {
-		m, err := readMatrixFile("latency_file", ps.Str("latency_file"), 1e-3, true)
+		m, err := readLatencyFile(ps)
 		if err != nil {
 			return err
 		}

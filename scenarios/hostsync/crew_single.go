@@ -1,6 +1,7 @@
 package hostsync
 
 import (
+	"errors"
 	"fmt"
 
 	"syncsim/experiments"
@@ -55,12 +56,15 @@ func runCrewSingle(r *experiments.Run) (*experiments.Result, error) {
 	opt := s.opt
 	opt.Scheme, opt.Scatter = scheme, scatter
 	opt.TreeSegments, opt.AnnealSteps = ps.Int("tree_segments"), ps.Int("anneal_steps")
-	if scatter == crew.NonBlocking && !s.net.CanCancel() {
+	if scatter == crew.NonBlocking && scheme == crew.CREW && !s.net.CanCancel() { // as validateCrewNet: other schemes block
 		return nil, fmt.Errorf("crew-single: non-blocking scatter needs fidelity=flow")
 	}
 	n := ps.Int("n")
 	P := s.sim.Rand("crew/single/P").Perm(n)[:opt.P]
 	res, err := crew.RunSingle(s.net, opt, s.est, P, s.sim.Rand("crew/single/scheme"))
+	if errors.Is(err, crew.ErrIncomplete) {
+		return nil, fmt.Errorf("crew-single: %w (model_mb x model_scale = %g MB, bw_scale = %g)", err, ps.Float("model_mb")*ps.Float("model_scale"), ps.Float("bw_scale"))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("crew-single: %w", err)
 	}

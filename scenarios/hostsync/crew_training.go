@@ -176,13 +176,25 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 }
 
 // validateCrewTraining checks a point beyond the declarations: the
-// network's files, the trace file, the outage schedule and its count, and
+// network's files, the trace file and that the compute times fit the
+// simulated clock (workers.CheckCompute), the outage schedule and its count, and
 // what packet fidelity cannot do.
 func validateCrewTraining(ps experiments.Params) error {
 	if err := validateCrewNet(ps); err != nil {
 		return err
 	}
-	if _, err := crewTrace(ps); err != nil {
+	trace, err := crewTrace(ps)
+	if err != nil {
+		return err
+	}
+	what := "trace=" + ps.String("trace")
+	if ps.String("trace") == "file" {
+		what = "trace_file " + ps.Str("trace_file")
+	}
+	if sc := ps.Float("compute_scale"); sc != 1 {
+		trace, what = training.Scaled{D: trace, M: sc}, fmt.Sprintf("%s scaled by compute_scale = %g", what, sc)
+	}
+	if err := workers.CheckCompute(ps, trace, what); err != nil {
 		return err
 	}
 	n := ps.Int("n")
@@ -191,6 +203,15 @@ func validateCrewTraining(ps experiments.Params) error {
 	}
 	if k := ps.Int("faulty_links"); k > n*(n-1)/2 {
 		return fmt.Errorf("faulty_links = %d: %d workers have %d connections", k, n, n*(n-1)/2)
+	}
+	if ps.Int("faulty_links") > 0 {
+		from, to, what := ps.Float("fault_from_s"), ps.Float("fault_to_s"), "fault_to_s"
+		if to < 0 {
+			to, what = ps.Float("duration_s"), "duration_s (fault_to_s = -1)"
+		}
+		if to < from {
+			return fmt.Errorf("fault_from_s = %g is after %s = %g: the failure window is empty", from, what, to)
+		}
 	}
 	if ps.String("fidelity") == "packet" && (ps.Int("faulty_links") > 0 || ps.Str("faults") != "") {
 		return fmt.Errorf("outages need fidelity=flow")
@@ -237,6 +258,9 @@ func crewTraceRows(ps experiments.Params) ([]training.SeriesRow, error) {
 	}
 	rows, err := training.ReadSeriesFile(name, 2, ps.Int("n"))
 	if err != nil {
+		return nil, fmt.Errorf("bw_trace_file: %w", err)
+	}
+	if err := training.CheckRates(name, rows, ps.Float("bw_scale"), 1e6, "Mbps"); err != nil {
 		return nil, fmt.Errorf("bw_trace_file: %w", err)
 	}
 	for i := range rows {

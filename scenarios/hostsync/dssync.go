@@ -81,13 +81,23 @@ func DSSync() *experiments.Experiment {
 		Common:   []string{"scheme", "scenario", "layout", "model", "fidelity", "iterations", "link_gbps", "oversubscription", "background", "stragglers"},
 		Headline: []string{"comm_time_ms", "comm_time_max_ms", "iter_time_ms", "inter_rack_gb", "rho", "consensus_iters", "final_acc", "tta_s"},
 		Run:      runDSSync,
-		Validate: func(ps experiments.Params) error { return workers.Validate(ps, 0) },
+		Validate: validateDSSync,
 	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
 }
 
-// dssyncConfig maps the experiment's parameters to a dssync.Config.
+// dssyncConfig maps the experiment's parameters to a dssync.Config
+// (dssyncParams), telling r what compute_ms resolved to.
 func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
-	ps := r.Params
+	cfg, err := dssyncParams(r.Params, r.Resolved)
+	cfg.Check = r.Check
+	return cfg, err
+}
+
+// dssyncParams maps parameters to a dssync.Config: it parses the layout,
+// reads compute_trace and model_file, and calls resolved (when not nil)
+// with what an automatic compute_ms resolved to. Validation and the run
+// share it, so --dry-run refuses what the run would.
+func dssyncParams(ps experiments.Params, resolved func(name string, value float64)) (dssync.Config, error) {
 	sc, err := dssync.ParseScenario(ps.String("scenario"))
 	if err != nil {
 		return dssync.Config{}, err
@@ -155,12 +165,12 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 	if err != nil {
 		return dssync.Config{}, err
 	}
-	if ps.Float("compute_ms") < 0 {
+	if ps.Float("compute_ms") < 0 && resolved != nil {
 		used := compute
 		if used == 0 {
 			used = model.Compute
 		}
-		r.Resolved("compute_ms", used.Milliseconds())
+		resolved("compute_ms", used.Milliseconds())
 	}
 	bg, err := dssync.LookupModel(ps.String("bg_model"), 0, 0)
 	if err != nil {
@@ -187,8 +197,68 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 		Iterations: iters, Warmup: warm, Fidelity: ps.String("fidelity"),
 		AdjustEvery: ps.Int("adjust_every"), Detect: ps.String("detect"), Threshold: ps.Float("detect_threshold"),
 		GroupAlgo: ps.String("group_allreduce"), TreeChunks: ps.Int("tree_chunks"), HierMode: hier,
-		ConsensusTol: ps.Float("consensus_tol"), Check: r.Check,
+		ConsensusTol: ps.Float("consensus_tol"),
 	}, nil
+}
+
+// validateDSSync checks a point as the run would before simulating: the
+// layout, compute_trace and model_file (dssyncParams), what dssync.Run
+// refuses (dssync.Check: the cut of the model into pieces, the warm-up,
+// the placement of the delayed worker), the workers' heterogeneity for
+// the layout's worker count, and that the compute fits the simulated
+// clock (checkDSSyncClock).
+func validateDSSync(ps experiments.Params) error {
+	cfg, err := dssyncParams(ps, nil)
+	if err != nil {
+		return err
+	}
+	if cfg.Warmup >= cfg.Iterations {
+		return fmt.Errorf("warmup_iters = %d leaves nothing of iterations = %d to measure", cfg.Warmup, cfg.Iterations)
+	}
+	if err := dssync.Check(cfg); err != nil {
+		return err
+	}
+	layout := cfg.Layout
+	if layout == nil {
+		layout = dssync.PaperLayout(cfg.Scenario)
+	}
+	if err := workers.Validate(ps, layout.Workers()); err != nil {
+		return err
+	}
+	return checkDSSyncClock(ps, cfg)
+}
+
+// checkDSSyncClock checks that the job's compute fits the simulated clock:
+// every iteration's compute (compute_trace's longest time, or the nominal
+// compute times 1 + compute_spread) on the slowest worker
+// (workers.CheckCompute), and the iterations on that worker one after
+// another, which the run takes at least (a dssync run has no duration: it
+// ends when every worker has done its iterations).
+func checkDSSyncClock(ps experiments.Params, cfg dssync.Config) error {
+	nominal := cfg.Compute
+	if nominal == 0 {
+		nominal = cfg.Model.Compute
+	}
+	what := fmt.Sprintf("compute_ms = %g", nominal.Milliseconds())
+	if ps.Float("compute_ms") < 0 {
+		what = fmt.Sprintf("model=%s's compute of %g ms", cfg.Model.Name, nominal.Milliseconds())
+	}
+	var d training.Dist = training.Uniform{Lo: nominal.Seconds() * (1 - cfg.Spread), Hi: nominal.Seconds() * (1 + cfg.Spread)}
+	if cfg.Trace != nil {
+		d, what = cfg.Trace, "compute_trace "+strings.TrimSpace(ps.Str("compute_trace"))
+	}
+	if err := workers.CheckCompute(ps, d, what); err != nil {
+		return err
+	}
+	mult, _, err := workers.Slowest(ps)
+	if err != nil {
+		return err
+	}
+	it := cfg.Iterations
+	if err := netsim.CheckSeconds(float64(it) * d.Mean() * mult); err != nil {
+		return fmt.Errorf("iterations = %d of %s on the slowest worker (multiplier %g): %w", it, what, mult, err)
+	}
+	return nil
 }
 
 func runDSSync(r *experiments.Run) (*experiments.Result, error) {

@@ -120,3 +120,16 @@ func TestDSSyncComputeTrace(t *testing.T) {
 		t.Error("missing trace accepted")
 	}
 }
+
+// TestDSSyncHorizonCountsLatency: the horizon a run gives its job counts
+// per-message latency. A 1 kB model computed in 1 us behind alpha_us of
+// 0.3 s iterates at about alpha (gossip sends one message an iteration);
+// the horizon, built from compute and transfer times alone, was 0.24 s
+// and the run failed as "did not finish 6 iterations".
+func TestDSSyncHorizonCountsLatency(t *testing.T) {
+	res := exptest.Run(t, DSSync(), 1, "scheme=gossip", "model=custom", "model_mb=0.001", "compute_ms=0.001",
+		"alpha_us=295958", "iterations=6", "warmup_iters=5")
+	if it := res.Metrics["iter_time_ms"]; !(it >= 295.958 && it < 300) {
+		t.Errorf("iter_time_ms = %v, want alpha (295.958 ms) plus a little", it)
+	}
+}

@@ -63,5 +63,8 @@ func srTraceRows(ps experiments.Params, n int) ([]training.SeriesRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bw_trace_file: %w", err)
 	}
+	if err := training.CheckRates(name, rows, 1, 1e9, "Gbps"); err != nil {
+		return nil, fmt.Errorf("bw_trace_file: %w", err)
+	}
 	return rows, nil
 }

@@ -90,3 +90,16 @@ func TestSRBandwidthTrace(t *testing.T) {
 		t.Errorf("static 20 Gbit/s: %v s, want %v", s["avg_sync_time_s"], fast+lat)
 	}
 }
+
+// TestSRSyncPastTheRun: an analytic all-reduce under changing bandwidths
+// integrates the group's bandwidth epoch by epoch; one that cannot end
+// within the run (a 1e7 MB model at lambda = 0.001 over epochs of 1 ms)
+// stops at the run's end instead of drawing every epoch to its end, which
+// took billions of epochs and ran the machine out of memory. The 100 s
+// run draws at most its own 1e5 epochs, and no synchronisation ends.
+func TestSRSyncPastTheRun(t *testing.T) {
+	m := srRun(t, 1, "n=9", "model_mb=1e7", "lambda=0.001", "bw_model=redraw", "bw_period_s=0.001", "duration_s=100").Metrics
+	if m["total_sync"] != 0 || !(m["total_iteration"] > 0) {
+		t.Errorf("total_sync = %v, total_iteration = %v; want 0 and some", m["total_sync"], m["total_iteration"])
+	}
+}

@@ -170,13 +170,10 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		}
 		setup.syncs = w
 	}
-	fid, topo := ps.String("fidelity"), ps.String("topology")
-	if fid == "analytic" && topo != "star" {
-		return nil, fmt.Errorf("sr-cluster: topology=%s needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)", topo)
+	if err := srCheckTopology(ps); err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
-	if ps.Float("bg_load") > 0 && topo == "star" {
-		return nil, fmt.Errorf("sr-cluster: bg_load needs topology=racks or leafspine (a star has no shared link for background traffic)")
-	}
+	fid := ps.String("fidelity")
 	var bulk netsim.Bulk
 	switch fid {
 	case "analytic":
@@ -317,6 +314,36 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 	}
 }
 
+// srCheckTopology checks the fabric's parameters together: a topology
+// other than the star needs flow or packet fidelity, background traffic a
+// shared link, and racks a worker each.
+func srCheckTopology(ps experiments.Params) error {
+	fid, topo := ps.String("fidelity"), ps.String("topology")
+	if fid == "analytic" && topo != "star" {
+		return fmt.Errorf("topology=%s needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)", topo)
+	}
+	if ps.Float("bg_load") > 0 && topo == "star" {
+		return fmt.Errorf("bg_load needs topology=racks or leafspine (a star has no shared link for background traffic)")
+	}
+	if racks, n := ps.Int("racks"), ps.Int("n"); topo != "star" && racks > n {
+		return fmt.Errorf("racks=%d exceeds n=%d workers: every rack needs a worker", racks, n)
+	}
+	return nil
+}
+
+// srComputeWhat names the parameters of the compute distribution, for
+// messages.
+func srComputeWhat(ps experiments.Params) string {
+	switch tr := ps.String("trace"); tr {
+	case "constant", "uniform", "lognormal":
+		return fmt.Sprintf("compute_ms = %g", ps.Float("compute_ms"))
+	case "file":
+		return "trace_file " + ps.Str("trace_file")
+	default:
+		return "trace=" + tr
+	}
+}
+
 // srP is the minimum group size p = max(1, round(p_frac x n)), at most n.
 func srP(ps experiments.Params) int {
 	n := ps.Int("n")
@@ -324,12 +351,22 @@ func srP(ps experiments.Params) int {
 	return max(1, min(p, n))
 }
 
-// validateSRCluster checks what the parameter ranges cannot: the compute
+// validateSRCluster checks what the parameter ranges cannot: the fabric's
+// parameters together (srCheckTopology), the compute
 // distribution can be built (a readable trace file, a uniform spread
-// below 1), and selective reduce can launch a group (p below n, unless
+// below 1) and the workers' compute times fit the simulated clock
+// (workers.CheckCompute), the bandwidth epochs of bw_model=redraw or walk
+// fit in memory (training.CheckEpochs), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
-	if _, err := srComputeDist(ps); err != nil {
+	if err := srCheckTopology(ps); err != nil {
+		return err
+	}
+	dist, err := srComputeDist(ps)
+	if err != nil {
+		return err
+	}
+	if err := workers.CheckCompute(ps, dist, srComputeWhat(ps)); err != nil {
 		return err
 	}
 	if ps.String("scheme") == "selective-reduce" {
@@ -343,6 +380,13 @@ func validateSRCluster(ps experiments.Params) error {
 		}
 	}
 	if err := workers.Validate(ps, ps.Int("n")); err != nil {
+		return err
+	}
+	model, err := training.ParseBWModel(ps.String("bw_model"))
+	if err != nil {
+		return err
+	}
+	if err := training.CheckEpochs(model, ps.Int("n"), ps.Float("bw_period_s"), ps.Float("duration_s")); err != nil {
 		return err
 	}
 	if ps.String("bw_model") == "trace" {

@@ -197,6 +197,7 @@ func srPacketExecutor(sim *netsim.Sim, ps experiments.Params, gbps []float64, cf
 	}
 	tc.MinRTO = max(tc.MinRTO, 2*rtt)
 	tc.InitRTO = max(tc.InitRTO, 3*rtt)
+	tc.MaxRTO = max(tc.MaxRTO, tc.InitRTO) // a round trip of minutes (latency_ms, alpha_ms) outgrows the default cap
 	if err := tc.Validate(); err != nil {
 		return nil, nil, nil, fmt.Errorf("sr-cluster: %w", err)
 	}

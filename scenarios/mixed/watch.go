@@ -9,6 +9,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
 	"syncsim/scenarios/internal/workers"
+	"syncsim/workloads/training"
 )
 
 // validateMixedFabric checks a point without building it: there are jobs,
@@ -38,6 +39,10 @@ func validateMixedFabric(ps experiments.Params) error {
 			return fmt.Errorf("pr_slow_nics = %d exceeds pr_workers = %d", ps.Int("pr_slow_nics"), ps.Int("pr_workers"))
 		}
 		if err := workers.Validate(ps, ps.Int("pr_workers")); err != nil {
+			return err
+		}
+		c, s := ps.Float("pr_compute_ms")/1e3, ps.Float("pr_compute_spread")
+		if err := workers.CheckCompute(ps, training.Constant{T: c * (1 + s)}, fmt.Sprintf("pr_compute_ms = %g", ps.Float("pr_compute_ms"))); err != nil {
 			return err
 		}
 	}

@@ -2,11 +2,12 @@ package background
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
-// FuzzParse: any flow-size CDF file is refused with an error or read as
-// a valid distribution: sizes and probabilities non-decreasing from the
+// FuzzParse: any flow-size CDF file is refused with a one-line error or
+// read as a valid distribution: sizes and probabilities non-decreasing from the
 // first point to probability 1, a finite mean within the sizes (zero only
 // for a CDF of empty flows, which the generator refuses),
 // and quantiles that stay within [Min, Max] and never decrease.
@@ -34,6 +35,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseBytes("fuzz", data)
 		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("message of more than one line: %q", err)
+			}
 			return
 		}
 		pts := c.Points()

@@ -130,7 +130,7 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if cfg.Scheme != CREW && cfg.Scheme != OPR && cfg.Scheme != A2A {
 		return nil, fmt.Errorf("training runs schemes crew, opr and a2a; %v runs in single partial reduces only", cfg.Scheme)
 	}
-	if cfg.Scatter == NonBlocking && !net.CanCancel() {
+	if cfg.Scatter == NonBlocking && cfg.Scheme == CREW && !net.CanCancel() { // OPR and A2A always block
 		return nil, fmt.Errorf("non-blocking scatter needs flow fidelity (it abandons transfers mid-way)")
 	}
 	if len(cfg.Faults) > 0 && !net.CanCancel() {
@@ -272,9 +272,12 @@ func (c *Cluster) startCompute(w int) {
 	if c.cfg.ComputeMult != nil {
 		x *= c.cfg.ComputeMult[w]
 	}
-	d := netsim.FromSeconds(x)
+	at, ok := netsim.Later(c.sim.Now(), max(x, 0))
+	if !ok {
+		return // a draw from a long tail ends after the clock's end: never within the run
+	}
 	gen := c.wgen[w]
-	c.sim.AfterFunc(max(d, 0), func() {
+	c.sim.At(at, func() {
 		if c.wgen[w] == gen {
 			c.computeDone(w)
 		}

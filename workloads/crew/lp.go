@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // Objective is what the scatter-weight LP minimises.
@@ -186,12 +185,23 @@ func solveLP(bw Matrix, P, aggs []int, modelBits float64, obj Objective, warm bo
 	if len(use) == 0 {
 		return Weights{}, ErrNoAggregator
 	}
-	var xs []float64
-	var err error
-	if obj == ObjectiveStoreForward {
-		xs, err = solveStoreForward(s, m, use, modelBits)
-	} else {
-		xs, err = solveEq2(s, m, use, modelBits, warm)
+	solve := func(S float64) ([]float64, error) {
+		if obj == ObjectiveStoreForward {
+			return solveStoreForward(s, m, use, S)
+		}
+		return solveEq2(s, m, use, S, warm)
+	}
+	xs, err := solve(modelBits)
+	if err != nil {
+		// Both LPs are homogeneous in the model size: the optimal x is
+		// the same for every S, and the times scale with it. Coefficients
+		// S/s_q far from the constraint sum x = 1's (a 1e9 MB model over
+		// 1 Mbit/s links: 1e12 against 1) leave gonum's bases singular in
+		// floating point; at the geometric mean of the bottlenecks they
+		// centre on 1.
+		if xs2, err2 := solve(geoMeanFinite(s, m, use)); err2 == nil {
+			xs, err = xs2, nil
+		}
 	}
 	if err != nil {
 		return Weights{}, fmt.Errorf("scatter-weight LP: %w", err)
@@ -213,6 +223,24 @@ func solveLP(bw Matrix, P, aggs []int, modelBits float64, obj Objective, warm bo
 		w.Objective = w.Scatter + w.Multicast
 	}
 	return w, nil
+}
+
+// geoMeanFinite is the geometric mean of the finite, positive
+// bottlenecks s[k] and m[k] of the usable aggregators (1 when none is).
+func geoMeanFinite(s, m []float64, use []int) float64 {
+	sum, n := 0.0, 0
+	for _, k := range use {
+		for _, v := range []float64{s[k], m[k]} {
+			if v > 0 && !math.IsInf(v, 1) {
+				sum += math.Log(v)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return math.Exp(sum / float64(n))
 }
 
 // solveEq2 solves LP (2) in standard form over the usable aggregators:
@@ -282,7 +310,7 @@ func solveEq2(s, m []float64, use []int, S float64, warm bool) ([]float64, error
 	// simplex certifies it (all reduced costs non-negative) or pivots on
 	// from it, so the optimum never rests on the warm start being right.
 	if basis := warmEq2(s, m, use, S, sRows, mRows, pos, K); warm && basis != nil && feasibleBasis(A2, b, basis) {
-		if _, x, err := lp.Simplex(c2, A2, b, lpTol, basis); err == nil {
+		if x, err := simplexOnce(c2, A2, b, lpTol, basis); err == nil {
 			return x[:K], nil
 		}
 	}
@@ -312,10 +340,7 @@ func solveEq2(s, m []float64, use []int, S float64, warm bool) ([]float64, error
 			basis = nil
 		}
 	}
-	_, x, err := lp.Simplex(c2, A2, b, lpTol, basis)
-	if err != nil && basis != nil {
-		_, x, err = lp.Simplex(c2, A2, b, lpTol, nil)
-	}
+	x, err := simplex(c2, A2, b, lpTol, basis)
 	if err != nil {
 		return nil, err
 	}
@@ -482,10 +507,7 @@ func solveStoreForward(s, m []float64, use []int, S float64) ([]float64, error) 
 	if len(basis) != rows {
 		basis = nil
 	}
-	_, x, err := lp.Simplex(c, A, b, lpTol, basis)
-	if err != nil && basis != nil {
-		_, x, err = lp.Simplex(c, A, b, lpTol, nil)
-	}
+	x, err := simplex(c, A, b, lpTol, basis)
 	if err != nil {
 		return nil, err
 	}

@@ -123,7 +123,9 @@ func ReadMatrix(r io.Reader, unit float64, allowZero bool) (Matrix, error) {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (v == 0 && !allowZero) {
 				return nil, fmt.Errorf("line %d, column %d: %v must be finite and positive", line, j+1, v)
 			}
-			row[j] = v * unit
+			if row[j] = v * unit; math.IsInf(row[j], 0) {
+				return nil, fmt.Errorf("line %d, column %d: %v is too large", line, j+1, v)
+			}
 		}
 		m = append(m, row)
 	}

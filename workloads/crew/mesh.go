@@ -167,7 +167,13 @@ func (l *wlink) rearm() {
 		}
 		t := now
 		if s.rem > 0 {
-			t += netsim.Time(math.Ceil(8e12 * s.rem / s.rate))
+			// A chunk that would leave after the clock's end never
+			// leaves (as in fluid's projectFinish).
+			if dt := math.Ceil(8e12 * s.rem / s.rate); dt < float64(netsim.Never-now) {
+				t += netsim.Time(dt)
+			} else {
+				t = netsim.Never
+			}
 		}
 		s.finish = t
 		next = min(next, t)

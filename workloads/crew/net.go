@@ -272,6 +272,7 @@ func NewNet(sim *netsim.Sim, bw Matrix, delay [][]netsim.Time, fid Fidelity, pol
 		rtt := max(2*longest, netsim.Millisecond)
 		tc.MinRTO = max(tc.MinRTO, 2*rtt)
 		tc.InitRTO = max(tc.InitRTO, 3*rtt)
+		tc.MaxRTO = max(tc.MaxRTO, tc.InitRTO) // a round trip of minutes (latency_ms, alpha_ms) outgrows the default cap
 		if err := tc.Validate(); err != nil {
 			return nil, err
 		}

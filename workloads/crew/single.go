@@ -1,6 +1,7 @@
 package crew
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,11 @@ import (
 	"syncsim/netsim"
 	"syncsim/workloads/collective"
 )
+
+// ErrIncomplete is RunSingle's error when the partial reduce is not over
+// once no event is left: its transfers would end after the simulated
+// clock's end (a huge model over slow links), which are never scheduled.
+var ErrIncomplete = errors.New("the partial reduce did not complete")
 
 // SingleResult is one partial reduce on an idle network (Fig. 4).
 type SingleResult struct {
@@ -81,7 +87,11 @@ func RunSingle(nt *Net, opt Options, est Matrix, P []int, r *rand.Rand) (SingleR
 			return SingleResult{}, err
 		}
 		if !ok {
-			return SingleResult{}, fmt.Errorf("%v: the partial reduce did not complete", opt.Scheme)
+			if c.lpCount > 0 && !(c.lpSum/float64(c.lpCount) < netsim.MaxSeconds) {
+				return SingleResult{}, fmt.Errorf("%v: %w: its plan takes %.4g s (the LP's objective), beyond the %.3g s (106 days) the simulated clock holds",
+					opt.Scheme, ErrIncomplete, c.lpSum/float64(c.lpCount), netsim.MaxSeconds)
+			}
+			return SingleResult{}, fmt.Errorf("%v: %w", opt.Scheme, ErrIncomplete)
 		}
 		if c.lpCount > 0 {
 			res.LPObjective = c.lpSum / float64(c.lpCount)
@@ -151,7 +161,7 @@ func RunSingle(nt *Net, opt Options, est Matrix, P []int, r *rand.Rand) (SingleR
 		return SingleResult{}, fmt.Errorf("unknown scheme %v", opt.Scheme)
 	}
 	if end < 0 {
-		return SingleResult{}, fmt.Errorf("%v: the partial reduce did not complete", opt.Scheme)
+		return SingleResult{}, fmt.Errorf("%v: %w", opt.Scheme, ErrIncomplete)
 	}
 	res.Time = end - start
 	res.Transfers, res.Bytes = nt.Transfers, nt.BytesSent

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
 
 	"syncsim/workloads/collective"
 )
@@ -264,7 +263,7 @@ func packTrees(bw Matrix, trees []Tree) []float64 {
 		basis[e] = T + e // all slacks: y = 0 is feasible
 	}
 	y := make([]float64, T)
-	if _, x, err := lp.Simplex(c, A, b, 1e-9, basis); err == nil {
+	if x, err := simplexOnce(c, A, b, 1e-9, basis); err == nil {
 		for i := range y {
 			y[i] = max(x[i], 0) * 1e6
 		}

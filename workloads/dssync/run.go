@@ -160,10 +160,23 @@ func Run(sim *netsim.Sim, cfg Config) (*Result, error) {
 	return r.execute()
 }
 
-func (r *run) setup() error {
-	c := &r.cfg
+// Check reports what Run would refuse in cfg before simulating: an
+// unknown scheme or fidelity, negative times, a model that cannot be cut
+// into pieces, no iteration to measure, a delayed worker outside the
+// layout.
+func Check(cfg Config) error {
+	_, _, err := cfg.resolve()
+	return err
+}
+
+// resolve fills cfg's defaults (the paper's layout, the models' compute)
+// and checks it, returning the model's pieces and the placement.
+func (c *Config) resolve() (Plan, Placement, error) {
 	if !slices.Contains(Schemes, c.Scheme) {
-		return fmt.Errorf("unknown scheme %q", c.Scheme)
+		return Plan{}, Placement{}, fmt.Errorf("unknown scheme %q", c.Scheme)
+	}
+	if c.Fidelity != "flow" && c.Fidelity != "packet" {
+		return Plan{}, Placement{}, fmt.Errorf("unknown fidelity %q (allowed: flow, packet)", c.Fidelity)
 	}
 	if c.Layout == nil {
 		c.Layout = PaperLayout(c.Scenario)
@@ -175,26 +188,35 @@ func (r *run) setup() error {
 		c.BGCompute = c.BGModel.Compute
 	}
 	if c.Compute < 0 || c.BGCompute < 0 {
-		return fmt.Errorf("negative compute time")
+		return Plan{}, Placement{}, fmt.Errorf("negative compute time")
 	}
 	plan, err := c.resolvePlan()
+	if err != nil {
+		return Plan{}, Placement{}, err
+	}
+	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
+		return Plan{}, Placement{}, fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
+	}
+	if c.Iterations < 1 {
+		return Plan{}, Placement{}, fmt.Errorf("iterations %d, need at least 1", c.Iterations)
+	}
+	if c.Warmup < 0 || c.Warmup >= c.Iterations {
+		return Plan{}, Placement{}, fmt.Errorf("warm-up of %d iterations leaves nothing of %d to measure", c.Warmup, c.Iterations)
+	}
+	p, err := Place(c.Scenario, c.Layout, c.Delayed)
+	if err != nil {
+		return Plan{}, Placement{}, err
+	}
+	return plan, p, nil
+}
+
+func (r *run) setup() error {
+	c := &r.cfg
+	plan, p, err := c.resolve()
 	if err != nil {
 		return err
 	}
 	r.plan = plan
-	if c.LinkRate <= 0 || c.Delay < 0 || c.Alpha < 0 {
-		return fmt.Errorf("link rate, delay and alpha must be positive, non-negative and non-negative")
-	}
-	if c.Iterations < 1 {
-		return fmt.Errorf("iterations %d, need at least 1", c.Iterations)
-	}
-	if c.Warmup < 0 || c.Warmup >= c.Iterations {
-		return fmt.Errorf("warm-up of %d iterations leaves nothing of %d to measure", c.Warmup, c.Iterations)
-	}
-	p, err := Place(c.Scenario, c.Layout, c.Delayed)
-	if err != nil {
-		return err
-	}
 	r.place = p
 	r.net = netsim.NewNetwork(r.sim)
 	var q switchmodel.QueueConfig
@@ -370,19 +392,27 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 		r.sim.Stop()
 	})
 	// A generous horizon: every iteration moving the model over a
-	// thousandth of a link, plus its compute, a hundred times over.
+	// thousandth of a link, plus its compute, plus a ring all-reduce's
+	// 2(n-1) steps of latency (alpha and four cables) a thousand times,
+	// a hundred times over. Without the latency, a tiny model behind a
+	// second of alpha_us ran out of time after microseconds.
 	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
 	slowest := 1.0
 	for _, m := range c.Mult {
 		slowest = max(slowest, m)
 	}
-	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx) * 100
+	lat := float64(2*c.Layout.Workers()) * float64(c.Alpha+4*c.Delay)
+	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx + 1000*lat) * 100
 	horizon := netsim.Never
 	if h < float64(netsim.Never)/2 {
 		horizon = netsim.Time(h)
 	}
 	r.sim.Run(horizon)
 	if !job.Done() {
+		if horizon == netsim.Never {
+			return nil, fmt.Errorf("%s: the job did not finish %d iterations before the simulated clock's end (%.3g s, 106 days)",
+				c.Scheme, c.Iterations, netsim.MaxSeconds)
+		}
 		return nil, fmt.Errorf("%s: the job did not finish %d iterations within %v of simulated time", c.Scheme, c.Iterations, horizon)
 	}
 	res := &Result{Events: r.sim.Events(), Log: job.Log}

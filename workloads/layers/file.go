@@ -25,7 +25,8 @@ const maxLayerMs = 86400e3
 // parameters (4 bytes each); bytes is the gradient size. Lines starting
 // with '#' are comments. Errors name the line: a missing or unknown
 // column, a size that is not a non-negative whole number, a time that is
-// negative or not finite, no layers.
+// negative or not finite, no layers, layers whose compute adds up past
+// the simulated clock's end.
 func Read(r io.Reader, name string) (Model, error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
@@ -66,6 +67,7 @@ func Read(r io.Reader, name string) (Model, error) {
 		sizeCol = "params"
 	}
 	m := Model{Name: name, Source: "file " + name}
+	var bytes, compute float64 // running totals, bytes and seconds
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -78,6 +80,16 @@ func Read(r io.Reader, name string) (Model, error) {
 		l, err := parseRow(rec, col, sizeCol)
 		if err != nil {
 			return Model{}, fmt.Errorf("line %d: %w", line, err)
+		}
+		// Each layer is bounded; their sums must fit too (107 layers
+		// of a day each pass the simulated clock's end).
+		bytes += float64(l.Bytes)
+		compute += (l.Forward + l.Backward).Seconds()
+		if err := netsim.CheckBytes(bytes); err != nil {
+			return Model{}, fmt.Errorf("line %d: the layers' bytes so far: %w", line, err)
+		}
+		if err := netsim.CheckSeconds(compute); err != nil {
+			return Model{}, fmt.Errorf("line %d: the layers' compute so far: %w", line, err)
 		}
 		m.Layers = append(m.Layers, l)
 	}

@@ -2,11 +2,14 @@ package layers
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"syncsim/netsim"
 )
 
-// FuzzRead: any table is refused with an error, or read into a model that
-// passes Check, whose bytes are the sum of its layers' and whose times are
+// FuzzRead: any table is refused with a one-line error, or read into a
+// model that passes Check, whose compute fits the simulated clock, whose bytes are the sum of its layers' and whose times are
 // finite and non-negative; its buckets hold every byte exactly once.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
@@ -18,13 +21,20 @@ func FuzzRead(f *testing.F) {
 		"layer,params,forward_ms,backward_ms\na,1,NaN,1\n",
 		"layer,params,forward_ms\n",
 		"",
+		"layer,params,forward_ms,backward_ms\n" + strings.Repeat("a,1,86400000,86400000\n", 54),
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Read(bytes.NewReader(data), "fuzz")
 		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("message of more than one line: %q", err)
+			}
 			return
+		}
+		if c := m.Compute(); c < 0 || c >= netsim.Never {
+			t.Fatalf("compute %v past the clock", c)
 		}
 		if err := m.Check(); err != nil {
 			t.Fatalf("accepted a model that fails Check: %v", err)

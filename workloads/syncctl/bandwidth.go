@@ -176,7 +176,9 @@ func (c *Cluster) scheduleEpoch() {
 // by epoch, so the group finishes when the integral of
 // min_{i in g} b_i(t) reaches it; the latency term 2(m-1) alpha (2m alpha)
 // is added at the end. With constant bandwidths this is Eq. 2 exactly.
-func (c *Cluster) analyticEnd(group []int) netsim.Time {
+// ok is false when the end lies past the clock's end (netsim.Later) or
+// the volume is not moved by the run's Duration.
+func (c *Cluster) analyticEnd(group []int) (at netsim.Time, ok bool) {
 	lat, vol := c.cfg.Cost.Split(len(group), c.cfg.ModelBytes, c.cfg.Alpha)
 	now := c.sim.Now()
 	t := now.Seconds()
@@ -187,15 +189,22 @@ func (c *Cluster) analyticEnd(group []int) netsim.Time {
 			b = math.Min(b, bw[w])
 		}
 		end := math.Inf(1)
-		if at := c.epochStart(e + 1); at != netsim.Never {
-			end = at.Seconds()
+		next := c.epochStart(e + 1)
+		if next != netsim.Never {
+			end = next.Seconds()
 		}
 		if vol <= b*(end-t) {
 			t += vol / b
 			break
 		}
+		if c.cfg.Duration > 0 && next >= c.cfg.Duration {
+			// It ends after the run: the epochs past the run's end need
+			// not be drawn (a 1e7 MB model over epochs of 1 ms would
+			// draw billions).
+			return netsim.Never, false
+		}
 		vol -= b * (end - t)
 		t = end
 	}
-	return netsim.FromSeconds(t + lat)
+	return netsim.Later(0, t+lat)
 }

@@ -66,16 +66,21 @@ type Analytic struct{}
 
 // Start schedules done after the Eq. 2 time.
 func (Analytic) Start(c *Cluster, group []int, done func()) {
+	var at netsim.Time
+	ok := false
 	if c.varying() {
-		c.sim.At(c.analyticEnd(group), done)
-		return
+		at, ok = c.analyticEnd(group)
+	} else {
+		b := math.Inf(1)
+		for _, w := range group {
+			b = math.Min(b, c.bw[w])
+		}
+		d := c.cfg.Cost.Time(len(group), c.cfg.ModelBytes, b, c.cfg.Alpha)
+		at, ok = netsim.Later(c.sim.Now(), d)
 	}
-	b := math.Inf(1)
-	for _, w := range group {
-		b = math.Min(b, c.bw[w])
+	if ok { // else it ends after the clock's end: never within the run
+		c.sim.At(at, done)
 	}
-	d := c.cfg.Cost.Time(len(group), c.cfg.ModelBytes, b, c.cfg.Alpha)
-	c.sim.AfterFunc(netsim.FromSeconds(d), done)
 }
 
 // Controller is the logic of a synchronisation scheme. Step is one pass of
@@ -331,8 +336,10 @@ func (c *Cluster) compute(w int) {
 	}
 	x.state = computing
 	x.start = c.sim.Now()
-	x.readyAt = x.start + netsim.FromSeconds(d)
-	c.sim.Schedule(x.readyAt, c, evReady, nil, int64(w))
+	var ok bool
+	if x.readyAt, ok = netsim.Later(x.start, d); ok {
+		c.sim.Schedule(x.readyAt, c, evReady, nil, int64(w))
+	} // else a draw from a long tail ends after the clock's end: never within the run
 }
 
 // HandleEvent implements netsim.Handler: worker ready events and the

@@ -169,3 +169,23 @@ func fold(x, lo, hi float64) float64 {
 	}
 	return min(max(x, lo), hi)
 }
+
+// MaxEpochValues bounds the bandwidths a run's BWProcess draws and keeps:
+// epochs over the run times workers. Each is kept twice as a float64
+// (here in Gbps, and in bits/s by syncctl), so the bound is 400 MB.
+const MaxEpochValues = 25_000_000
+
+// CheckEpochs checks that a process changing n workers' bandwidths every
+// period seconds keeps at most MaxEpochValues values over duration
+// seconds; errors name the parameters (bw_period_s, duration_s).
+func CheckEpochs(model BWModel, n int, period, duration float64) error {
+	if model != BWRedraw && model != BWWalk {
+		return nil
+	}
+	epochs := math.Floor(duration/period) + 1
+	if v := epochs * float64(n); v > MaxEpochValues {
+		return fmt.Errorf("bw_period_s = %g over duration_s = %g is %.3g bandwidth epochs of %d workers, %.3g values kept in memory; "+
+			"at most %d: raise bw_period_s or shorten duration_s", period, duration, epochs, n, v, MaxEpochValues)
+	}
+	return nil
+}

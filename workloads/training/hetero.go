@@ -166,7 +166,20 @@ func (h Heterogeneity) WorkerMultipliers(r *rand.Rand, n int) ([]float64, error)
 // ReadMultipliers reads per-worker compute multipliers, one positive
 // number per line (blank lines and '#' comments skipped).
 func ReadMultipliers(r io.Reader) ([]float64, error) {
-	var out []float64
+	m, err := ReadMultiplierLines(r)
+	return m.Values, err
+}
+
+// MultiplierFile is a file of compute multipliers: the values in worker
+// order and the line each was read from, for messages.
+type MultiplierFile struct {
+	Values []float64
+	Lines  []int
+}
+
+// ReadMultiplierLines is ReadMultipliers keeping each value's line.
+func ReadMultiplierLines(r io.Reader) (MultiplierFile, error) {
+	var out MultiplierFile
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -177,22 +190,30 @@ func ReadMultipliers(r io.Reader) ([]float64, error) {
 		}
 		x, err := strconv.ParseFloat(t, 64)
 		if err != nil || !(x > 0) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("line %d: %q is not a positive multiplier", line, t)
+			return MultiplierFile{}, fmt.Errorf("line %d: %q is not a positive multiplier", line, t)
 		}
-		out = append(out, x)
+		out.Values = append(out.Values, x)
+		out.Lines = append(out.Lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return MultiplierFile{}, err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no multipliers")
+	if len(out.Values) == 0 {
+		return MultiplierFile{}, fmt.Errorf("no multipliers")
 	}
 	return out, nil
 }
 
 // ReadMultipliersFile reads the multipliers at path (see ReadMultipliers).
 func ReadMultipliersFile(path string) ([]float64, error) {
-	return readFile(path, ReadMultipliers)
+	m, err := ReadMultiplierLinesFile(path)
+	return m.Values, err
+}
+
+// ReadMultiplierLinesFile reads the multipliers at path with their lines
+// (see ReadMultiplierLines).
+func ReadMultiplierLinesFile(path string) (MultiplierFile, error) {
+	return readFile(path, ReadMultiplierLines)
 }
 
 // Scaled is a distribution whose samples are M times D's: one worker's

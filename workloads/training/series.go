@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"syncsim/netsim"
 )
 
 // SeriesRow is one line of a bandwidth time series: from time At (seconds)
@@ -18,13 +20,15 @@ type SeriesRow struct {
 	At    float64
 	Key   []int
 	Value float64
+	Line  int // the line of the file it was read from
 }
 
 // ReadSeries reads a time series in CSV: one row per line, "time_s,
 // key..., value" with keys integer indexes (workers from 0), blank lines
 // and lines starting with '#' skipped, and a first line whose first field
 // is not a number taken as a header. Each key must lie in [0, n); times
-// must be finite and non-negative, values finite and positive. Rows are
+// must be times the simulated clock holds (netsim.CheckSeconds), values
+// finite and positive (CheckRates bounds them as rates). Rows are
 // returned sorted by time, stably (a later row for the same key and time
 // wins). Errors name the line.
 func ReadSeries(r io.Reader, keys, n int) ([]SeriesRow, error) {
@@ -55,7 +59,10 @@ func ReadSeries(r io.Reader, keys, n int) ([]SeriesRow, error) {
 		if err != nil || math.IsNaN(at) || math.IsInf(at, 0) || at < 0 {
 			return nil, fmt.Errorf("line %d: time %q is not a non-negative number of seconds", line, f[0])
 		}
-		row := SeriesRow{At: at, Key: make([]int, keys)}
+		if err := netsim.CheckSeconds(at); err != nil {
+			return nil, fmt.Errorf("line %d: time %w", line, err)
+		}
+		row := SeriesRow{At: at, Key: make([]int, keys), Line: line}
 		for k := 0; k < keys; k++ {
 			v, err := strconv.Atoi(f[1+k])
 			if err != nil || v < 0 || v >= n {
@@ -99,6 +106,21 @@ func ReadSeriesFile(path string, keys, n int) ([]SeriesRow, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rows, nil
+}
+
+// CheckRates checks that every row's value times scale is a rate the
+// simulation can carry (netsim.CheckRate), values being in units of
+// unitBPS bits per second named unit; errors name the file and the line.
+func CheckRates(path string, rows []SeriesRow, scale, unitBPS float64, unit string) error {
+	for _, r := range rows {
+		if err := netsim.CheckRate(r.Value*scale, unitBPS, unit); err != nil {
+			if scale != 1 {
+				return fmt.Errorf("%s line %d: %g %s scaled by %g: %w", path, r.Line, r.Value, unit, scale, err)
+			}
+			return fmt.Errorf("%s line %d: %w", path, r.Line, err)
+		}
+	}
+	return nil
 }
 
 // BWTrace is every worker's available bandwidth following a measured time

@@ -8,13 +8,16 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"syncsim/netsim"
 )
 
 // ReadTrace reads measured per-iteration compute times, one number of
 // seconds per line (blank lines and lines starting with '#' are skipped),
 // and returns them as an Empirical distribution that trusts its data from
 // the first sample. It is how users replace the parametric CNN and
-// Transformer approximations with their own traces.
+// Transformer approximations with their own traces. Every time must be
+// one the simulated clock holds (netsim.CheckSeconds).
 func ReadTrace(r io.Reader) (*Empirical, error) {
 	e := NewEmpirical(1, nil)
 	sc := bufio.NewScanner(r)
@@ -28,6 +31,9 @@ func ReadTrace(r io.Reader) (*Empirical, error) {
 		x, err := strconv.ParseFloat(t, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
 			return nil, fmt.Errorf("trace line %d: %q is not a positive number of seconds", line, t)
+		}
+		if err := netsim.CheckSeconds(x); err != nil {
+			return nil, fmt.Errorf("trace line %d: %w", line, err)
 		}
 		e.Observe(x)
 	}

@@ -32,18 +32,27 @@ func Params() []experiments.Param {
 
 // Read is the heterogeneity the parameters describe.
 func Read(ps experiments.Params) (training.Heterogeneity, error) {
+	h, _, err := read(ps)
+	return h, err
+}
+
+// read is Read with the lines of worker_multipliers_file's values.
+func read(ps experiments.Params) (training.Heterogeneity, []int, error) {
 	var h training.Heterogeneity
 	var err error
 	if h.Classes, err = training.ParseWorkerClasses(ps.Str("worker_classes")); err != nil {
-		return h, fmt.Errorf("worker_classes: %w", err)
+		return h, nil, fmt.Errorf("worker_classes: %w", err)
 	}
+	var lines []int
 	if f := strings.TrimSpace(ps.Str("worker_multipliers_file")); f != "" {
-		if h.Multipliers, err = training.ReadMultipliersFile(f); err != nil {
-			return h, fmt.Errorf("worker_multipliers_file: %w", err)
+		m, err := training.ReadMultiplierLinesFile(f)
+		if err != nil {
+			return h, nil, fmt.Errorf("worker_multipliers_file: %w", err)
 		}
+		h.Multipliers, lines = m.Values, m.Lines
 	}
 	h.Stragglers, h.Slowdown = ps.Int("stragglers"), ps.Float("straggler_slowdown")
-	return h, nil
+	return h, lines, nil
 }
 
 // Multipliers is each of n workers' compute multiplier for a run on sim
