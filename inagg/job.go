@@ -230,8 +230,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	if params.AWDScope == AWDJob {
 		j.awd = newAWDCtl(params, initAWD)
 	}
+	spec := &protocols[cfg.Protocol]
 	for _, w := range j.workers {
-		w.ctl = j.newController(w, maxCWD, initAWD)
+		w.ctl = spec.worker(spec, j, w, maxCWD, initAWD)
 		w.strm, _ = w.ctl.(streamer)
 	}
 	if net.Sim.Partitions() != nil {
@@ -273,25 +274,14 @@ func (j *Job) unregisterEndpoints() {
 	}
 }
 
-// newController builds the protocol's sending policy for w.
-func (j *Job) newController(w *worker, maxCWD, initAWD float64) controller {
-	p := j.params
-	switch j.cfg.Protocol {
-	case BytePS:
-		return newBytePSCtl(p, maxCWD)
-	case SwitchML:
-		return newSwitchMLCtl(w, j.agg.jobs[j.cfg.ID].poolSize)
-	case ATP:
-		return newATPCtl(p, j.packets, j.hdr+j.payload)
-	case StrawAsyn:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, false, j.awd, initAWD)
-	case StrawAsynPC:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, true, false, j.awd, initAWD)
-	case StrawAsynAL:
-		return newStrawAsynCtl(p, maxCWD, j.hdr+j.payload, false, true, j.awd, initAWD)
-	default:
-		return newPAATPCtl(p, maxCWD, j.hdr+j.payload, j.awd, initAWD)
+// asyncWorker is the asynchronous window of StrawAsyn, its ablations
+// and PA-ATP (asyncCtl), with progress-aware cuts and the asynchrony limit
+// as the protocol's registration s says.
+func asyncWorker(s *protocolSpec, j *Job, _ *worker, maxCWD, initAWD float64) controller {
+	if s.progressAware && s.asyncLimited {
+		return newPAATPCtl(j.params, maxCWD, j.hdr+j.payload, j.awd, initAWD)
 	}
+	return newStrawAsynCtl(j.params, maxCWD, j.hdr+j.payload, s.progressAware, s.asyncLimited, j.awd, initAWD)
 }
 
 // ringSize is the power of two >= n (at least 2).

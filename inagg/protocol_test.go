@@ -1,6 +1,7 @@
 package inagg
 
 import (
+	"slices"
 	"testing"
 
 	"syncsim/netsim"
@@ -34,5 +35,29 @@ func TestEveryProtocolMovesExactGradient(t *testing.T) {
 			}
 			t.Logf("%s: iters %v AJCT %v, switch %d PS %d contributions, %+v", name, j.IterationTimes(), j.AJCT(), j.Stats().SwitchContributions, j.Stats().PSContributions, s.agg.Stats)
 		})
+	}
+}
+
+// TestProtocolRegistrations: every protocol has an entry of its own in
+// protocols, and its name parses back to it; a table with an empty entry
+// or a name twice is refused (init stops every program with that error),
+// so a forgotten entry never falls back to another protocol's behaviour.
+func TestProtocolRegistrations(t *testing.T) {
+	if err := checkProtocols(protocols[:]); err != nil {
+		t.Fatal(err)
+	}
+	for p := range numProtocols {
+		if q, err := ParseProtocol(p.String()); err != nil || q != p {
+			t.Errorf("ParseProtocol(%q) = %v, %v", p, q, err)
+		}
+	}
+	hole := slices.Clone(protocols[:])
+	hole[StrawAsynAL] = protocolSpec{}
+	twice := slices.Clone(protocols[:])
+	twice[PAATP].name = "atp"
+	for name, table := range map[string][]protocolSpec{"empty entry": hole, "name twice": twice} {
+		if err := checkProtocols(table); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"syncsim/inagg"
 )
 
 // TestGridCheckedBeforeFilesAreTouched: every point of the grid is
@@ -91,7 +93,9 @@ func TestIrrelevantParameterIsAnError(t *testing.T) {
 		{[]string{"run", "sr-cluster", "--set", "trace_file=times.txt"}, "trace_file has no effect unless trace=file (here trace=cnn)"},
 		{[]string{"run", "sr-cluster", "--set", "scheme=allreduce", "--set", "theta=2"}, "theta has no effect unless scheme=selective-reduce"},
 		{[]string{"run", "ina-leafspine", "--set", "gradient_mb=3"}, "gradient_mb has no effect unless model=custom (here model=mix)"},
-		{[]string{"run", "ina-testbed", "--set", "protocol=switchml", "--set", "rto_us=100"}, "rto_us has no effect unless protocol=atp|strawasyn|strawasyn-pc|strawasyn-al|pa-atp"},
+		// rto_us sets ATP's timer, which the hashed protocols run.
+		{[]string{"run", "ina-testbed", "--set", "protocol=switchml", "--set", "rto_us=100"}, "rto_us has no effect unless protocol=" +
+			strings.Join(inagg.ProtocolNamesWhere(inagg.Protocol.Hashed), "|") + " (here protocol=switchml)"},
 		{[]string{"run", "mixed-fabric", "--set", "load=0", "--set", "workload=websearch"}, "workload has no effect unless load>0 (here load=0)"},
 		{[]string{"run", "ina-motivation", "--set", "duration_ms=9"}, "duration_ms has no effect unless example=progress|async-limit"},
 	} {

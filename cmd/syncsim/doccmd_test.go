@@ -10,7 +10,8 @@ import (
 )
 
 // TestDocumentedCommandsRun: every syncsim command line of README.md and
-// docs/*.md parses and validates as written (parameters, values, rules
+// docs/*.md (but docs/extending.md, whose commands TestExtendingGuideSteps
+// runs after the guide's steps) parses and validates as written (parameters, values, rules
 // between parameters, the columns a plot or summary reads), without
 // running a simulation. A command that shows placeholders (EXP, FILE.csv)
 // instead of values is logged as skipped.
@@ -19,6 +20,11 @@ func TestDocumentedCommandsRun(t *testing.T) {
 	pages, _ := filepath.Glob(filepath.Join(c.repo, "docs", "*.md"))
 	pages = append([]string{filepath.Join(c.repo, "README.md")}, pages...)
 	for _, page := range pages {
+		if filepath.Base(page) == "extending.md" {
+			// Its commands run after its steps, on the scratch copy
+			// of TestExtendingGuideSteps.
+			continue
+		}
 		data, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)

@@ -34,7 +34,7 @@ var goldenSweeps = map[string][]string{
 		"--set", "job_b_start_ms=0.05", "--set", "udp_ms=0.1"},
 	"ina-testbed": {"--vary", "protocol=byteps,switchml,atp,strawasyn,pa-atp", "--set", "model=custom",
 		"--set", "gradient_mb=0.3", "--set", "iterations=2", "--set", "load=0.4"},
-	"ina-leafspine": {"--vary", "protocol=byteps,switchml,atp,strawasyn,strawasyn-pc,strawasyn-al,pa-atp",
+	"ina-leafspine": {"--vary", everyChoice("ina-leafspine", "protocol"),
 		"--vary", "agg_placement=ps-leaf,two-level", "--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2", "--set", "workers=3",
 		"--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "--set", "switch_mem_mib=0.05"},
 	"ina-motivation": {"--vary", "example=sync-vs-async,progress,async-limit", "--vary", "protocol=atp,strawasyn,pa-atp"},
@@ -42,7 +42,7 @@ var goldenSweeps = map[string][]string{
 	"mixed-fabric": {"--vary", "ina_jobs=1,2", "--set", "iterations=1", "--set", "bg_hosts=idle",
 		"--set", "pr_jobs=1", "--set", "pr_workers=2", "--set", "pr_p=1", "--set", "ring_workers=2", "--set", "stragglers=1"},
 	"sr-example": {"--vary", "scheme=allreduce,partial-reduce,progress-aware,bandwidth-aware,selective-reduce"},
-	"sr-cluster": {"--vary", "fidelity=analytic,flow,packet", "--vary", "scheme=allreduce,partial-reduce,selective-reduce",
+	"sr-cluster": {"--vary", "fidelity=analytic,flow,packet", "--vary", everyChoice("sr-cluster", "scheme"),
 		"--set", "n=8", "--set", "duration_s=4", "--set", "model_mb=20", "--set", "start=cold", "--set", "bw_error=0.1",
 		"--set", "stragglers=2", "--set", "worker_classes=v100:0.75+p100:0.25"},
 	"dssync": {"--vary", "scenario=static,inter-rack,end-host,both", "--vary", "scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip",
@@ -55,6 +55,22 @@ var goldenSweeps = map[string][]string{
 		"--set", "n=12", "--set", "p=4", "--set", "duration_s=5", "--set", "model_mb=18", "--set", "faulty_links=3",
 		"--set", "network=n2", "--set", "trace=t2", "--vary", "failover=move,split", "--set", "eq3_scope=running",
 		"--set", "bw_model=walk", "--set", "bw_period_s=2", "--set", "stragglers=2"},
+}
+
+// everyChoice is "name=c1,c2,..." with every choice of experiment exp's
+// enum parameter name, so a golden sweep covers a scheme or protocol as
+// soon as it is registered.
+func everyChoice(exp, name string) string {
+	e, err := newRegistry().Lookup(exp)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range e.Params {
+		if p.Name == name {
+			return name + "=" + strings.Join(p.Choices, ",")
+		}
+	}
+	panic(exp + " has no parameter " + name)
 }
 
 // TestGoldenSweeps runs every experiment's golden sweep with two trials

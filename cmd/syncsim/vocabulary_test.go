@@ -12,10 +12,13 @@ import (
 )
 
 // settled is the vocabulary of the names several experiments share, as
-// the README's table states it: each name has one meaning everywhere. A
-// name listed here must match its entry in every experiment that uses it
-// (kind, unit, special values, choices, words of its help), and former
-// names are used by none.
+// the table of docs/manual.md (Names and units) states it: each name has
+// one meaning everywhere. A name listed here must match its entry in every
+// experiment that uses it (kind, unit, special values, choices, words of
+// its help), and former names are used by none. A new value of a name
+// whose choices are listed (bg_hosts, topology, trace) is a decision about
+// the shared vocabulary: it goes into the manual's table and here
+// (docs/extending.md says so); schemes and models are each paper's own.
 var settled = []struct {
 	name    string
 	kind    string            // parameter kind, "" for a metric
@@ -24,6 +27,10 @@ var settled = []struct {
 	choices []string          // the enum's choices are among these
 	helpHas string            // a phrase every help of the name contains
 	former  []string          // names no experiment may use any more
+	// perPaper: each experiment offers its paper's own choices, and a
+	// choice several offer is spelled alike in all (respellings): a new
+	// scheme or model needs no entry here.
+	perPaper bool
 }{
 	{name: "ecn_k_pkts", kind: "int", special: map[string]string{"0": "no marking"}, helpHas: "ECN marking threshold"},
 	{name: "ecn_k_kb", kind: "float", special: map[string]string{"0": "no marking", "-1": "DCTCP's guideline K"}, helpHas: "ECN marking threshold", former: []string{"ecn_kb"}},
@@ -31,9 +38,8 @@ var settled = []struct {
 	{name: "bg_hosts", kind: "enum", choices: []string{"all", "idle"}},
 	{name: "bg_hosts_per_rack", kind: "int"},
 	{name: "topology", kind: "enum", choices: []string{"star", "dumbbell", "leaf-spine", "racks"}},
-	{name: "model", kind: "enum", choices: []string{"mix", "resnet50", "alexnet", "vgg11", "vgg19", "wrn-28-10", "wrn-50-2", "bert", "bert-base", "custom"}},
-	{name: "scheme", kind: "enum", choices: []string{"allreduce", "partial-reduce", "progress-aware", "bandwidth-aware", "selective-reduce",
-		"dssync", "tree-allreduce", "hier-allreduce", "asp", "gossip", "crew", "opr", "a2a", "ps", "ring", "blink", "toa"}},
+	{name: "model", kind: "enum", perPaper: true},
+	{name: "scheme", kind: "enum", perPaper: true},
 	{name: "trace", kind: "enum", choices: []string{"cnn", "transformer", "constant", "uniform", "lognormal", "file", "t1", "t2", "lstm"}},
 	{name: "load", kind: "float", special: map[string]string{"0": "no background traffic"}, helpHas: "load"},
 	{name: "switch_mem_mib", kind: "float", helpHas: "MiB", former: []string{"switch_mem_mb"}},
@@ -84,16 +90,41 @@ func uses() (map[string][]use, []string) {
 	return byName, names
 }
 
-// settledChoices reports whether the settled vocabulary lists the
-// choices of name: experiments may then offer different subsets of them
-// (each paper its models and schemes), spelled as listed.
+// settledChoices reports whether the settled vocabulary settles the
+// choices of name (a list, or each paper its own): experiments may then
+// offer different sets of them.
 func settledChoices(name string) bool {
 	for _, s := range settled {
-		if s.name == name && s.choices != nil {
+		if s.name == name && (s.choices != nil || s.perPaper) {
 			return true
 		}
 	}
 	return false
+}
+
+// respellings lists the choices of the enum uses us that spell one value
+// two ways (equal once case, '-', '_' and spaces are dropped: allreduce
+// and all-reduce), each with where the other spelling is offered.
+func respellings(us []use) []string {
+	type first struct{ exp, spelling string }
+	seen := map[string]first{}
+	var out []string
+	for _, u := range us {
+		if u.p == nil {
+			continue
+		}
+		for _, c := range u.p.Choices {
+			key := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(c))
+			f, ok := seen[key]
+			switch {
+			case !ok:
+				seen[key] = first{u.exp, c}
+			case f.spelling != c:
+				out = append(out, fmt.Sprintf("%s: %s=%s is spelled %s in %s", u.exp, u.p.Name, c, f.spelling, f.exp))
+			}
+		}
+	}
+	return out
 }
 
 // accepts reports whether p accepts the canonical value v.
@@ -185,6 +216,11 @@ func TestVocabulary(t *testing.T) {
 			for _, u := range byName[s.name] {
 				checkSettled(t, s.name, s.kind, s.unit, s.special, s.choices, s.helpHas, u)
 			}
+			if s.perPaper {
+				for _, e := range respellings(byName[s.name]) {
+					t.Error(e)
+				}
+			}
 		}
 	})
 }
@@ -275,6 +311,20 @@ func checkSettled(t *testing.T, name, kind, unit string, special map[string]stri
 	}
 	if helpHas != "" && !strings.Contains(u.m.Help, helpHas) {
 		t.Errorf("%s: help %q lacks %q", where, u.m.Help, helpHas)
+	}
+}
+
+// TestRespellings: a scheme two experiments spell differently is caught,
+// one spelled alike or offered by one experiment alone is not.
+func TestRespellings(t *testing.T) {
+	enum := func(exp string, choices ...string) use {
+		p := experiments.EnumParam("scheme", choices[0], choices, "synchronisation scheme")
+		return use{exp: exp, p: &p}
+	}
+	got := respellings([]use{enum("a", "allreduce", "ring"), enum("b", "ring", "paired-reduce"), enum("c", "All-Reduce")})
+	want := []string{"c: scheme=All-Reduce is spelled allreduce in a"}
+	if !slices.Equal(got, want) {
+		t.Errorf("respellings = %q, want %q", got, want)
 	}
 }
 

@@ -36,7 +36,7 @@ func SRCluster() *experiments.Experiment {
 		Summary: "selective reduce vs partial reduce vs all reduce on a heterogeneous cluster (Sec. IV)",
 		Doc:     doc("sr-cluster"),
 		Params: append([]experiments.Param{
-			experiments.EnumParam("scheme", "selective-reduce", []string{"allreduce", "partial-reduce", "selective-reduce"}, "synchronisation scheme"),
+			experiments.EnumParam("scheme", "selective-reduce", srSchemeNames(), "synchronisation scheme"),
 			experiments.IntParam("n", 40, 2, 100000, "number of workers (paper: 40..200 step 40)"),
 			experiments.FloatParam("p_frac", 0.3, 0, 1, "p/n: minimum group size p = max(1, round(p_frac*n)) (paper default 0.3)"),
 			experiments.FloatParam("bag_eta", 0.3, 0, 0.99, "BAG bandwidth relaxation eta (paper default 0.3)").OnlyWhen("scheme", "selective-reduce").Was("eta"),
@@ -152,14 +152,6 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		Cost:       cost,
 	}
 	cfg.Schedule = sched
-	seed, err := syncctl.ParseBAGSeed(ps.String("bag_seed"))
-	if err != nil {
-		return nil, err
-	}
-	kround, err := syncctl.ParseKRounding(ps.String("k_round"))
-	if err != nil {
-		return nil, err
-	}
 	setup := &srClusterSetup{sim: sim, p: p}
 	if r.Series {
 		// Each synchronisation is written as it completes, not kept (to
@@ -202,26 +194,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	ratio.inner = cfg.Exec
 	cfg.Exec = ratio
 	setup.ratio = ratio
-	var ctl syncctl.Controller
-	switch ps.String("scheme") {
-	case "allreduce":
-		ctl = syncctl.AllReduce{}
-	case "partial-reduce":
-		ctl, err = syncctl.NewPartialReduce(p)
-	case "selective-reduce":
-		ctl, err = syncctl.NewSelectiveReduce(syncctl.SelectiveConfig{
-			P:                p,
-			Eta:              ps.Float("bag_eta"),
-			Theta:            ps.Float("theta"),
-			Dt:               ps.Float("dt_ms") / 1e3,
-			C:                ps.Int("c"),
-			BWError:          ps.Float("bw_error"),
-			Cold:             ps.String("start") == "cold",
-			ExactConditional: ps.String("predict") == "conditional",
-			Seed:             seed,
-			KRound:           kround,
-		}, cfg.ModelBytes, sim.Rand("syncctl/bw-estimate"))
-	}
+	ctl, err := srController(ps.String("scheme"), srSchemeArgs{ps: ps, p: p, modelBytes: cfg.ModelBytes, sim: sim})
 	if err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}

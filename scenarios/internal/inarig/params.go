@@ -61,7 +61,7 @@ func AggParams() []experiments.Param {
 			"per-thread block; hash = hash(job, seq) mod M").OnlyWhen("protocol", windowed...),
 		experiments.EnumParam("aecn_count", inagg.OccupancySequences.String(), inagg.OccupancyModeNames(), "what AECN counts as overflow "+
 			"beside the aggregators in use: sequences with a contribution at the PS (Sec. III-C's R = N x AWD) or every such "+
-			"contribution").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+			"contribution").OnlyWhen("protocol", limited...),
 		experiments.EnumParam("agg_collision", "atp", []string{"atp", "follow"}, "a sequence's contributions after one overflowed to the PS: "+
 			"atp = take a free aggregator, as ATP's switch does (it keeps no per-sequence state), the partial aggregate waiting for a resend; "+
 			"follow = follow the first to the PS (per-sequence state in the switch, the earlier model)").OnlyWhen("protocol", windowed...),
@@ -89,20 +89,20 @@ func ConstantParams() []experiments.Param {
 			OnlyWhen("protocol", asynchronous...),
 		experiments.EnumParam("awd_scope", d.AWDScope.String(), inagg.AWDScopeNames(), "who holds PA-ATP's AWD: job = one window per job, moved by "+
 			"the AACKs all its workers receive (Sec. III-B3, \"each job maintains the asynchronous degree window AWD\"); worker = each worker its own copy").
-			OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+			OnlyWhen("protocol", limited...),
 		experiments.FloatParam("init_awd_pkts", d.InitAWD, 0, float64(d.MaxWindow), "initial AWD of PA-ATP and StrawAsyn+AL, and StrawAsyn+PC's fixed AWD, "+
 			"packets (the paper states none)").Means("0", "AWD* = eta (M + BDP) / N of Sec. III-C, N the jobs at the aggregating switch").
-			OnlyWhen("protocol", "strawasyn-pc", "strawasyn-al", "pa-atp"),
+			OnlyWhen("protocol", withAWD...),
 		experiments.FloatParam("init_beta", d.InitBeta, -1, 1, "PA-ATP's AECN level beta before its first round (the paper states none; "+
 			"1: the earlier model, DCTCP's start, which halves AWD at the first mark)").
-			Auto("-1", "sqrt(2 / AWD_0): Sec. III-C's steady state for the job's initial AWD").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+			Auto("-1", "sqrt(2 / AWD_0): Sec. III-C's steady state for the job's initial AWD").OnlyWhen("protocol", limited...),
 		experiments.FloatParam("init_alpha", d.InitAlpha, 0, 1, "ECN level alpha of StrawAsyn and PA-ATP before the first window of GACKs "+
 			"closes (1: as Linux's and ns-3's DCTCP start it)").OnlyWhen("protocol", asynchronous...),
 		experiments.EnumParam("awd_rounds", awdRoundsName(d.AWDRoundsElapsed), []string{"aacks", "elapsed"}, "how a quiet round grows "+
 			"PA-ATP's AWD: aacks = +1 per round of AACKs, however long (Sec. III-B3, \"additively increased by one per RTT round\"); "+
-			"elapsed = +1 per RTT elapsed since the round began (the earlier model)").OnlyWhen("protocol", "strawasyn-al", "pa-atp"),
+			"elapsed = +1 per RTT elapsed since the round began (the earlier model)").OnlyWhen("protocol", limited...),
 		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
-			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", "strawasyn-pc"),
+			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", fixedAWD...),
 		experiments.EnumParam("rto_front", "first", []string{"first", "last"}, "where a timeout of the protocols with GACKs puts the front "+
 			"sequence (last_AACK + 1, GACKed, unanswered): first = pulled or resent before the batch of unGACKed resends, as the public ATP "+
 			"client resends from last_ACK + 1 upward; last = after the batch (the earlier model)").OnlyWhen("protocol", asynchronous...),
@@ -123,7 +123,7 @@ func ConstantParams() []experiments.Param {
 			"is silent; GACKs show what reached the switch); client = the public ATP client's thread rule on the one window, from "+
 			"last_AACK + 1 up to the first result beyond it, or last_AACK + 1 alone").OnlyWhen("protocol", asynchronous...),
 		experiments.BoolParam("atp_recover_all", d.ATPRecoverAll, "on an ATP timeout resend every outstanding packet lacking a result "+
-			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", "atp"),
+			"(false: the public client's rule, each silent thread resends from its last_ACK + 1 to its first result beyond, or last_ACK + 1 alone)").OnlyWhen("protocol", atpOnly),
 		experiments.EnumParam("loss_cut", lossCutName(d.LossCut), []string{"tcp", "none"}, "window of StrawAsyn and PA-ATP after a loss: "+
 			"tcp = halved on a fast retransmission, one packet after a timeout, as a DCTCP window must (RFC 8257 Sec. 3.5); none = "+
 			"unchanged, as the public ATP client's").OnlyWhen("protocol", asynchronous...),
@@ -133,36 +133,36 @@ func ConstantParams() []experiments.Param {
 			"3 for ATP (under the client's 1 its idle runs collapse)").OnlyWhen("protocol", windowed...),
 		experiments.BoolParam("result_ecn", d.ResultECN, "results are ECN-capable: queues mark them on their way back and a worker "+
 			"takes a marked result as a congestion echo, as ATP's switch marks results leaving deep queues and its client reads the mark "+
-			"(false: the earlier model, in which nothing slowed a job whose result copies overran their links)").OnlyWhen("protocol", "byteps", "atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"),
+			"(false: the earlier model, in which nothing slowed a job whose result copies overran their links)").OnlyWhen("protocol", windowedOrTCP...),
 		experiments.BoolParam("rto_pull", d.Pull, "at a first expiry, ask the PS for the results of sequences the switch acknowledged "+
 			"(GACKed), and resend them only at later expiries (false: resend them at once, as the public ATP client, which has no GACKs, "+
 			"resends from last_ACK + 1)").
 			OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
-			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", "atp"),
+			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", atpOnly),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
-			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", "atp"),
+			"and the aggregator indexes each thread cycles through (100: the public ATP client's max_agtr_size_per_thread)").OnlyWhen("protocol", atpOnly),
 		experiments.BoolParam("atp_cc", d.ATPCC, "ATP's window adjustment: halve a thread's window on a window-closing result echoing ECN, "+
-			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", "atp"),
+			"else add 1500 B (false: fixed thread windows, as the public client ships with CC_ENABLE false)").OnlyWhen("protocol", atpOnly),
 		experiments.IntParam("switchml_pool", d.SwitchMLPool, 0, 8192, "SwitchML's slot pool per job, the packets each worker keeps "+
 			"outstanding (256: the public p4app-switchML client's max_outstanding_packets; at most the P4 program's 8192 slots)").
-			Means("0", "one bandwidth-delay product of the aggregating switch").OnlyWhen("protocol", "switchml"),
+			Means("0", "one bandwidth-delay product of the aggregating switch").OnlyWhen("protocol", switchmlOnly),
 		experiments.FloatParam("switchml_timeout_ms", d.SwitchMLTimeout.Seconds()*1e3, 0.001, 1e4, "SwitchML's per-slot retransmission "+
-			"timeout at the start of every iteration, ms (10: the public p4app-switchML client's general.timeout)").OnlyWhen("protocol", "switchml"),
+			"timeout at the start of every iteration, ms (10: the public p4app-switchML client's general.timeout)").OnlyWhen("protocol", switchmlOnly),
 		experiments.IntParam("switchml_timeout_threshold", d.SwitchMLTimeoutThreshold, 1, 1e9, "SwitchML timeouts, counted over a worker's "+
-			"run, that double its timeout (100: the client's timeout_threshold)").OnlyWhen("protocol", "switchml"),
+			"run, that double its timeout (100: the client's timeout_threshold)").OnlyWhen("protocol", switchmlOnly),
 		experiments.IntParam("switchml_threshold_increment", d.SwitchMLThresholdIncrement, 0, 1e9, "growth of SwitchML's doubling "+
-			"threshold at each doubling (100: the client's timeout_threshold_increment)").OnlyWhen("protocol", "switchml"),
+			"threshold at each doubling (100: the client's timeout_threshold_increment)").OnlyWhen("protocol", switchmlOnly),
 		experiments.IntParam("switchml_threads", d.SwitchMLThreads, 1, 8192, "SwitchML client worker threads per worker, each with its own "+
-			"timeout, backoff and polls over its share of the slots (4: the client's num_worker_threads)").OnlyWhen("protocol", "switchml"),
+			"timeout, backoff and polls over its share of the slots (4: the client's num_worker_threads)").OnlyWhen("protocol", switchmlOnly),
 		experiments.IntParam("switchml_first_timeouts", d.SwitchMLFirstTimeouts, 0, 8192, "timeouts the timers of SwitchML's first "+
 			"window in each iteration run (the client arms its first batch for timeout x its packets per thread, to cover building "+
 			"the batch on the host, which the simulation does not model; 1: armed like the others)").
 			Means("0", "the pool over the threads, as the client (64 of 256 over 4 threads)").
-			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", "switchml"),
+			Means("1", "the first window's timers are like the others").OnlyWhen("protocol", switchmlOnly),
 		experiments.BoolParam("switchml_in_order", d.SwitchMLInOrder, "send each SwitchML worker's packets in sequence order through one "+
 			"window of the whole pool, the earlier model, where a lost result held up every slot of the job's other workers "+
-			"(false: every slot is a stream of its own, as the public client sends s + pool into a slot when the result of s returns)").OnlyWhen("protocol", "switchml"),
+			"(false: every slot is a stream of its own, as the public client sends s + pool into a slot when the result of s returns)").OnlyWhen("protocol", switchmlOnly),
 	}
 }
 
@@ -190,12 +190,30 @@ func lossCutName(cut bool) string {
 	return "none"
 }
 
-// windowed are the protocols with ATP's window and retransmission timer.
-var windowed = []string{"atp", "strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
-
-// asynchronous are the windowed protocols whose window starts at
-// init_cwd_pkts (ATP's thread windows start at atp_thread_window).
-var asynchronous = []string{"strawasyn", "strawasyn-pc", "strawasyn-al", "pa-atp"}
+// The protocols each shared parameter is offered to, read off the
+// protocols' registrations (inagg/protocol.go) by the properties that
+// select the machinery the parameter sets, so a new protocol is offered
+// them by its registration alone and no list here names it. A protocol's
+// own parameters (atp_*, switchml_*) name it by its constant.
+var (
+	// windowed: ATP's aggregators, window and retransmission timer.
+	windowed = inagg.ProtocolNamesWhere(inagg.Protocol.Hashed)
+	// asynchronous: the windowed protocols with GACKs, whose window starts
+	// at init_cwd_pkts (ATP's thread windows start at atp_thread_window).
+	asynchronous = inagg.ProtocolNamesWhere(func(p inagg.Protocol) bool { return p.Hashed() && p.Async() })
+	// limited: PA-ATP's AWD with AECN.
+	limited = inagg.ProtocolNamesWhere(inagg.Protocol.AsyncLimited)
+	// withAWD: an AWD, moved by AECN (limited) or fixed (progress-aware
+	// cuts alone, whose p_max it sets).
+	withAWD = inagg.ProtocolNamesWhere(func(p inagg.Protocol) bool { return p.AsyncLimited() || p.ProgressAware() })
+	// fixedAWD: progress-aware cuts under a fixed AWD (pc_pmax).
+	fixedAWD = inagg.ProtocolNamesWhere(func(p inagg.Protocol) bool { return p.ProgressAware() && !p.AsyncLimited() })
+	// windowedOrTCP: every protocol with a congestion window (the windowed
+	// ones and BytePS's TCP), which an ECN-marked result may cut.
+	windowedOrTCP = inagg.ProtocolNamesWhere(func(p inagg.Protocol) bool { return p.Hashed() || p.Async() })
+	atpOnly       = inagg.ATP.String()
+	switchmlOnly  = inagg.SwitchML.String()
+)
 
 // JobParams are the worker constants of a run: the defaults with the
 // run's ConstantParams.
