@@ -160,6 +160,10 @@ type Experiment struct {
 	// partitions, folded at barriers), so that the sequential results
 	// stay the default.
 	Engine string
+	// Cost, when set, is the experiment's model of what a run costs
+	// (events and CPU), which --dry-run prints; without it --dry-run says
+	// it has no estimate.
+	Cost *Cost
 }
 
 // NewResult returns a Result whose declared metrics are all NaN, so a run

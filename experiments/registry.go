@@ -82,6 +82,11 @@ func (e *Experiment) validate() error {
 	if e.Run == nil || e.Summary == "" {
 		return fmt.Errorf("experiment %s needs Run and Summary", e.Name)
 	}
+	if e.Cost != nil {
+		if err := e.Cost.validate(); err != nil {
+			return fmt.Errorf("experiment %s: %w", e.Name, err)
+		}
+	}
 	seen := map[string]bool{"experiment": true, "trial": true, "seed": true, "wall_s": true, "events_per_s": true}
 	for _, p := range e.Params {
 		if !snake.MatchString(p.Name) || seen[p.Name] {

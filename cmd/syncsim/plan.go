@@ -183,6 +183,7 @@ func (p *plan) dryRun(w io.Writer, c *cli.Context) error {
 		what = "would write " + strings.Join(writes, ", ")
 	}
 	fmt.Fprintf(w, "dry run: %s %s, %s; %s; nothing was run or written\n", p.cmd, p.exp.Name, runs, what)
+	p.printCost(w)
 	return nil
 }
 

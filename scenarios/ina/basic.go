@@ -47,6 +47,7 @@ func Basic() *experiments.Experiment {
 		Headline: []string{"jct_a_ms", "jct_b_ms", "fa1_early_gbps", "fa2_early_gbps", "agg_a_early_gbps", "agg_tput_gbps", "jobs_done", "loss_frac"},
 		Run:      runINABasic,
 		Validate: validateINABasic,
+		Cost:     basicCost(),
 	}
 }
 

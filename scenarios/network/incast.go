@@ -52,6 +52,7 @@ func Incast() *experiments.Experiment {
 		Headline: []string{"goodput_gbps", "utilisation", "jain", "queue_mean_pkts", "queue_max_pkts", "drops", "timeouts", "incast_fct_ms"},
 		Run:      runIncast,
 		Validate: validateIncast,
+		Cost:     incastCost(),
 		Threads:  true,
 	}
 }

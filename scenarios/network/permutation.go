@@ -58,6 +58,7 @@ func Permutation() *experiments.Experiment {
 		Headline: []string{"goodput_gbps", "goodput_frac", "flow_goodput_min_gbps", "jain", "flows_done", "fct_p99_us", "drops", "timeouts"},
 		Run:      runPermutation,
 		Validate: setup.ValidateWindow,
+		Cost:     permutationCost(),
 		Threads:  true,
 	}
 }
