@@ -263,7 +263,8 @@ func TestDryRun(t *testing.T) {
 	dir := t.TempDir()
 	csv, series, figs := filepath.Join(dir, "d.csv"), filepath.Join(dir, "series"), filepath.Join(dir, "figs")
 	_, stderr, code := runCLI(t, "sweep", "toy-cli", "--vary", "n=1,2,3", "--trials", "2", "--csv", csv, "--series-dir", series, "--plot", figs, "--dry-run")
-	want := "dry run: sweep toy-cli, 3 points x 2 trials = 6 runs; would write " + csv + ", " + csv + ".json, series in " + series + ", figures in " + figs + "; nothing was run or written\n"
+	want := "dry run: sweep toy-cli, 3 points x 2 trials = 6 runs; would write " + csv + ", " + csv + ".json, series in " + series + ", figures in " + figs + "; nothing was run or written\n" +
+		"cost: no estimate (toy-cli has no cost model)\n"
 	if code != 0 || stderr != want {
 		t.Errorf("exit %d\n%q\nwant\n%q", code, stderr, want)
 	}
