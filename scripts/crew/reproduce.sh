@@ -41,6 +41,8 @@ fig6() {
 		fig6.csv --metric rounds_per_worker --of scatter=non-blocking
 	table fig6-wait "Fig. 6: time a worker waits for its P (what non-blocking scatter can overlap), s" \
 		fig6.csv --metric queue_wait_s,pr_time_s --where scatter=blocking
+	table fig6-discard "Fig. 6: chunks non-blocking scatter sent by the default plan and discarded" \
+		fig6.csv --metric discarded_chunks --where scatter=non-blocking
 }
 
 # Fig. 7: flow scheduling on each connection.
@@ -48,6 +50,10 @@ fig7() {
 	sweep fig7 crew-training "${workloads[@]}" --vary p=5,10 --vary scheduling=fs,fl,tl,c1,c2 --trials 5
 	table fig7 "Fig. 7: rounds per worker under each scheduling, against FL" \
 		fig7.csv --metric rounds_per_worker --vs scheduling=fl
+	table fig7-c2 "Fig. 7: rounds per worker, scatter first (C2) against multicast first (C1)" \
+		fig7.csv --metric rounds_per_worker --where scheduling=c1,c2 --vs scheduling=c1
+	table fig7-time "Fig. 7: partial-reduce time and wait for P (s) under FL, C1 and C2, against FL" \
+		fig7.csv --metric pr_time_s,queue_wait_s --where scheduling=fl,c1,c2 --vs scheduling=fl
 }
 
 # Fig. 8: connections failing at random times.

@@ -15,6 +15,14 @@
 #   fig9        whether Fig. 9's reversal on N1 comes from N1 being slower:
 #               N1 at 1x and 3x its bandwidths
 #   fig6        Fig. 6 at chunk pipelining on N2 with a slow controller
+#   latency     what chunk pipelining gains with and without the WAN's
+#               latencies (latency=aws against latency=none), alone and in
+#               training
+#   fig5        Fig. 5's gaps tested: N1 at 1x and 3x its bandwidths (CREW
+#               against OPR and A2A), and the LP's split against the even one
+#               in a single partial reduce on N1 and N2
+#   fig10       Fig. 10's fall tested: N1 at 1x and 3x its bandwidths, model
+#               x8 against x1
 #
 #   scripts/crew/studies.sh [OUTDIR [STUDY...]]   (default: all of them)
 #
@@ -22,7 +30,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=crew-studies
-figures=(pipeline fluct stragglers fig8 failover fig9 fig6)
+figures=(pipeline fluct stragglers fig8 failover fig9 fig6 latency fig5 fig10)
 
 pipeline() {
 	sweep pipe-single crew-single --vary network=n1,n2 --vary scheme=crew,opr --vary pipeline=chunk,block --trials 10
@@ -96,7 +104,7 @@ failover() {
 }
 
 fig9() {
-	sweep fig9-n1 crew-training --set trace=t2 --set duration_s=100 --set network=n1 --set p=10 \
+	sweep fig9-n1 crew-training --set trace=t2 --set duration_s=100 --set network=n1 --vary p=5,10 \
 		--vary bw_scale=1,3 --vary compute_scale=1,6 --trials 5
 	table fig9-n1 "Fig. 9 tested: N1 at 1x and 3x its bandwidths, compute x6 against x1" \
 		fig9-n1.csv --metric rounds_per_worker,pr_time_s --vs compute_scale=1
@@ -108,6 +116,43 @@ fig6() {
 	sweep fig6-n2 crew-training --set network=n2 --set control_ms=100 --vary scatter=blocking,non-blocking --trials 5
 	table fig6-n2 "Fig. 6 pipelined (N2, T1, 100 ms controller latency): non-blocking against blocking scatter" \
 		fig6-n2.csv --metric rounds_per_worker,queue_wait_s,pr_time_s --of scatter=non-blocking
+}
+
+# Chunk pipelining with and without the WAN's latencies: one partial
+# reduce (Fig. 4's setting, 10 seeds) and training (Fig. 5's, p = 10).
+# latency=aws (the default) places the workers on WANify's 8 AWS regions
+# with Skyplane's RTT/2 between them; latency=none removes every latency.
+latency() {
+	sweep pipe-latency crew-single --vary network=n1,n2 --vary scheme=crew,opr --vary latency=aws,none \
+		--vary pipeline=chunk,block --trials 10
+	table pipe-latency "Pipelining with and without the WAN's latencies: one partial reduce (s), block store-and-forward against chunk pipelining" \
+		pipe-latency.csv --metric pr_time_s --vs pipeline=chunk
+	table pipe-latency-t "Pipelining with and without the WAN's latencies: T of the split that ran (Eq. 1a + 1b, s) and the partial reduce's time" \
+		pipe-latency.csv --metric t_split_s,pr_time_s --where scheme=crew
+	sweep pipe-latency-training crew-training --vary network=n1,n2 --set p=10 --set scheme=crew --vary latency=aws,none \
+		--vary pipeline=chunk,block --trials 5
+	table pipe-latency-training "Pipelining with and without the WAN's latencies in training (p = 10): rounds per worker and partial-reduce time, chunk against block" \
+		pipe-latency-training.csv --metric rounds_per_worker,pr_time_s --of pipeline=chunk
+}
+
+# Fig. 5's gaps: CREW against OPR and A2A on N1 at its own bandwidths and
+# at 3x them (the same spread, a median of 160 Mbit/s against N2's 125),
+# and the LP's split (N-A) against the even one (E-D) in a single partial
+# reduce on each network.
+fig5() {
+	sweep fig5-n1 crew-training --set network=n1 --vary bw_scale=1,3 --vary p=5,10 --vary scheme=crew,opr,a2a --trials 5
+	table fig5-n1 "Fig. 5 tested: rounds per worker on N1 at 1x and 3x its bandwidths, CREW against OPR and A2A" \
+		fig5-n1.csv --metric rounds_per_worker --of scheme=crew
+	sweep split-single crew-single --vary network=n1,n2 --vary split=e-d,n-a --trials 10
+	table split-single "Fig. 5 tested: one CREW partial reduce (s) with the even split against the LP's" \
+		split-single.csv --metric pr_time_s --vs split=n-a
+}
+
+# Fig. 10 on N1 at its own bandwidths and at 3x them (100 s, T1).
+fig10() {
+	sweep fig10-n1 crew-training --set duration_s=100 --set network=n1 --vary bw_scale=1,3 --vary model_scale=1,8 --trials 5
+	table fig10-n1 "Fig. 10 tested: N1 at 1x and 3x its bandwidths, model x8 against x1" \
+		fig10-n1.csv --metric rounds_per_worker,pr_time_s --vs model_scale=1
 }
 
 main "$@"

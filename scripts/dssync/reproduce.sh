@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # DS-Sync (Wang et al.): Tables III, IV and V over 5 seeds, the compute
-# jitter, layer-wise overlap, and the flow and packet engines side by
-# side, as docs/dssync.md reports them.
+# jitter, layer-wise overlap, the flow and packet engines side by side,
+# hierarchical all-reduce under each contention alone, and Figs. 7-9's
+# time to accuracy against ring all-reduce, as docs/dssync.md reports them.
 #
 #   scripts/dssync/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# About 3 CPU-minutes on one core before layer tables; see costs.md for each
-# sweep's. Table II
+# About 22 CPU-minutes on one core with a bucket per layer (tta: 5, hier:
+# 1); see costs.md for each sweep's. Table II
 # and the consensus numbers come from the tests:
 #   go test ./workloads/dssync -run 'TableII|Consensus' -v
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=dssync-repro
-figures=(tables nccl-tree spread layers paper-rate fidelity)
+figures=(tables nccl-tree spread layers paper-rate fidelity hier tta)
 
 schemes=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip
 
@@ -72,13 +73,35 @@ paper-rate() {
 }
 
 # Table III's setting at flow and packet fidelity (20 iterations, the
-# contention given up front, one seed: a packet run costs about 20 s),
+# contention given up front, one seed: a packet run costs about 30 s),
 # without overlap.
 fidelity() {
 	sweep fidelity dssync --set scenario=both --set iterations=20 --set detect=given --set overlap=none \
 		--vary fidelity=flow,packet --vary scheme=dssync,allreduce,hier-allreduce,gossip
 	table fidelity "Flow and packet fidelity, Table III's setting" \
 		fidelity.csv --metric comm_time_ms --vs fidelity=flow
+}
+
+# Hierarchical all-reduce under each contention alone: end-host shares
+# worker 4's NIC with the competitor (5+3 layout) without contending for
+# the inter-rack link, inter-rack contends only for the link (4+4).
+hier() {
+	sweep hier dssync --vary scenario=static,end-host,inter-rack,both --vary model=wrn-28-10,wrn-50-2,bert \
+		--vary scheme=allreduce,hier-allreduce --trials 5
+	table hier "Hierarchical against ring all-reduce under each contention alone and both" \
+		hier.csv --metric comm_time_ms --vs scheme=allreduce
+}
+
+# Figs. 7-9 (time to accuracy) at the per-layer default, DS-Sync against
+# ring all-reduce: the MLP on MNIST trained under each scheme's schedule
+# (docs/tta.md's settings: lr 0.5, 500 iterations, target 0.95), at our
+# 20 Gbps and at the paper's effective 7.7 Gbps, where communication is a
+# larger share of an iteration. About 5 s of CPU per run.
+tta() {
+	sweep tta dssync --vary scenario=both,inter-rack,static --vary link_gbps=20,7.7 --vary scheme=dssync,allreduce \
+		--set learn_model=mlp --set lr=0.5 --set iterations=500 --trials 5
+	table tta "Figs. 7-9: time and iterations to 0.95 accuracy and the iteration time, DS-Sync against ring all-reduce" \
+		tta.csv --metric tta_s,iters_to_target,iter_time_ms --of scheme=dssync
 }
 
 main "$@"

@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=sr-repro
-figures=(fig3 point fig56 fig8 fig9 fig10 fig11 fig12 fig13 fig14 readings fabric fabric-bg)
+figures=(fig3 point fig56 fig8 fig9 fig10 fig11 fig12 fig13 fig14 readings fabric fabric-bg fig9-short fig12-bag)
 
 schemes=allreduce,partial-reduce,selective-reduce
 both=(--vary trace=cnn,transformer)
@@ -168,6 +168,26 @@ fabric-bg() {
 		fabric-bg4.csv --columns scheme --metric avg_sync_time_s,eq2_ratio,total_iteration,bg_fct_slowdown_p99
 	table fabric-bg4-paired "Background: PR over SR, paired" \
 		fabric-bg4.csv --metric avg_sync_time_s,total_iteration --of scheme=partial-reduce --changes-only
+}
+
+# Fig. 9's scale tested: whether BAG's groups exceed n - p = 140 at
+# eta = 0.8 once synchronisations are short against the compute (a 50 MB
+# or 5 MB model instead of 500 MB), CNN trace, n = 200, 5 seeds.
+fig9-short() {
+	sweep fig9-short sr-cluster --set n=200 --set scheme=selective-reduce --vary model_mb=500,50,5 \
+		--vary bag_eta=0.1,0.8 --trials 5
+	table fig9-short "Fig. 9 tested: SR's scale, sync time and idle time against eta with shorter synchronisations" \
+		fig9-short.csv --metric avg_sync_scale,avg_sync_time_s,total_sync,total_iteration --vs bag_eta=0.1
+}
+
+# Fig. 12's larger groups tested: the estimation error with BPAWR as
+# usual (theta = 1) and with it never waiting (theta = 1e6, BAG alone),
+# CNN trace, n = 200, 5 seeds.
+fig12-bag() {
+	sweep fig12-bag sr-cluster --set n=200 --set scheme=selective-reduce --vary theta=1,1e6 \
+		--vary bw_error=0,0.5 --trials 5
+	table fig12-bag "Fig. 12 tested: error 0.5 against none, with BPAWR (theta 1) and BAG alone (theta 1e6)" \
+		fig12-bag.csv --metric avg_sync_scale,avg_sync_time_s,total_sync,total_iteration,bpawr_waits --vs bw_error=0
 }
 
 main "$@"
