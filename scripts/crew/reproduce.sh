@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # CREW (cross-cloud partial reduce): Figs. 4-11 over 5 seeds (Fig. 4 over
-# 10), as docs/crew.md reports them.
+# 10), as docs/crew.md reports them: Figs. 5, 7, 9 and 10 at the default
+# chunk pipelining, Figs. 4, 6, 8 and 11 under block store-and-forward
+# (--set pipeline=block, as first measured; docs/crew.md's Studies have
+# their pipelined counterparts for Figs. 4, 6 and 8).
 #
 #   scripts/crew/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# About 25 CPU-minutes on one core (costs.md has each sweep's). The
-# packet-against-flow check comes from the test:
+# About 85 CPU-minutes on one core, 80 of them the pipelined Figs. 5, 7, 9
+# and 10 (costs.md has each sweep's). The packet-against-flow check comes
+# from the test:
 #   go test ./workloads/crew -run PacketMatchesFlow -v
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
@@ -16,7 +20,7 @@ workloads=(--vary network=n1,n2 --vary trace=t1,t2)
 
 # Fig. 4: one cross-cloud partial reduce by every scheme.
 fig4() {
-	sweep fig4 crew-single --vary network=n1,n2 --vary scheme=ps,ring,toa,blink,a2a,opr,crew --trials 10
+	sweep fig4 crew-single --vary network=n1,n2 --vary scheme=ps,ring,toa,blink,a2a,opr,crew --set pipeline=block --trials 10
 	table fig4 "Fig. 4: time of one partial reduce (s) and its ratio to CREW's" \
 		fig4.csv --metric pr_time_s --vs scheme=crew
 }
@@ -36,7 +40,7 @@ fig5() {
 # 100 ms of controller latency each way.
 fig6() {
 	sweep fig6 crew-training "${workloads[@]}" --vary p=5,10 --vary control_ms=0,100 \
-		--vary scatter=blocking,non-blocking --trials 5
+		--vary scatter=blocking,non-blocking --set pipeline=block --trials 5
 	table fig6 "Fig. 6: rounds per worker, non-blocking against blocking scatter" \
 		fig6.csv --metric rounds_per_worker --of scatter=non-blocking
 	table fig6-wait "Fig. 6: time a worker waits for its P (what non-blocking scatter can overlap), s" \
@@ -58,7 +62,7 @@ fig7() {
 
 # Fig. 8: connections failing at random times.
 fig8() {
-	sweep fig8 crew-training --vary p=5,10 --vary faulty_links=0,1,2,4,8,16 --trials 5
+	sweep fig8 crew-training --vary p=5,10 --vary faulty_links=0,1,2,4,8,16 --set pipeline=block --trials 5
 	table fig8 "Fig. 8: rounds per worker with faulty links, against none" \
 		fig8.csv --metric rounds_per_worker --vs faulty_links=0
 	table fig8-failover "Fig. 8: failovers and abandoned rounds" \
@@ -71,6 +75,8 @@ fig9() {
 		--vary compute_scale=1,2,3,4,5,6 --trials 5
 	table fig9 "Fig. 9: rounds per worker over compute time, against x1" \
 		fig9.csv --metric rounds_per_worker --vs compute_scale=1 --changes-only
+	table fig9-time "Fig. 9: partial-reduce time (s) at compute x1 and x6" \
+		fig9.csv --metric pr_time_s --where compute_scale=1,6 --vs compute_scale=1
 }
 
 # Fig. 10: model size x1-x8, 100 s.
@@ -78,12 +84,14 @@ fig10() {
 	sweep fig10 crew-training --set duration_s=100 "${workloads[@]}" --vary model_scale=1,2,4,8 --trials 5
 	table fig10 "Fig. 10: rounds per worker over model size, against x1" \
 		fig10.csv --metric rounds_per_worker --vs model_scale=1
+	table fig10-time "Fig. 10: partial-reduce time (s) over model size, against x1" \
+		fig10.csv --metric pr_time_s --vs model_scale=1
 }
 
 # Fig. 11: bandwidth estimation noise, N2, T2.
 fig11() {
 	sweep fig11 crew-training --set network=n2 --set trace=t2 --vary split=e-d,n-a \
-		--vary bw_noise=0,0.1,0.2,0.3,0.4,0.5 --trials 5
+		--vary bw_noise=0,0.1,0.2,0.3,0.4,0.5 --set pipeline=block --trials 5
 	table fig11 "Fig. 11: partial-reduce time (s) over noise, against none" \
 		fig11.csv --metric pr_time_s --vs bw_noise=0
 	table fig11-split "Fig. 11: N-A against E-D at each noise" \

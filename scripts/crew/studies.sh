@@ -21,12 +21,12 @@
 #   fig5        Fig. 5's gaps tested: N1 at 1x and 3x its bandwidths (CREW
 #               against OPR and A2A), and the LP's split against the even one
 #               in a single partial reduce on N1 and N2
-#   fig10       Fig. 10's fall tested: N1 at 1x and 3x its bandwidths, model
-#               x8 against x1
+#   fig10       Fig. 10's fall tested: N1 at 1x and 3x its bandwidths, and
+#               both networks without the WAN's latencies, model x8 against x1
 #
 #   scripts/crew/studies.sh [OUTDIR [STUDY...]]   (default: all of them)
 #
-# About 20 CPU-minutes on one core (costs.md has each sweep's). See
+# About 30 CPU-minutes on one core (costs.md has each sweep's). See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=crew-studies
@@ -148,11 +148,15 @@ fig5() {
 		split-single.csv --metric pr_time_s --vs split=n-a
 }
 
-# Fig. 10 on N1 at its own bandwidths and at 3x them (100 s, T1).
+# Fig. 10 on N1 at its own bandwidths and at 3x them, and on both
+# networks without the WAN's latencies (100 s, T1).
 fig10() {
 	sweep fig10-n1 crew-training --set duration_s=100 --set network=n1 --vary bw_scale=1,3 --vary model_scale=1,8 --trials 5
 	table fig10-n1 "Fig. 10 tested: N1 at 1x and 3x its bandwidths, model x8 against x1" \
 		fig10-n1.csv --metric rounds_per_worker,pr_time_s --vs model_scale=1
+	sweep fig10-latency crew-training --set duration_s=100 --vary network=n1,n2 --set latency=none --vary model_scale=1,8 --trials 5
+	table fig10-latency "Fig. 10 tested without the WAN's latencies: model x8 against x1" \
+		fig10-latency.csv --metric rounds_per_worker,pr_time_s --vs model_scale=1
 }
 
 main "$@"
