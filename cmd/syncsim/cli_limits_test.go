@@ -57,6 +57,32 @@ func checkRefusal(t *testing.T, stdout, stderr string, code int, want []string) 
 	}
 }
 
+// refusalCase is a command line the CLI must refuse, and what its one
+// line must say.
+type refusalCase struct {
+	name string
+	args []string
+	want []string
+}
+
+// checkRefusals runs tc once per mode, in the order given (false: the
+// run itself; true: with --dry-run), and checks each refusal.
+func checkRefusals(t *testing.T, tc refusalCase, modes ...bool) {
+	t.Helper()
+	for _, dry := range modes {
+		name := tc.name
+		args := tc.args
+		if dry {
+			name += " dry-run"
+			args = append(append([]string(nil), args...), "--dry-run")
+		}
+		t.Run(name, func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, args...)
+			checkRefusal(t, stdout, stderr, code, tc.want)
+		})
+	}
+}
+
 // TestValuesPastTheClock: values inside the declared ranges, or files
 // that pass validation, whose times do not fit the simulated clock
 // (2^63 ps, 106 days) are refused before anything runs, with one line
@@ -66,11 +92,7 @@ func TestValuesPastTheClock(t *testing.T) {
 	dir := t.TempDir()
 	t1e10 := writeLines(t, dir, "t1e10.txt", "1e10")
 	t1e308 := writeLines(t, dir, "t1e308.txt", "0.3", "1e308")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want []string
-	}{
+	for _, tc := range []refusalCase{
 		{"sr-cluster trace_file 1e10", []string{"run", "sr-cluster", "--set", "trace=file", "--set", "trace_file=" + t1e10},
 			[]string{"trace_file", "t1e10.txt", "line 1", "1e+10 s is beyond the 9.22e+06 s"}},
 		{"sr-cluster trace_file 1e308", []string{"run", "sr-cluster", "--set", "trace=file", "--set", "trace_file=" + t1e308},
@@ -92,18 +114,7 @@ func TestValuesPastTheClock(t *testing.T) {
 		{"crew-training multipliers 1e308", []string{"run", "crew-training", "--set", "worker_multipliers_file=" + multipliers(t, dir, 60, "1e308")},
 			[]string{"worker_multipliers_file", "line 1", "beyond"}},
 	} {
-		for _, dry := range []bool{false, true} {
-			name := tc.name
-			args := tc.args
-			if dry {
-				name += " dry-run"
-				args = append(append([]string(nil), args...), "--dry-run")
-			}
-			t.Run(name, func(t *testing.T) {
-				stdout, stderr, code := runCLI(t, args...)
-				checkRefusal(t, stdout, stderr, code, tc.want)
-			})
-		}
+		checkRefusals(t, tc, false, true)
 	}
 }
 
@@ -170,11 +181,7 @@ func TestDryRunChecksFiles(t *testing.T) {
 	bwInf := writeLines(t, dir, "bwinf.csv", "0,1e308", "1,0")
 	bwHuge := writeLines(t, dir, "bwhuge.csv", "0,1e300", "1,0")
 	latency := writeLines(t, dir, "latency.csv", "0,1e12", "1e12,0")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want []string
-	}{
+	for _, tc := range []refusalCase{
 		{"dssync layout 0+0", []string{"run", "dssync", "--set", "layout=0+0"}, []string{"dssync", `layout "0+0"`, "rack 0"}},
 		{"dssync empty compute_trace", []string{"run", "dssync", "--set", "compute_trace=" + empty}, []string{"compute_trace", "no samples"}},
 		{"dssync negative compute_trace", []string{"run", "dssync", "--set", "compute_trace=" + negative},
@@ -191,27 +198,12 @@ func TestDryRunChecksFiles(t *testing.T) {
 		{"crew-single latency_file 1e12", []string{"run", "crew-single", "--set", "latency=file", "--set", "latency_file=" + latency, "--set", "n=2", "--set", "p=2"},
 			[]string{"latency_file", "row 1, column 2", "1e+09 s is beyond"}},
 	} {
-		for _, dry := range []bool{true, false} {
-			name := tc.name
-			args := tc.args
-			if dry {
-				name += " dry-run"
-				args = append(append([]string(nil), args...), "--dry-run")
-			}
-			t.Run(name, func(t *testing.T) {
-				stdout, stderr, code := runCLI(t, args...)
-				checkRefusal(t, stdout, stderr, code, tc.want)
-			})
-		}
+		checkRefusals(t, tc, true, false)
 	}
 	// Rules between parameters that only the run checked, found by
 	// random points of FuzzParamPoints' generator that passed --dry-run
 	// and failed at run time.
-	for _, tc := range []struct {
-		name string
-		args []string
-		want []string
-	}{
+	for _, tc := range []refusalCase{
 		{"sr-cluster topology at analytic fidelity", []string{"sweep", "sr-cluster", "--vary", "fidelity=flow,analytic", "--set", "topology=racks"},
 			[]string{"point 1 (fidelity=analytic)", "topology=racks needs fidelity=flow or packet"}},
 		{"sr-cluster more racks than workers", []string{"sweep", "sr-cluster", "--vary", "n=8,2", "--set", "fidelity=flow", "--set", "topology=racks"},
