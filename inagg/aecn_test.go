@@ -131,13 +131,14 @@ func TestAECNCountsOverflowedSequences(t *testing.T) {
 }
 
 // TestCollidedSequenceTakesFreedAggregator: after one contribution of a
-// sequence overflowed, a later one finds the aggregator free again. By
-// default it takes the aggregator, as ATP's switch does (it keeps no
-// per-sequence state); with FollowOverflow it follows the first to the PS.
+// sequence overflowed, a later one finds the aggregator free again. Under
+// ATP's table (ForwardPassed off) it takes the aggregator, as ATP's switch
+// does (it keeps no per-sequence state); with FollowOverflow it follows
+// the first to the PS.
 func TestCollidedSequenceTakesFreedAggregator(t *testing.T) {
 	for _, atp := range []bool{false, true} {
 		cfg := DefaultAggregatorConfig()
-		cfg.Memory, cfg.FollowOverflow = 8*AggregatorBytes, !atp
+		cfg.Memory, cfg.FollowOverflow, cfg.ForwardPassed = 8*AggregatorBytes, !atp, false
 		s := newStar(t, starCfg{workers: 4, agg: cfg})
 		h := handSwitch{t: t, s: s}
 		a := idleJob(t, s, 0, PAATP)

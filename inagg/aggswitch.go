@@ -50,6 +50,33 @@ type AggregatorConfig struct {
 	// 14,000-63,000 resends instead of 0-2,500 and a 2-6x longer AJCT on
 	// ina-leafspine's order set at 0.25 MiB.
 	FollowOverflow bool
+	// ForwardPassed makes the switch of the asynchronous protocols
+	// (StrawAsyn, +PC, +AL, PA-ATP) send a new gradient on to the PS when
+	// its aggregator is free and another worker of its job has already sent
+	// that sequence or a later one, instead of letting it take the
+	// aggregator. The switch reads this off the S_n registers it keeps for
+	// the progress degree (Sec. IV: "The register S_n.idx stores the last
+	// sequence number of idx th worker"), so it needs no per-sequence
+	// state. A worker's gradients reach the switch in order on its one
+	// path, so a partner that passed the sequence while the aggregator is
+	// free has its contribution at the PS (overflowed, or released by a
+	// resend) or lost before the switch (its resend goes to the PS): the
+	// sequence is already split, and held here the contribution could only
+	// wait for a resend. Under in-order paths this makes FollowOverflow's
+	// decisions without its per-sequence marks (ina-testbed, VGG19, 5
+	// seeds idle and loaded: the same AJCT to the digit). Default true: the
+	// paper says the aggregation is "similar to ATP" (Sec. IV) and is
+	// silent on a contribution whose partners overflowed; ATP's table,
+	// which has no S_n, takes the free aggregator (false), and with the
+	// asynchronous windows that split every sequence a straggler caught up
+	// on behind leaders whose contributions overflowed: the straggler's
+	// gradients were all GACKed and held, only a timeout's resend of the
+	// front released them, and the job completed one sequence per two
+	// timeouts (ina-testbed, VGG19, idle, PA-ATP seed 3: 401 ms against
+	// 13-64 ms on the other seeds; StrawAsyn lost 0.2-0.65 M packets a
+	// run; docs/ina-recovery.md, "The testbed without background").
+	// ATP keeps its table whatever this says.
+	ForwardPassed bool
 	// Flush is what a resend that finds its sequence's partial aggregate
 	// sends to the PS (default FlushSeparate; see FlushMode).
 	Flush FlushMode
@@ -75,7 +102,7 @@ type AggregatorConfig struct {
 // DefaultAggregatorConfig returns the defaults documented on
 // AggregatorConfig.
 func DefaultAggregatorConfig() AggregatorConfig {
-	return AggregatorConfig{Memory: 10 * netsim.MiB, Eta: 0.9, BDPPackets: 416}
+	return AggregatorConfig{Memory: 10 * netsim.MiB, Eta: 0.9, BDPPackets: 416, ForwardPassed: true}
 }
 
 // Validate reports the first invalid field.
@@ -103,6 +130,7 @@ type AggregatorStats struct {
 	Absorbed        uint64 // gradients added into an aggregator (hits)
 	Allocations     uint64 // hashed aggregators allocated
 	Collisions      uint64 // gradients whose aggregator was busy: overflowed to the PS
+	PassedForwarded uint64 // gradients sent on to the PS because a partner had passed their sequence (ForwardPassed)
 	Completions     uint64 // aggregations completed at the switch
 	Flushes         uint64 // partial aggregates released by a retransmission and sent to the PS
 	RetxForwarded   uint64 // retransmitted gradients forwarded to the PS
@@ -271,6 +299,13 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		a.Stats.Collisions++
 		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfFollow)
+		return switchmodel.Forward
+	case a.cfg.ForwardPassed && ag.state == aggFree && s.proto.Async() && s.partnerPassed(w, seq):
+		// A partner of this contribution is beyond the switch, so the
+		// sequence cannot complete here (AggregatorConfig.ForwardPassed).
+		a.Stats.PassedForwarded++
+		s.stats().Overflowed++
+		a.countOverflow(s, seq, ovfPassed)
 		return switchmodel.Forward
 	case ag.state == aggFree:
 		ag = a.allocate(s, idx, seq)

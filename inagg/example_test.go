@@ -60,9 +60,9 @@ func ExampleNewJob() {
 			proto, job.Done(), job.AJCT(), job.Stats().PSContributions, st.Retransmits)
 	}
 	// Output:
-	// strawasyn    done true, mean iteration 713.326133us, 43668 contributions summed at the PS, 5942 retransmits
-	// strawasyn-al done true, mean iteration 980.619133us, 38703 contributions summed at the PS, 6774 retransmits
-	// pa-atp       done true, mean iteration 519.402186us, 38946 contributions summed at the PS, 5524 retransmits
+	// strawasyn    done true, mean iteration 529.017226us, 45216 contributions summed at the PS, 0 retransmits
+	// strawasyn-al done true, mean iteration 477.275253us, 39732 contributions summed at the PS, 0 retransmits
+	// pa-atp       done true, mean iteration 477.262026us, 39724 contributions summed at the PS, 0 retransmits
 }
 
 // guide:end

@@ -18,7 +18,23 @@ const (
 	ovfFollow
 	// ovfResend: a retransmission, which goes to the PS (Sec. III-B1).
 	ovfResend
+	// ovfPassed: another worker had sent its sequence or a later one
+	// while its aggregator was free, so the sequence was split
+	// (AggregatorConfig.ForwardPassed).
+	ovfPassed
 )
+
+// partnerPassed reports whether a worker of s other than w has sent
+// sequence seq or a later one as a new gradient through this switch (the
+// S_n registers, Sec. IV).
+func (s *swJob) partnerPassed(w int, seq int64) bool {
+	for v, sn := range s.sn {
+		if v != w && sn >= seq {
+			return true
+		}
+	}
+	return false
+}
 
 // busyCause classifies a contribution that found its aggregator held by
 // another (job, sequence): exhaustion if every aggregator is in use (or

@@ -8,8 +8,8 @@ import (
 )
 
 // checkSwitchShares verifies that the jobs' SwitchStats add up to the
-// switch's counters: overflow = collisions + forwarded resends, and the
-// AECN marks.
+// switch's counters: overflow = collisions + gradients whose partner had
+// passed + forwarded resends, and the AECN marks.
 func checkSwitchShares(t *testing.T, a *Aggregator, jobs ...*Job) {
 	t.Helper()
 	var over, aecn uint64
@@ -17,8 +17,8 @@ func checkSwitchShares(t *testing.T, a *Aggregator, jobs ...*Job) {
 		over += j.SwitchStats().Overflowed
 		aecn += j.SwitchStats().AECNMarked
 	}
-	if want := a.Stats.Collisions + a.Stats.RetxForwarded; over != want {
-		t.Errorf("jobs' overflow adds up to %d, the switch's collisions + forwarded resends to %d", over, want)
+	if want := a.Stats.Collisions + a.Stats.PassedForwarded + a.Stats.RetxForwarded; over != want {
+		t.Errorf("jobs' overflow adds up to %d, the switch's collisions + passed + forwarded resends to %d", over, want)
 	}
 	if aecn != a.Stats.AECNMarked {
 		t.Errorf("jobs' AECN marks add up to %d, the switch's to %d", aecn, a.Stats.AECNMarked)

@@ -65,6 +65,10 @@ func AggParams() []experiments.Param {
 		experiments.EnumParam("agg_collision", "atp", []string{"atp", "follow"}, "a sequence's contributions after one overflowed to the PS: "+
 			"atp = take a free aggregator, as ATP's switch does (it keeps no per-sequence state), the partial aggregate waiting for a resend; "+
 			"follow = follow the first to the PS (per-sequence state in the switch, the earlier model)").OnlyWhen("protocol", windowed...),
+		experiments.EnumParam("agg_passed", "ps", []string{"ps", "hold"}, "a new gradient of StrawAsyn or PA-ATP that finds its "+
+			"aggregator free when another worker of its job has already sent that sequence or a later one (the switch's S_n registers, "+
+			"Sec. IV): ps = send it on to the PS, where that partner's contribution is (ours: the paper is silent); hold = take the "+
+			"aggregator as ATP's table does, the partial aggregate waiting for a resend").OnlyWhen("protocol", asynchronous...),
 		experiments.EnumParam("resend_flush", inagg.FlushSeparate.String(), inagg.FlushModeNames(), "a resend that finds its sequence's "+
 			"partial aggregate: separate = the aggregate goes as a packet of its own beside the resend (PA-ATP Sec. III-B1, the resend "+
 			"'will release the partitioned aggregation result ... and be directly sent to PS'); merged = the resend carries it, with its "+

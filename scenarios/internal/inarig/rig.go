@@ -65,6 +65,7 @@ func AggConfig(ps experiments.Params, bdp int) inagg.AggregatorConfig {
 		c.Index, _ = inagg.ParseIndexMode(ps.String("agg_index"))
 		c.Occupancy, _ = inagg.ParseOccupancyMode(ps.String("aecn_count"))
 		c.FollowOverflow = ps.String("agg_collision") == "follow"
+		c.ForwardPassed = ps.String("agg_passed") == "ps"
 		c.Flush, _ = inagg.ParseFlushMode(ps.String("resend_flush"))
 		c.GACKOnComplete = ps.Bool("gack_on_complete")
 	}
