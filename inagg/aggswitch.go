@@ -50,32 +50,40 @@ type AggregatorConfig struct {
 	// 14,000-63,000 resends instead of 0-2,500 and a 2-6x longer AJCT on
 	// ina-leafspine's order set at 0.25 MiB.
 	FollowOverflow bool
-	// ForwardPassed makes the switch of the asynchronous protocols
-	// (StrawAsyn, +PC, +AL, PA-ATP) send a new gradient on to the PS when
-	// its aggregator is free and another worker of its job has already sent
-	// that sequence or a later one, instead of letting it take the
-	// aggregator. The switch reads this off the S_n registers it keeps for
-	// the progress degree (Sec. IV: "The register S_n.idx stores the last
+	// ForwardPassed lets the switch of the asynchronous protocols
+	// (StrawAsyn, +PC, +AL, PA-ATP) send a sequence on to the PS as soon as
+	// it can no longer complete at the switch: when every worker whose
+	// contribution the aggregate lacks has already sent that sequence or a
+	// later one, the partial aggregate (with the contribution that just
+	// arrived) goes to the PS and the aggregator is freed; a contribution
+	// finding its aggregator free with every partner past goes there
+	// itself. The switch reads this off the S_n registers it keeps for the
+	// progress degree (Sec. IV: "The register S_n.idx stores the last
 	// sequence number of idx th worker"), so it needs no per-sequence
 	// state. A worker's gradients reach the switch in order on its one
-	// path, so a partner that passed the sequence while the aggregator is
-	// free has its contribution at the PS (overflowed, or released by a
-	// resend) or lost before the switch (its resend goes to the PS): the
-	// sequence is already split, and held here the contribution could only
-	// wait for a resend. Under in-order paths this makes FollowOverflow's
-	// decisions without its per-sequence marks (ina-testbed, VGG19, 5
-	// seeds idle and loaded: the same AJCT to the digit). Default true: the
-	// paper says the aggregation is "similar to ATP" (Sec. IV) and is
-	// silent on a contribution whose partners overflowed; ATP's table,
-	// which has no S_n, takes the free aggregator (false), and with the
-	// asynchronous windows that split every sequence a straggler caught up
-	// on behind leaders whose contributions overflowed: the straggler's
-	// gradients were all GACKed and held, only a timeout's resend of the
-	// front released them, and the job completed one sequence per two
-	// timeouts (ina-testbed, VGG19, idle, PA-ATP seed 3: 401 ms against
-	// 13-64 ms on the other seeds; StrawAsyn lost 0.2-0.65 M packets a
-	// run; docs/ina-recovery.md, "The testbed without background").
-	// ATP keeps its table whatever this says.
+	// path, so a partner past the sequence whose bit the aggregate lacks
+	// has its contribution at the PS (overflowed, or released by a resend)
+	// or lost before the switch (its resend goes to the PS). The PS gets
+	// what ATP's table would send it after a resend (the partial, one
+	// packet), without the wait and without the resend. Contributions
+	// still to come aggregate at the switch as under ATP's table.
+	//
+	// Default true: the paper says the aggregation is "similar to ATP"
+	// (Sec. IV) and that a resend "will release the partitioned
+	// aggregation result" (Sec. III-B1), and is silent on a partial
+	// aggregate that no new gradient can complete; this is ours, said so.
+	// Under ATP's table alone (false; ATP keeps it whatever this says, its
+	// switch having no S_n) the asynchronous windows let leaders overflow
+	// thousands of sequences ahead, and a straggler catching up split
+	// every one: its gradients were GACKed and held, only a timeout's
+	// resend of the front released them, and the job completed one
+	// sequence per two timeouts (ina-testbed, VGG19, idle, PA-ATP seed 3:
+	// 401 ms against 13-64 ms on the other seeds; docs/ina-recovery.md,
+	// "The testbed without background"). Sending every later contribution
+	// of a split sequence to the PS instead (FollowOverflow's rule, which
+	// S_n can also decide) cured that but multiplied the PS's port load:
+	// PA-ATP on TestINALeafSpineOrder's fabric, seed 1, took 3.76 ms
+	// against 0.88 under ATP's table and 0.50 under this rule.
 	ForwardPassed bool
 	// Flush is what a resend that finds its sequence's partial aggregate
 	// sends to the PS (default FlushSeparate; see FlushMode).
@@ -130,7 +138,8 @@ type AggregatorStats struct {
 	Absorbed        uint64 // gradients added into an aggregator (hits)
 	Allocations     uint64 // hashed aggregators allocated
 	Collisions      uint64 // gradients whose aggregator was busy: overflowed to the PS
-	PassedForwarded uint64 // gradients sent on to the PS because a partner had passed their sequence (ForwardPassed)
+	PassedForwarded uint64 // gradients sent on to the PS because every partner had passed their sequence (ForwardPassed)
+	PassedFlushes   uint64 // partial aggregates sent to the PS because every partner they lacked had passed (ForwardPassed)
 	Completions     uint64 // aggregations completed at the switch
 	Flushes         uint64 // partial aggregates released by a retransmission and sent to the PS
 	RetxForwarded   uint64 // retransmitted gradients forwarded to the PS
@@ -300,8 +309,8 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		s.stats().Overflowed++
 		a.countOverflow(s, seq, ovfFollow)
 		return switchmodel.Forward
-	case a.cfg.ForwardPassed && ag.state == aggFree && s.proto.Async() && s.partnerPassed(w, seq):
-		// A partner of this contribution is beyond the switch, so the
+	case a.cfg.ForwardPassed && ag.state == aggFree && s.proto.Async() && s.missingPassed(uint64(p.Ext[extBitmap]), seq):
+		// Every partner of this contribution is beyond the switch, so the
 		// sequence cannot complete here (AggregatorConfig.ForwardPassed).
 		a.Stats.PassedForwarded++
 		s.stats().Overflowed++
@@ -361,6 +370,13 @@ func (a *Aggregator) hashedIngress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		return switchmodel.Forward
 	}
 	if s.proto.Async() {
+		if a.cfg.ForwardPassed && s.missingPassed(ag.bitmap, seq) {
+			// Every partner missing from the aggregate is beyond the
+			// switch: it cannot complete here, so it goes to the PS now
+			// (AggregatorConfig.ForwardPassed).
+			a.Stats.PassedFlushes++
+			a.flush(s, idx, p)
+		}
 		a.reflectGACK(s, p)
 		return switchmodel.Forward
 	}

@@ -1,6 +1,10 @@
 package inagg
 
-import "syncsim/netsim"
+import (
+	"math/bits"
+
+	"syncsim/netsim"
+)
 
 // overflowCause is why a contribution went on to the PS instead of into
 // an aggregator.
@@ -18,22 +22,27 @@ const (
 	ovfFollow
 	// ovfResend: a retransmission, which goes to the PS (Sec. III-B1).
 	ovfResend
-	// ovfPassed: another worker had sent its sequence or a later one
-	// while its aggregator was free, so the sequence was split
-	// (AggregatorConfig.ForwardPassed).
+	// ovfPassed: every other worker had sent its sequence or a later one
+	// while its aggregator was free, so its partners were beyond the
+	// switch (AggregatorConfig.ForwardPassed).
 	ovfPassed
 )
 
-// partnerPassed reports whether a worker of s other than w has sent
-// sequence seq or a later one as a new gradient through this switch (the
-// S_n registers, Sec. IV).
-func (s *swJob) partnerPassed(w int, seq int64) bool {
-	for v, sn := range s.sn {
-		if v != w && sn >= seq {
-			return true
+// missingPassed reports whether every worker of s whose bit the
+// contributions in bitmap lack has already sent sequence seq or a later
+// one as a new gradient through this switch (the S_n registers, Sec. IV),
+// so that none of them will bring seq here.
+func (s *swJob) missingPassed(bitmap uint64, seq int64) bool {
+	missing := s.full &^ bitmap
+	if missing == 0 {
+		return false
+	}
+	for ; missing != 0; missing &= missing - 1 {
+		if s.sn[bits.TrailingZeros64(missing)] < seq {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // busyCause classifies a contribution that found its aggregator held by

@@ -95,7 +95,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	var over, aecn uint64
 	var peak, occ, occMax float64
 	for _, a := range g.Aggs {
-		over += a.Stats.Collisions + a.Stats.RetxForwarded
+		over += a.Stats.Collisions + a.Stats.PassedForwarded + a.Stats.RetxForwarded
 		aecn += a.Stats.AECNMarked
 		if n := a.Memory().Size(); n > 0 {
 			peak = math.Max(peak, float64(a.Memory().Peak())/float64(n))

@@ -65,10 +65,10 @@ func AggParams() []experiments.Param {
 		experiments.EnumParam("agg_collision", "atp", []string{"atp", "follow"}, "a sequence's contributions after one overflowed to the PS: "+
 			"atp = take a free aggregator, as ATP's switch does (it keeps no per-sequence state), the partial aggregate waiting for a resend; "+
 			"follow = follow the first to the PS (per-sequence state in the switch, the earlier model)").OnlyWhen("protocol", windowed...),
-		experiments.EnumParam("agg_passed", "ps", []string{"ps", "hold"}, "a new gradient of StrawAsyn or PA-ATP that finds its "+
-			"aggregator free when another worker of its job has already sent that sequence or a later one (the switch's S_n registers, "+
-			"Sec. IV): ps = send it on to the PS, where that partner's contribution is (ours: the paper is silent); hold = take the "+
-			"aggregator as ATP's table does, the partial aggregate waiting for a resend").OnlyWhen("protocol", asynchronous...),
+		experiments.EnumParam("agg_passed", "ps", []string{"ps", "hold"}, "a sequence of StrawAsyn or PA-ATP that can no longer "+
+			"complete at the switch, every worker its aggregate lacks having sent that sequence or a later one (the switch's S_n "+
+			"registers, Sec. IV): ps = its partial aggregate goes to the PS at once (ours: the paper is silent); hold = it waits in the "+
+			"aggregator for a resend, as ATP's table").OnlyWhen("protocol", asynchronous...),
 		experiments.EnumParam("resend_flush", inagg.FlushSeparate.String(), inagg.FlushModeNames(), "a resend that finds its sequence's "+
 			"partial aggregate: separate = the aggregate goes as a packet of its own beside the resend (PA-ATP Sec. III-B1, the resend "+
 			"'will release the partitioned aggregation result ... and be directly sent to PS'); merged = the resend carries it, with its "+
@@ -295,7 +295,7 @@ func Metrics(extra ...experiments.Metric) []experiments.Metric {
 		{Name: "jobs_done", Unit: "jobs", Help: "jobs that finished every iteration"},
 		{Name: "retransmits", Unit: "packets", Help: "gradient retransmissions over all workers"},
 		{Name: "worker_timeouts", Unit: "", Help: "worker retransmission-timer expiries"},
-		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions + forwarded resends)"},
+		{Name: "overflow_pkts", Unit: "packets", Help: "gradients that missed a switch aggregator and went to the PS (collisions, contributions whose partners had all passed them (agg_passed), forwarded resends)"},
 		{Name: "overflow_seqs", Unit: "sequences", Help: "sequences with at least one contribution sent on to the PS, over all jobs"},
 		{Name: "collision_seqs", Unit: "sequences", Help: "of overflow_seqs, those whose first contribution to overflow found its aggregator held by another (job, sequence) while some aggregator was free (an index collision)"},
 		{Name: "exhaustion_seqs", Unit: "sequences", Help: "of overflow_seqs, those whose first contribution to overflow found every aggregator of its switch in use (memory exhausted)"},
