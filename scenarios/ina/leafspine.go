@@ -81,6 +81,7 @@ func LeafSpine() *experiments.Experiment {
 		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "switch_agg_frac", "jobs_done", "loss_frac", "drops", "host_load"},
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
+		Cost:     leafSpineCost(),
 		Engine:   "engine",
 	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
 }

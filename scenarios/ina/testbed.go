@@ -59,6 +59,7 @@ func Testbed() *experiments.Experiment {
 		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "iters_per_s", "jobs_done", "loss_frac", "final_acc", "tta_s"},
 		Run:      runINATestbed,
 		Validate: validateINATestbed,
+		Cost:     testbedCost(),
 		Engine:   "engine",
 	}, learnrig.Options{Target: 0.9}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
