@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"syncsim/experiments"
-	"syncsim/netsim"
 	"syncsim/scenarios/internal/costs"
 	"syncsim/scenarios/internal/inarig"
 )
@@ -108,7 +107,8 @@ func leafSpineCost() *experiments.Cost {
 		if ps.String("bg_hosts") == "idle" {
 			senders = max(0, hosts-jobs*(workers+1))
 		}
-		hostLoad, fabricLoad := leafSpineLoads(ps, senders)
+		hostLoad, fabricLoad := costs.LeafSpineLoads(ps.Float("load"), ps.String("load_basis"), spines, leaves, hpl, senders,
+			gbps*1e9, gbps*1e9)
 		across := costs.Across(leaves, hpl)
 		psPerLeaf := costs.MaxLoad(jobs, leaves)
 		up := float64(spines) * rate * math.Max(0.1, 1-fabricLoad)
@@ -120,27 +120,3 @@ func leafSpineCost() *experiments.Cost {
 	}}
 }
 
-// leafSpineLoads is the background's host-basis load and the busiest
-// tier's utilisation on the default leaf-spine of ps with senders
-// background hosts spread evenly over the leaves (inarig.HostLoad, as the
-// run resolves load_basis).
-func leafSpineLoads(ps experiments.Params, senders int) (host, fabric float64) {
-	load := ps.Float("load")
-	if load <= 0 || senders == 0 {
-		return 0, 0
-	}
-	leaves, hpl := ps.Int("leaves"), ps.Int("hosts_per_leaf")
-	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
-	per := min(hpl, (senders+leaves-1)/leaves)
-	groups := make([]inarig.GroupTraffic, leaves)
-	for i := range groups {
-		groups[i] = inarig.GroupTraffic{Senders: per, Dsts: per, Both: per, Uplink: netsim.Rate(ps.Int("spines")) * rate}
-	}
-	tiers := inarig.Tiers(groups, rate)
-	host, err := inarig.HostLoad(load, ps.String("load_basis"), tiers)
-	if err != nil {
-		return math.NaN(), math.NaN()
-	}
-	_, busiest := tiers.Busiest()
-	return host, math.Min(1, host*busiest)
-}

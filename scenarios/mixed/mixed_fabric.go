@@ -97,6 +97,7 @@ func MixedFabric() *experiments.Experiment {
 		Headline: []string{"ina_iter_ms", "ring_iter_ms", "pr_sync_ms", "fct_slowdown_p99", "makespan_ms", "jobs_done_frac", "switch_agg_frac", "drops"},
 		Run:      runMixedFabric,
 		Validate: validateMixedFabric,
+		Cost:     mixedCost(),
 		Engine:   "engine",
 	}
 }
