@@ -119,4 +119,3 @@ func leafSpineCost() *experiments.Cost {
 		return costs.PerPacket(proto)*pkts + costs.BackgroundEvents(ps, hostLoad, senders, 8*rate, 2+2*across, seconds)
 	}}
 }
-
