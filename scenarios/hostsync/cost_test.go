@@ -35,6 +35,16 @@ func TestCostModels(t *testing.T) {
 		{"dssync", []string{"iterations=30", "scheme=tree-allreduce", "tree_chunks=8", "layers=4"}},
 		{"dssync", []string{"iterations=50", "model=custom", "model_mb=20", "compute_ms=30", "scheme=gossip", "background=flows", "bg_flows=2"}},
 		{"dssync", []string{"iterations=3", "fidelity=packet", "model=custom", "model_mb=5", "compute_ms=20"}},
+		{"crew-single", []string{"network=n2", "chunks=300", "n=40"}},
+		{"crew-single", []string{"scheme=toa", "n=20", "p=8", "tree_segments=8", "anneal_steps=200"}},
+		{"crew-single", []string{"scheme=a2a", "n=20", "p=8", "network=n2"}},
+		{"crew-single", []string{"pipeline=block", "scheme=opr", "n=40", "p=8"}},
+		{"crew-single", []string{"fidelity=packet", "n=6", "p=3", "model_mb=4", "network=n2", "latency=none", "chunks=100"}},
+		{"crew-training", []string{"duration_s=10", "n=30", "p=5", "compute_scale=4", "model_scale=2", "chunks=200"}},
+		{"crew-training", []string{"duration_s=6", "n=24", "p=6", "network=n2", "chunks=100", "trace=cnn"}},
+		{"crew-training", []string{"duration_s=30", "n=24", "p=6", "scheme=opr", "chunks=100", "network=n2"}},
+		{"crew-training", []string{"duration_s=120", "n=12", "p=3", "scheme=a2a", "model_mb=20"}},
+		{"crew-training", []string{"fidelity=packet", "n=6", "p=3", "model_mb=4", "network=n2", "latency=const", "latency_ms=2", "duration_s=2", "chunks=100"}},
 	} {
 		exptest.CheckCost(t, lookup(t, c.exp), 1, c.sets...)
 	}

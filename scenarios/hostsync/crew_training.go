@@ -78,6 +78,7 @@ func CrewTraining() *experiments.Experiment {
 		Headline: []string{"rounds_per_worker", "rounds_min", "rounds_max", "pr_time_s", "prs", "failovers", "final_acc", "tta_s"},
 		Run:      runCrewTraining,
 		Validate: validateCrewTraining,
+		Cost:     crewTrainingCost(),
 	}, learnrig.Options{Target: 0.95, Weights: "uniform"})
 }
 
