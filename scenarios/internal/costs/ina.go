@@ -76,7 +76,7 @@ func WirePacket(protocol string) float64 {
 // a 2 x 2 x 8 leaf-spine with jobs=2 workers=4 under each protocol
 // (0.67-0.96). The default ina-leafspine point (steady, 8 x 8 x 16,
 // 141.5 M events) is estimated at 0.57 of its events: its PA-ATP jobs
-// lose 3% of their packets and run 3.5 times the bound.
+// lose 3% of their packets and run longer than this slowdown allows.
 func INASlowdown(protocol string) float64 {
 	switch protocol {
 	case "atp":
