@@ -16,7 +16,7 @@ import (
 // duration_s and synchronise p at a time (CREW paper, Figs. 5-11).
 func CrewTraining() *experiments.Experiment {
 	params := append([]experiments.Param{
-		experiments.EnumParam("scheme", "crew", []string{"crew", "opr", "a2a"},
+		experiments.EnumParam("scheme", "crew", crew.TrainingSchemeNames,
 			"crew (n blocks over all n workers), opr (the original partial reduce: p blocks over P), a2a (all-to-all direct delivery)"),
 		experiments.EnumParam("scatter", "blocking", []string{"blocking", "non-blocking"},
 			"crew: blocking (scatter once P's plan is known, the paper's default) or non-blocking (scatter by the default plan for "+
