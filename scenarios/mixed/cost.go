@@ -60,12 +60,14 @@ func mixedCost() *experiments.Cost {
 		}
 		if n := ps.Int("pr_jobs"); n > 0 {
 			// Each worker does iterations rounds, each in a group of about
-			// p, p + 1 under selective reduce, which launches only when
-			// more than p are ready (Eq. 2's volume for the group).
-			g := float64(max(2, ps.Int("pr_p")))
-			if ps.String("pr_scheme") == "selective-reduce" {
-				g++
+			// p plus the scheme's extra workers (one under selective
+			// reduce, which launches only when more than p are ready):
+			// Eq. 2's volume for the group.
+			sc, err := prSchemeOf(ps.String("pr_scheme"))
+			if err != nil {
+				return math.NaN()
 			}
+			g := float64(max(2, ps.Int("pr_p"))) + sc.extra
 			perRound := 2 * (g - 1) / g * ps.Float("pr_mb") * 1e6
 			events += dctcpPerSegment * float64(n*ps.Int("pr_workers")) * iters * math.Ceil(perRound/costs.MSS)
 			makespan = math.Max(makespan, iters*(ps.Float("pr_compute_ms")*1e-3+ringSlowdown*perRound/share))
