@@ -215,14 +215,21 @@ func (r *bucketRun) segmentDone(w *worker, seg int64) {
 	opened := false
 	if r.seg >= n {
 		b := 2*n - 1 - r.seg
-		if w.iter != r.iter {
+		empty := r.p.hi[b] == r.p.lo[b]
+		switch {
+		case w.iter == r.iter:
+			w.gateEnd = w.iterBase + r.p.hi[b]
+			opened = !empty
+		case !empty || w.iter != r.iter+1:
 			panic(fmt.Sprintf("inagg: job %d worker %d produced bucket %d of iteration %d while in iteration %d",
 				w.j.cfg.ID, w.idx, b, r.iter, w.iter))
 		}
-		w.gateEnd = w.iterBase + r.p.hi[b]
-		opened = r.p.hi[b] > r.p.lo[b]
-		if !opened {
-			r.ready[b] = true // nothing of it to aggregate
+		// A bucket that holds no sequence (less than half a packet) has
+		// nothing to aggregate. When the input side's buckets are such,
+		// the worker has every result of the iteration, and has moved on
+		// to the next, before backprop reaches them.
+		if empty {
+			r.ready[b] = true
 		}
 	}
 	r.seg++

@@ -176,6 +176,26 @@ func TestBucketsTwoBucketsByHand(t *testing.T) {
 	}
 }
 
+// TestBucketsEmptyInputBucket: an input side's bucket smaller than half a
+// packet holds no sequence. The output side's bucket (40 packets) is
+// produced at 700 us and aggregated by 705.0168 us, which ends iteration
+// 0's communication while the input side's backward runs to 1000 us; the
+// next forward pass starts then, so every later iteration lasts exactly
+// the compute, 1 ms.
+func TestBucketsEmptyInputBucket(t *testing.T) {
+	us := netsim.Microsecond
+	s := newStar(t, starCfg{workers: 2})
+	j := s.job(t, JobConfig{ID: 1, Protocol: SwitchML, Gradient: 40 * INAPayloadBytes, Iterations: 3,
+		Compute: func(int, int) netsim.Time { return 1000 * us },
+		Buckets: []Bucket{{Bytes: 1, Forward: 100 * us, Backward: 300 * us}, {Bytes: 40 * INAPayloadBytes, Forward: 200 * us, Backward: 400 * us}}})
+	s.net.Sim.Run(netsim.Second)
+	checkAll(t, s, j)
+	want := []netsim.Time{700*us + loneAggregation(40, 100*netsim.Gbps), 1000 * us, 1000 * us}
+	if got := j.IterationTimes(); !slices.Equal(got, want) {
+		t.Fatalf("iterations %v, by hand %v", got, want)
+	}
+}
+
 // TestBucketsCriticalPath checks bucket-by-bucket aggregation against the
 // closed form on a bigger case: ResNet-50 in DDP's buckets (five, the
 // input side's 2.3 of 97.5 MiB) laid on a 4000-packet gradient, four
