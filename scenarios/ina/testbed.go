@@ -79,6 +79,10 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	buckets, err := inarig.Buckets(ps, ps.String("model"))
+	if err != nil {
+		return nil, err
+	}
 	jobs, workers := ps.Int("jobs"), ps.Int("workers")
 	rate := netsim.Rate(ps.Float("link_gbps") * float64(netsim.Gbps))
 	delay := netsim.FromMicros(ps.Float("delay_us"))
@@ -117,7 +121,7 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 			hs[w] = L[(j*workers+w)%testbedLeft]
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs, PS: R[j], Switch: agg,
-			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Params: pool,
+			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Buckets: buckets, Params: pool,
 			Start: netsim.FromMillis(rl.WarmupMs)}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}
