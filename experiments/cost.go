@@ -19,12 +19,20 @@ type Cost struct {
 	Events func(ps Params) float64
 	// NsPerEvent is the CPU time of one event, nanoseconds.
 	NsPerEvent float64
+	// Rough, when set, names what makes the estimate at ps unreliable
+	// (beyond the factor of 2 the models are held to), or returns "" where
+	// the model holds: a regime the model is known to miss says so rather
+	// than printing a wrong number silently.
+	Rough func(ps Params) string
 }
 
 // Estimate is what one run of a point is expected to cost.
 type Estimate struct {
 	Events     float64
 	CPUSeconds float64
+	// Rough is why the estimate may be off by more than a factor of 2
+	// ("" when the model holds at the point).
+	Rough string
 }
 
 // Estimate returns the expected cost of one run at ps, and false when the
@@ -38,7 +46,11 @@ func (e *Experiment) Estimate(ps Params) (Estimate, bool) {
 	if math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 		return Estimate{}, false
 	}
-	return Estimate{Events: n, CPUSeconds: n * e.Cost.NsPerEvent * 1e-9}, true
+	est := Estimate{Events: n, CPUSeconds: n * e.Cost.NsPerEvent * 1e-9}
+	if e.Cost.Rough != nil {
+		est.Rough = e.Cost.Rough(ps)
+	}
+	return est, true
 }
 
 func (c *Cost) validate() error {

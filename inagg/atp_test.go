@@ -124,7 +124,8 @@ func TestATPIndexNeverRepeatsInAThreadWindow(t *testing.T) {
 // last_AACK and the flags ring.
 func fakeATPWorker() *worker {
 	net := netsim.NewNetwork(netsim.New(1))
-	w := &worker{j: &Job{params: DefaultParams(), net: net}, host: net.AddHost("w"), lastAACK: -1}
+	// Every sequence may go: no bucket holds any back (gateEnd).
+	w := &worker{j: &Job{params: DefaultParams(), net: net}, host: net.AddHost("w"), lastAACK: -1, gateEnd: 1 << 62}
 	w.flags, w.mask = make([]uint8, 64), 63
 	return w
 }

@@ -146,6 +146,9 @@ func (c *atpCtl) startIteration(w *worker) {
 	}
 }
 
+// nextSeq is the next packet of the first thread, from the cursor on,
+// whose window lets it out, whose label is within MaxWindow of last_AACK
+// and whose bucket backprop has produced (worker.gateEnd).
 func (c *atpCtl) nextSeq(w *worker) (int64, bool) {
 	maxw := int64(w.j.params.MaxWindow)
 	for i := 0; i < len(c.th); i++ {
@@ -154,7 +157,7 @@ func (c *atpCtl) nextSeq(w *worker) (int64, bool) {
 		if th.next >= th.size || th.next > th.lastAck+th.win.wnd {
 			continue
 		}
-		if seq := c.label(t, th.next); seq-w.lastAACK <= maxw {
+		if seq := c.label(t, th.next); seq < w.gateEnd && seq-w.lastAACK <= maxw {
 			return seq, true
 		}
 	}

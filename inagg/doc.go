@@ -13,7 +13,10 @@
 // aggregated result of every sequence comes back to every worker; a worker's
 // iteration ends when it holds every result, and it then starts computing
 // the next one. Gradient packets carry small integer values so that tests
-// check that every worker receives the exact sum for every sequence.
+// check that every worker receives the exact sum for every sequence. With
+// JobConfig.Buckets a worker computes layer by layer instead and sends
+// each gradient bucket as soon as backprop has produced it, its next
+// forward pass of a layer waiting for that layer's results (buckets.go).
 //
 // The aggregating switch must lie on the path between the workers and the
 // PS in both directions (the usual choice is the PS's top-of-rack switch):

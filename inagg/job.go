@@ -31,8 +31,16 @@ type JobConfig struct {
 	Iterations int
 	// Compute returns worker w's compute time in iteration k, spent before
 	// it pushes that iteration's gradient; nil means zero (a benchmark job
-	// that always has data to send).
+	// that always has data to send). With Buckets it is the iteration's
+	// forward plus backward time, split over the buckets.
 	Compute func(w, k int) netsim.Time
+	// Buckets, with Compute, make the workers compute layer by layer and
+	// aggregate bucket by bucket (buckets.go): the gradient buckets input
+	// side first, as workloads/layers fuses them. Each bucket's sequences
+	// go out once backprop has produced it, and the next iteration's
+	// forward pass of its layers waits for its results. Nil (or a nil
+	// Compute): the whole compute, then the whole gradient.
+	Buckets []Bucket
 	// Start is when the job starts (its first compute phase).
 	Start netsim.Time
 	// Params are the protocol constants; the zero value selects
@@ -158,6 +166,13 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	j.hdr, j.payload = params.sizes(cfg.Protocol)
 	j.packets = int64((cfg.Gradient + j.payload - 1) / j.payload)
 	j.lastPayload = cfg.Gradient - netsim.Bytes(j.packets-1)*j.payload
+	var plan *bucketPlan
+	if len(cfg.Buckets) > 0 && cfg.Compute != nil {
+		var err error
+		if plan, err = newBucketPlan(cfg.Buckets, j.packets); err != nil {
+			return nil, fmt.Errorf("inagg: job %d: %w", cfg.ID, err)
+		}
+	}
 	if cfg.Protocol.INA() {
 		j.agg = cfg.Switch
 		j.ring = INARing
@@ -182,6 +197,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		}
 		w.flags, w.mask = make([]uint8, wring), int64(wring-1)
 		w.rto.Init(h.Sim(), w, evRTO)
+		if plan != nil {
+			w.bk = newBucketRun(plan)
+		}
 		j.workers[i] = w
 	}
 	// Endpoints are registered last; a failed switch registration removes

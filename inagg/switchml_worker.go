@@ -107,18 +107,19 @@ func (c *switchmlCtl) startIteration(w *worker) {
 // nextSeq is the oldest ready sequence (Params.SwitchMLInOrder: the next
 // in sequence order, once its slot is free). Either waits while the
 // sequence would be more than MaxWindow past last_AACK, which keeps every
-// outstanding sequence inside the worker's ring.
+// outstanding sequence inside the worker's ring, or while backprop has not
+// produced its bucket (worker.gateEnd).
 func (c *switchmlCtl) nextSeq(w *worker) (int64, bool) {
 	maxw := int64(w.j.params.MaxWindow)
 	if c.inOrder {
 		s := w.sndNext
-		return s, s < w.iterEnd && s-w.lastAACK <= maxw && c.allow(w, s)
+		return s, s < w.gateEnd && s-w.lastAACK <= maxw && c.allow(w, s)
 	}
 	if c.head == len(c.ready) {
 		return 0, false
 	}
 	s := c.ready[c.head]
-	return s, s-w.lastAACK <= maxw
+	return s, s < w.gateEnd && s-w.lastAACK <= maxw
 }
 
 // detectGap: SwitchML recovers by timers only.

@@ -79,6 +79,13 @@ type worker struct {
 	resultsIter       int64
 	done              bool
 
+	// gateEnd is one past the last sequence of the iteration the worker
+	// may send: iterEnd, or with JobConfig.Buckets one past the last
+	// bucket backprop has produced; bk is that layer-by-layer compute
+	// (buckets.go), else nil.
+	gateEnd int64
+	bk      *bucketRun
+
 	rto         netsim.Timer
 	backoff     uint
 	wakePending bool
@@ -114,9 +121,14 @@ func (w *worker) startIteration(k int) {
 	w.iter = k
 	w.iterBase = int64(k) * w.j.packets
 	w.iterEnd = w.iterBase + w.j.packets
+	w.gateEnd = w.iterEnd
 	w.resultsIter = 0
 	if w.strm != nil {
 		w.strm.startIteration(w)
+	}
+	if w.bk != nil {
+		w.bk.startIteration(w, k)
+		return
 	}
 	var c netsim.Time
 	if w.j.cfg.Compute != nil {
@@ -133,6 +145,8 @@ func (w *worker) HandleEvent(ev netsim.Event) {
 	switch {
 	case ev.Kind == evCompute:
 		w.pump()
+	case ev.Kind == evLayer:
+		w.bk.segmentDone(w, ev.Arg)
 	case ev.Kind == evRTO:
 		w.timeout()
 	case ev.Kind == evWake:
@@ -181,7 +195,7 @@ func (w *worker) pump() {
 	}
 	if c, ok := w.ctl.(*asyncCtl); ok && c.limit {
 		s := w.sndNext
-		w.setAWDBound(s < w.iterEnd && s > w.lastAACK+int64(c.awd.awd) && s <= w.lastGACK+int64(c.cwd))
+		w.setAWDBound(s < w.gateEnd && s > w.lastAACK+int64(c.awd.awd) && s <= w.lastGACK+int64(c.cwd))
 	}
 }
 
@@ -205,7 +219,7 @@ func (w *worker) nextNew() (int64, bool) {
 		return w.strm.nextSeq(w)
 	}
 	s := w.sndNext
-	return s, s < w.iterEnd && s-w.lastAACK <= int64(w.j.params.MaxWindow) && w.ctl.allow(w, s)
+	return s, s < w.gateEnd && s-w.lastAACK <= int64(w.j.params.MaxWindow) && w.ctl.allow(w, s)
 }
 
 // markSent books new sequence s as sent. Ring slots of the sequences
@@ -426,6 +440,9 @@ func (w *worker) onResult(p *netsim.Packet) {
 		w.ctl.onGACK(w, p)
 	}
 	w.ctl.onResult(w, seq, p)
+	if w.bk != nil {
+		w.bk.onResult(w, seq)
+	}
 	if j.cfg.Protocol != SwitchML {
 		if w.rtxNext < w.rtxEnd {
 			w.recoverSome(w.j.recoveryStep, w.gacks() && w.backoff == 0)

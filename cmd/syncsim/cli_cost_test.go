@@ -13,7 +13,8 @@ import (
 // B, 92 ns per event): 10 Gbps for 1 ms is 833.3 segments, 4,250 events,
 // 0.000391 s; for 2 ms twice that; 2 trials of both, 25,500 events,
 // 0.00235 s. A single run prints one line; an experiment without a model
-// says so; a long sweep lists the first points and its costliest.
+// says so, and a point where the model is known to miss says why; a long
+// sweep lists the first points and its costliest.
 func TestDryRunCost(t *testing.T) {
 	csv := filepath.Join(t.TempDir(), "c.csv")
 	_, stderr, code := runCLI(t, "sweep", "incast", "--vary", "duration_ms=1,2", "--set", "sample_us=0", "--trials", "2", "--csv", csv, "--dry-run")
@@ -31,9 +32,17 @@ func TestDryRunCost(t *testing.T) {
 	if code != 0 || !strings.HasSuffix(stderr, want) {
 		t.Errorf("exit %d\n%s\nwant it to end\n%s", code, stderr, want)
 	}
-	_, stderr, code = runCLI(t, "run", "sr-example", "--dry-run")
-	if code != 0 || !strings.HasSuffix(stderr, "cost: no estimate (sr-example has no cost model)\n") {
+	_, stderr, code = runCLI(t, "run", "toy-cli", "--dry-run")
+	if code != 0 || !strings.HasSuffix(stderr, "cost: no estimate (toy-cli has no cost model)\n") {
 		t.Errorf("exit %d %s", code, stderr)
+	}
+	// A point where the model is known to miss says why, and a sweep
+	// counts such points in its total.
+	_, stderr, code = runCLI(t, "sweep", "ina-leafspine", "--vary", "protocol=pa-atp,atp", "--csv", csv, "--dry-run")
+	if code != 0 || strings.Contains(stderr, "protocol=pa-atp: rough") ||
+		!strings.Contains(stderr, "protocol=atp: ") || !strings.Contains(stderr, " (rough: atp under background loses packets") ||
+		!strings.Contains(stderr, "; rough at 1 point of 2\n") {
+		t.Errorf("exit %d\n%s", code, stderr)
 	}
 	// 30 points: the first 20 one by one, then the costliest (the
 	// longest, 30 ms: 127,500 events, printed as 127 k) and the total.

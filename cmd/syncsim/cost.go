@@ -15,7 +15,9 @@ const maxCostLines = 20
 // printCost writes what the plan is expected to cost (--dry-run): the
 // events and CPU seconds of one run at each point, from the experiment's
 // cost model (experiments.Cost), and the total over points x trials. An
-// experiment without a model says so instead of guessing.
+// experiment without a model says so instead of guessing, and a point
+// where the model is known to miss by more than a factor of 2 says why
+// ("rough: ...").
 func (p *plan) printCost(w io.Writer) {
 	e := p.exp
 	if e.Cost == nil {
@@ -25,12 +27,15 @@ func (p *plan) printCost(w io.Writer) {
 	n := p.grid.Len()
 	var total experiments.Estimate
 	var lines []string
-	missing, worst, worstAt := 0, -1.0, 0
+	missing, rough, worst, worstAt := 0, 0, -1.0, 0
 	for i := range n {
 		est, ok := e.Estimate(p.grid.Point(i))
 		if !ok {
 			missing++
 		} else {
+			if est.Rough != "" {
+				rough++
+			}
 			total.Events += est.Events * float64(p.trials)
 			total.CPUSeconds += est.CPUSeconds * float64(p.trials)
 			if est.Events > worst {
@@ -57,11 +62,14 @@ func (p *plan) printCost(w io.Writer) {
 		fmt.Fprintln(w, l)
 	}
 	if n > maxCostLines {
-		fmt.Fprintf(w, "  ... %d more points; the costliest: %s, %s events per run\n", n-maxCostLines, p.pointLabel(worstAt), countText(worst))
+		fmt.Fprintf(w, "  ... %d more points; the costliest: %s, %s events per run\n", n-maxCostLines, p.pointLabel(worstAt), siCount(worst))
 	}
-	sum := fmt.Sprintf("%s events, %s of CPU in all (%s)", countText(total.Events), secondsText(total.CPUSeconds), runs)
+	sum := fmt.Sprintf("%s events, %s of CPU in all (%s)", siCount(total.Events), secondsText(total.CPUSeconds), runs)
 	if missing > 0 {
 		sum += fmt.Sprintf(", not counting %s without an estimate", plural(missing, "point"))
+	}
+	if rough > 0 && n > 1 {
+		sum += fmt.Sprintf("; rough at %s of %d", plural(rough, "point"), n)
 	}
 	if n == 1 {
 		fmt.Fprintf(w, "cost: %s; %s\n", sum, model)
@@ -85,20 +93,11 @@ func costText(est experiments.Estimate, ok bool) string {
 	if !ok {
 		return "no estimate"
 	}
-	return countText(est.Events) + " events, " + secondsText(est.CPUSeconds) + " of CPU per run"
-}
-
-// countText formats a count with a k, M or G suffix, 3 significant digits.
-func countText(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.3g G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.3g M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.3g k", v/1e3)
+	t := siCount(est.Events) + " events, " + secondsText(est.CPUSeconds) + " of CPU per run"
+	if est.Rough != "" {
+		t += " (rough: " + est.Rough + ")"
 	}
-	return fmt.Sprintf("%.3g", v)
+	return t
 }
 
 // secondsText formats CPU seconds, with hours beside a long one.

@@ -96,7 +96,7 @@ func TestScriptCommandsRun(t *testing.T) {
 	for _, family := range []string{"ina", "crew", "dssync", "selective-reduce"} {
 		scripts = append(scripts, filepath.Join(c.repo, "scripts", family, "reproduce.sh"))
 	}
-	for _, study := range []string{"ina/sensitivity.sh", "ina/regime.sh", "ina/finish.sh", "ina/fullsize.sh", "crew/studies.sh", "dssync/stragglers.sh", "selective-reduce/stragglers.sh", "mixed/interference.sh"} {
+	for _, study := range []string{"ina/sensitivity.sh", "ina/regime.sh", "ina/finish.sh", "ina/fullsize.sh", "ina/overlap.sh", "crew/studies.sh", "dssync/stragglers.sh", "selective-reduce/stragglers.sh", "mixed/interference.sh"} {
 		scripts = append(scripts, filepath.Join(c.repo, "scripts", filepath.FromSlash(study)))
 	}
 	type run struct {

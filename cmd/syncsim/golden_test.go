@@ -33,7 +33,7 @@ var goldenSweeps = map[string][]string{
 	"ina-basic": {"--vary", "protocol=switchml,atp,pa-atp", "--set", "gradient_a_mb=0.5", "--set", "gradient_b_mb=0.3",
 		"--set", "job_b_start_ms=0.05", "--set", "udp_ms=0.1"},
 	"ina-testbed": {"--vary", "protocol=byteps,switchml,atp,strawasyn,pa-atp", "--set", "model=custom",
-		"--set", "gradient_mb=0.3", "--set", "iterations=2", "--set", "load=0.4"},
+		"--set", "gradient_mb=0.3", "--set", "iterations=2", "--set", "load=0.4", "--vary", "compute_ms=0,0.2"},
 	"ina-leafspine": {"--vary", everyChoice("ina-leafspine", "protocol"),
 		"--vary", "agg_placement=ps-leaf,two-level", "--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2", "--set", "workers=3",
 		"--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "--set", "switch_mem_mib=0.05"},

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -188,15 +189,21 @@ func simDuration(s float64) string {
 	return fmt.Sprintf("%.4g s", s)
 }
 
-// siCount formats a count with k, M or G.
+// siCount formats a count to 3 significant digits with a k, M, G or T
+// suffix (999.7 reads 1 k, not 1e+03), for the progress lines and the
+// cost estimate alike.
 func siCount(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2f G", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.2f M", v/1e6)
-	case v >= 1e3:
-		return fmt.Sprintf("%.1f k", v/1e3)
+	r, err := strconv.ParseFloat(fmt.Sprintf("%.3g", v), 64)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	return fmt.Sprintf("%.0f", v)
+	for _, u := range []struct {
+		scale  float64
+		suffix string
+	}{{1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}} {
+		if math.Abs(r) >= u.scale {
+			return fmt.Sprintf("%.3g", r/u.scale) + u.suffix
+		}
+	}
+	return fmt.Sprintf("%.3g", r)
 }

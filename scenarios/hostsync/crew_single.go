@@ -36,6 +36,7 @@ func CrewSingle() *experiments.Experiment {
 		Headline: []string{"pr_time_s", "t_split_s", "lp_objective_s", "traffic_mb"},
 		Run:      runCrewSingle,
 		Validate: validateCrewNet,
+		Cost:     crewSingleCost(),
 	}
 }
 

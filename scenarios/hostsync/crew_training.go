@@ -16,7 +16,7 @@ import (
 // duration_s and synchronise p at a time (CREW paper, Figs. 5-11).
 func CrewTraining() *experiments.Experiment {
 	params := append([]experiments.Param{
-		experiments.EnumParam("scheme", "crew", []string{"crew", "opr", "a2a"},
+		experiments.EnumParam("scheme", "crew", crew.TrainingSchemeNames,
 			"crew (n blocks over all n workers), opr (the original partial reduce: p blocks over P), a2a (all-to-all direct delivery)"),
 		experiments.EnumParam("scatter", "blocking", []string{"blocking", "non-blocking"},
 			"crew: blocking (scatter once P's plan is known, the paper's default) or non-blocking (scatter by the default plan for "+
@@ -78,6 +78,7 @@ func CrewTraining() *experiments.Experiment {
 		Headline: []string{"rounds_per_worker", "rounds_min", "rounds_max", "pr_time_s", "prs", "failovers", "final_acc", "tta_s"},
 		Run:      runCrewTraining,
 		Validate: validateCrewTraining,
+		Cost:     crewTrainingCost(),
 	}, learnrig.Options{Target: 0.95, Weights: "uniform"})
 }
 

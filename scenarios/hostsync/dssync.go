@@ -82,6 +82,7 @@ func DSSync() *experiments.Experiment {
 		Headline: []string{"comm_time_ms", "comm_time_max_ms", "iter_time_ms", "inter_rack_gb", "rho", "consensus_iters", "final_acc", "tta_s"},
 		Run:      runDSSync,
 		Validate: validateDSSync,
+		Cost:     dssyncCost(),
 	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
 }
 

@@ -101,6 +101,7 @@ func SRCluster() *experiments.Experiment {
 		Headline: []string{"avg_sync_time_s", "avg_sync_scale", "total_sync", "total_iteration", "wasted_wait_s", "idle_s", "final_acc", "tta_s"},
 		Run:      runSRCluster,
 		Validate: validateSRCluster,
+		Cost:     srClusterCost(),
 	}, learnrig.Options{Target: 0.9, Weights: "staleness"})
 }
 

@@ -32,6 +32,7 @@ func SRExample() *experiments.Experiment {
 		Headline: []string{"avg_sync_time_s", "avg_sync_scale", "total_sync", "idle_s"},
 		Run:      runSRExample,
 		Validate: validateSRExample,
+		Cost:     srExampleCost(),
 	}
 }
 

@@ -81,6 +81,7 @@ func LeafSpine() *experiments.Experiment {
 		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "switch_agg_frac", "jobs_done", "loss_frac", "drops", "host_load"},
 		Run:      runINALeafSpine,
 		Validate: validateINALeafSpine,
+		Cost:     leafSpineCost(),
 		Engine:   "engine",
 	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
 }
@@ -234,6 +235,10 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		buckets, err := inarig.Buckets(ps, model)
+		if err != nil {
+			return nil, 0, err
+		}
 		psHost := hs[0]
 		leaf := fab.GroupOf(psHost.ID())
 		sw, err := aggOf(leaf)
@@ -250,7 +255,7 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 			}
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: sw, FirstLevel: first,
-			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Start: start,
+			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Buckets: buckets, Start: start,
 			Params: g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, perLeaf[leaf]))}); err != nil {
 			return nil, 0, fmt.Errorf("job %d: %w", j, err)
 		}

@@ -62,6 +62,7 @@ func Model() *experiments.Experiment {
 		Common:   []string{"jobs", "workers", "aggregators", "eta", "straggler_gbps", "link_gbps", "delay_us", "gradient_mb", "ecn_k_kb"},
 		Headline: []string{"model_awd_star", "sim_awd_peak", "model_s_pkts", "sim_s_pkts", "model_t_rounds", "sim_t_rounds", "model_beta", "sim_beta"},
 		Run:      runINAModel,
+		Cost:     modelCost(),
 	}
 }
 

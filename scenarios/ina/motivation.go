@@ -58,6 +58,7 @@ func Motivation() *experiments.Experiment {
 		Headline: []string{"ajct_units", "ideal_ajct_units", "wire_ajct_units", "agg_window_gbps", "switch_agg_window_gbps", "ideal_agg_gbps", "jobs_done", "loss_frac"},
 		Run:      runINAMotivation,
 		Validate: validateINAMotivation,
+		Cost:     motivationCost(),
 	}
 }
 

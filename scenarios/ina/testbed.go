@@ -59,6 +59,7 @@ func Testbed() *experiments.Experiment {
 		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "iters_per_s", "jobs_done", "loss_frac", "final_acc", "tta_s"},
 		Run:      runINATestbed,
 		Validate: validateINATestbed,
+		Cost:     testbedCost(),
 		Engine:   "engine",
 	}, learnrig.Options{Target: 0.9}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
@@ -75,6 +76,10 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 	}
 	rl.Record(r)
 	grad, err := inarig.Gradient(ps.String("model"), ps.Float("gradient_mb"), rl.GradientScale)
+	if err != nil {
+		return nil, err
+	}
+	buckets, err := inarig.Buckets(ps, ps.String("model"))
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +121,7 @@ func runINATestbed(r *experiments.Run) (*experiments.Result, error) {
 			hs[w] = L[(j*workers+w)%testbedLeft]
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs, PS: R[j], Switch: agg,
-			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Params: pool,
+			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Buckets: buckets, Params: pool,
 			Start: netsim.FromMillis(rl.WarmupMs)}); err != nil {
 			return nil, fmt.Errorf("job %d: %w", j, err)
 		}

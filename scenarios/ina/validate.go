@@ -38,8 +38,8 @@ func validateINAMotivation(ps experiments.Params) error {
 }
 
 // validateINALeafSpine: the switch queues are valid, a job's hosts fit
-// on the fabric, skip_iters leaves an iteration to measure, and a
-// host-basis load is one every tier can carry.
+// on the fabric, skip_iters leaves an iteration to measure, model_file
+// reads, and a host-basis load is one every tier can carry.
 func validateINALeafSpine(ps experiments.Params) error {
 	lc, err := leafSpineINAConfig(ps)
 	if err != nil {
@@ -52,6 +52,9 @@ func validateINALeafSpine(ps experiments.Params) error {
 		return err
 	}
 	if err := inarig.ValidateJobParams(ps); err != nil {
+		return err
+	}
+	if err := inarig.ValidateLayers(ps); err != nil {
 		return err
 	}
 	if ps.Float("load") > 0 {
@@ -73,13 +76,16 @@ func inaEngineParam() experiments.Param {
 		"the barrier after its last worker finishes; see docs/performance.md, The parallel engine")
 }
 
-// validateINATestbed: skip_iters leaves an iteration to measure, and
-// the engine has a lookahead.
+// validateINATestbed: skip_iters leaves an iteration to measure,
+// model_file reads, and the engine has a lookahead.
 func validateINATestbed(ps experiments.Params) error {
 	if _, err := inarig.ResolveRunLength(ps, testbedPresets); err != nil {
 		return err
 	}
 	if err := inarig.ValidateJobParams(ps); err != nil {
+		return err
+	}
+	if err := inarig.ValidateLayers(ps); err != nil {
 		return err
 	}
 	return validateEngine(ps)

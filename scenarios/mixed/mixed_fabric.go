@@ -55,8 +55,13 @@ func MixedFabric() *experiments.Experiment {
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
 				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
 				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),
-			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "ring jobs' gradient bucket cap, MiB as DDP's bucket_cap_mb "+
-				"(the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhenPositive("ring_jobs"),
+			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "gradient bucket cap of ring jobs and, with ina_overlap=layer, "+
+				"of INA jobs, MiB as DDP's bucket_cap_mb (the first bucket 1 MiB; 0: a bucket per layer)"),
+			experiments.EnumParam("ina_overlap", "none", layers.OverlapNames, "INA jobs with compute_ms > 0: none, the whole compute, then "+
+				"the whole gradient (the default, under which the mixed-fabric tables were measured); layer, compute_ms split over "+
+				"ResNet-50's layer table and each bucket of bucket_mib (in ResNet-50's proportions of gradient_mb) aggregated as soon as "+
+				"backprop produces it, each layer's next forward waiting for its bucket's results (PA-ATP Sec. IV's per-layer push with "+
+				"bucket_mib=0)").OnlyWhenPositive("ina_jobs"),
 			experiments.IntParam("iterations", 3, 1, 1<<20, "iterations of every job"),
 			experiments.FloatParam("compute_ms", 0.05, 0, 1e6, "compute time of every worker before each iteration's communication, ms").Means("0", "communication only"),
 			experiments.EnumParam("workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("load"),
@@ -97,6 +102,7 @@ func MixedFabric() *experiments.Experiment {
 		Headline: []string{"ina_iter_ms", "ring_iter_ms", "pr_sync_ms", "fct_slowdown_p99", "makespan_ms", "jobs_done_frac", "switch_agg_frac", "drops"},
 		Run:      runMixedFabric,
 		Validate: validateMixedFabric,
+		Cost:     mixedCost(),
 		Engine:   "engine",
 	}
 }
@@ -218,6 +224,10 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	}
 	grad := netsim.Bytes(math.Round(ps.Float("gradient_mb") * float64(netsim.Megabyte)))
 	iters := ps.Int("iterations")
+	inaBuckets, err := inaPlan(ps, compute)
+	if err != nil {
+		return nil, err
+	}
 	for j := 0; j < nINA; j++ {
 		hs := take(ps.Int("workers") + 1)
 		psHost := hs[len(hs)-1]
@@ -229,7 +239,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		}
 		job, err := inagg.NewJob(net, inagg.JobConfig{
 			ID: j, Protocol: proto, Workers: hs[:len(hs)-1], PS: psHost, Switch: rig.aggs[leaf],
-			Gradient: grad, Iterations: iters, Compute: computeFn, Params: inarig.JobParams(ps), Start: rig.start,
+			Gradient: grad, Iterations: iters, Compute: computeFn, Buckets: inaBuckets, Params: inarig.JobParams(ps), Start: rig.start,
 			OnDone: func(*inagg.Job) { finished() },
 		})
 		if err != nil {

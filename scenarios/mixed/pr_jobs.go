@@ -20,7 +20,7 @@ func prParams() []experiments.Param {
 			"each group synchronising by a ring all-reduce of DCTCP transfers"),
 		experiments.IntParam("pr_workers", 8, 2, 1<<16, "hosts per partial-reduce job").OnlyWhenPositive("pr_jobs"),
 		experiments.IntParam("pr_p", 3, 1, 1<<16, "p: the least workers per group (at most pr_workers; below it under selective-reduce, which launches only when more than p are ready)").OnlyWhenPositive("pr_jobs"),
-		experiments.EnumParam("pr_scheme", "partial-reduce", []string{"partial-reduce", "selective-reduce"},
+		experiments.EnumParam("pr_scheme", "partial-reduce", prSchemeNames(),
 			"partial-reduce (the first p ready workers) or selective-reduce (BAG, BPAWR and Alg. 3 of the selective-reduce paper, on the hosts' NIC rates)").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_mb", 2, 0.001, 1e5, "model all-reduced by each group, MB").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
@@ -115,18 +115,11 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 		}
 	}
 	model := ps.Float("pr_mb") * 1e6
-	var ctl syncctl.Controller
-	switch ps.String("pr_scheme") {
-	case "partial-reduce":
-		ctl, err = syncctl.NewPartialReduce(p)
-	case "selective-reduce":
-		var cfg syncctl.SelectiveConfig
-		if cfg, err = selectiveConfig(ps, p); err == nil {
-			ctl, err = syncctl.NewSelectiveReduce(cfg, model, rig.sim.Rand(name+"/bw-estimate"))
-		}
-	default:
-		err = fmt.Errorf("unknown pr_scheme %q", ps.String("pr_scheme"))
+	sc, err := prSchemeOf(ps.String("pr_scheme"))
+	if err != nil {
+		return nil, err
 	}
+	ctl, err := sc.ctl(prSchemeArgs{ps: ps, p: p, modelBytes: model, sim: rig.sim, name: name})
 	if err != nil {
 		return nil, err
 	}
@@ -164,22 +157,13 @@ func selectiveConfig(ps experiments.Params, p int) (syncctl.SelectiveConfig, err
 }
 
 // checkPRP refuses a minimum group size p that the scheme cannot run on
-// n workers: partial reduce pops p ready workers, so p <= n; selective
-// reduce launches only when more than p are ready (Alg. 3, line 8), so
-// p <= n-1 (syncctl.SelectiveConfig.CheckWorkers; the tenant never sets
-// Alg. 3's c, which alone could launch with p >= n).
+// n workers (its registration's check).
 func checkPRP(scheme string, p, n int) error {
-	if scheme == "selective-reduce" {
-		if (syncctl.SelectiveConfig{P: p}).CheckWorkers(n) != nil {
-			return fmt.Errorf("pr_p = %d with pr_workers = %d: selective reduce launches a group only when more than pr_p workers are ready "+
-				"(Alg. 3, line 8), so it would never launch one; want pr_p <= %d", p, n, n-1)
-		}
-		return nil
+	sc, err := prSchemeOf(scheme)
+	if err != nil {
+		return err
 	}
-	if p > n {
-		return fmt.Errorf("pr_p = %d exceeds pr_workers = %d", p, n)
-	}
-	return nil
+	return sc.check(p, n)
 }
 
 // hostBandwidth is a host's b_i as the selective-reduce paper defines it

@@ -50,6 +50,7 @@ func Background() *experiments.Experiment {
 		Headline: []string{"flows_done", "offered_load", "fct_p50_us", "fct_p99_us", "fct_slowdown_p50", "fct_slowdown_p99", "drops", "timeouts"},
 		Run:      runBackground,
 		Validate: setup.ValidateWindow,
+		Cost:     backgroundCost(),
 		Threads:  true,
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"syncsim/experiments"
+	"syncsim/scenarios/internal/costs"
+	"syncsim/workloads/background"
 )
 
 // The cost models --dry-run prints (experiments.Cost): packets times the
@@ -81,5 +83,34 @@ func permutationCost() *experiments.Cost {
 			pkts = math.Min(pkts, hosts*flowPackets(kb))
 		}
 		return permPerPacket * pkts
+	}}
+}
+
+// Background's model: flows arrive at the generator's rate for
+// duration_ms and each delivers what its share of a host link carries by
+// the end (costs.Background); every delivered segment costs
+// costs.BGPerSegment events plus costs.BGPerHop per link it crosses, and
+// every flow costs.BGPerFlow; the segments that cross the spine are at
+// most what the leaves' uplinks carry. bgNs is the CPU of one event of
+// the 16-host calibration points (93-112 ns on the loaded machine).
+const bgNs = 95
+
+func backgroundCost() *experiments.Cost {
+	return &experiments.Cost{NsPerEvent: bgNs, Events: func(ps experiments.Params) float64 {
+		cdf, err := background.Workload(ps.String("workload"))
+		if err != nil {
+			return math.NaN()
+		}
+		leaves, hpl := ps.Int("leaves"), ps.Int("hosts_per_leaf")
+		rate := ps.Float("host_gbps") * 1e9
+		load := ps.Float("load")
+		flows, segs := costs.Background(cdf, load, leaves*hpl, rate, costs.FlowShare(load)*rate, ps.Float("duration_ms")*1e-3)
+		// Segments across the spine are at most what the leaves' uplinks
+		// carry in the window (an oversubscribed fabric).
+		across := costs.Across(leaves, hpl) * segs
+		upSegs := float64(leaves*ps.Int("spines")) * ps.Float("fabric_gbps") * 1e9 * ps.Float("duration_ms") * 1e-3 / (8 * wireBytes)
+		local := segs - across
+		across = math.Min(across, upSegs)
+		return (costs.BGPerSegment+2*costs.BGPerHop)*local + (costs.BGPerSegment+4*costs.BGPerHop)*across + costs.BGPerFlow*flows
 	}}
 }

@@ -9,7 +9,8 @@ import (
 // TestCostModels: the cost models --dry-run prints estimate the events of
 // tiny real runs within a factor of 2 (exptest.CheckCost), across the
 // parameters they model: rates, durations, sender and host counts,
-// one-shot flows, topologies, sampling, the transport. Events only: CPU
+// one-shot flows, topologies, sampling, the transport; for background the
+// workload, load, fabric size and rate, and an oversubscribed spine. Events only: CPU
 // per event depends on the machine and its load.
 func TestCostModels(t *testing.T) {
 	for _, c := range []struct {
@@ -28,6 +29,12 @@ func TestCostModels(t *testing.T) {
 		{"permutation", []string{"duration_ms=0.5", "topology=star", "leaves=2", "hosts_per_leaf=4"}},
 		{"permutation", []string{"duration_ms=0.5", "topology=dumbbell", "hosts_per_leaf=4", "spines=2"}},
 		{"permutation", []string{"duration_ms=1", "leaves=2", "hosts_per_leaf=4", "spines=2", "flow_kb=100"}},
+		// background's calibration points are 2 ms of Hadoop at load 0.5
+		// on 2 x 2 x 8 hosts, the same on one leaf, and Cache Follower.
+		{"background", []string{"spines=2", "leaves=4", "hosts_per_leaf=4", "duration_ms=1", "workload=websearch", "load=0.3"}},
+		{"background", []string{"spines=2", "leaves=2", "hosts_per_leaf=8", "duration_ms=5", "host_gbps=10", "fabric_gbps=10", "load=0.7"}},
+		{"background", []string{"spines=2", "leaves=2", "hosts_per_leaf=6", "duration_ms=1", "transport=newreno", "workload=cachefollower"}},
+		{"background", []string{"spines=1", "leaves=4", "hosts_per_leaf=8", "duration_ms=1", "fabric_gbps=25"}},
 	} {
 		exptest.CheckCost(t, lookup(t, c.exp), 1, c.sets...)
 	}

@@ -2,8 +2,9 @@ package background
 
 import (
 	"math"
-	"strings"
 	"testing"
+
+	"syncsim/internal/fuzzcheck"
 )
 
 // FuzzParse: any flow-size CDF file is refused with a one-line error or
@@ -12,7 +13,7 @@ import (
 // for a CDF of empty flows, which the generator refuses),
 // and quantiles that stay within [Min, Max] and never decrease.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{
+	fuzzcheck.Seeds(f,
 		"1000 0\n2000 50\n3000 100\n",
 		"2000\n1000 0\n3000 1\n",
 		"# comment\n100 0 # x\n\n200 100\n",
@@ -24,9 +25,7 @@ func FuzzParse(f *testing.F) {
 		"-1 0\n2 100\n",
 		"10 0 7\n",
 		"",
-	} {
-		f.Add([]byte(s))
-	}
+	)
 	for _, w := range workloadFiles {
 		if b, err := data.ReadFile("data/" + w.file); err == nil {
 			f.Add(b)
@@ -34,10 +33,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseBytes("fuzz", data)
-		if err != nil {
-			if strings.ContainsAny(err.Error(), "\n\r") {
-				t.Fatalf("message of more than one line: %q", err)
-			}
+		if fuzzcheck.Refused(t, err, "") {
 			return
 		}
 		pts := c.Points()

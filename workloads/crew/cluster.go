@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"syncsim/netsim"
 	"syncsim/workloads/training"
@@ -127,8 +128,8 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	if err := cfg.Options.Validate(n); err != nil {
 		return nil, err
 	}
-	if cfg.Scheme != CREW && cfg.Scheme != OPR && cfg.Scheme != A2A {
-		return nil, fmt.Errorf("training runs schemes crew, opr and a2a; %v runs in single partial reduces only", cfg.Scheme)
+	if schemes[cfg.Scheme].task == nil {
+		return nil, fmt.Errorf("training runs schemes %s; %v runs in single partial reduces only", strings.Join(TrainingSchemeNames, ", "), cfg.Scheme)
 	}
 	if cfg.Scatter == NonBlocking && cfg.Scheme == CREW && !net.CanCancel() { // OPR and A2A always block
 		return nil, fmt.Errorf("non-blocking scatter needs flow fidelity (it abandons transfers mid-way)")
@@ -358,6 +359,16 @@ func (c *Cluster) enqueue(w int) {
 	}
 }
 
+// crewTaskOf is the task of CREW's and OPR's partial reduce of group f,
+// taking over the chunks its members scattered before P was known.
+func crewTaskOf(c *Cluster, f *forming) task {
+	pre := make([]*preScatter, len(f.members))
+	for i, w := range f.members {
+		pre[i], c.pre[w] = c.pre[w], nil
+	}
+	return newCrewTask(c, f.pid, f.members, pre)
+}
+
 // form starts the partial reduce of group f.
 func (c *Cluster) form(f *forming) {
 	for _, w := range f.members {
@@ -366,17 +377,7 @@ func (c *Cluster) form(f *forming) {
 		c.waitCount++
 	}
 	c.rec().Formed(f.pid, f.members)
-	var t task
-	switch c.cfg.Scheme {
-	case A2A:
-		t = newA2ATask(c, f.pid, f.members)
-	default:
-		pre := make([]*preScatter, len(f.members))
-		for i, w := range f.members {
-			pre[i], c.pre[w] = c.pre[w], nil
-		}
-		t = newCrewTask(c, f.pid, f.members, pre)
-	}
+	t := schemes[c.cfg.Scheme].task(c, f)
 	c.tasks = append(c.tasks, t)
 	if c.cfg.Budget > 0 {
 		c.sim.AfterFunc(c.cfg.Budget, func() { c.expire(t) })

@@ -32,23 +32,94 @@ const (
 	// ToA is a TopoAdopt-like spanning tree over P found by simulated
 	// annealing (an approximation: TopoAdopt is not public).
 	ToA
+	numSchemes
 )
 
-// SchemeNames lists the schemes as parameters spell them.
-var SchemeNames = []string{"crew", "opr", "a2a", "ps", "ring", "blink", "toa"}
+// schemeSpec is a scheme's registration, everything that makes it itself
+// in one place: its name, how it runs one partial reduce on an idle
+// network (RunSingle), and, for the schemes that train (a Cluster of
+// partial reduces, crew-training), the task of one partial reduce. No code
+// reads a property off a scheme's place in the list of constants.
+type schemeSpec struct {
+	name string // as parameters spell it
+	// single runs one partial reduce of RunSingle, calling s.finish when
+	// the last member holds the reduced model.
+	single func(s *singleRun) error
+	// task starts the partial reduce of the group f in a Cluster; nil for
+	// a scheme that runs in single partial reduces only.
+	task func(c *Cluster, f *forming) task
+}
+
+// schemes registers every scheme, indexed by its constant; init fills it
+// (its entries refer to the code that reads it, which a variable's own
+// initialiser may not) and checks it: a constant added without an entry,
+// or an entry left without a name or a single partial reduce, stops every
+// program that uses crew at start-up, so no scheme falls back to
+// another's behaviour.
+var schemes [numSchemes]schemeSpec
+
+func init() {
+	schemes = [numSchemes]schemeSpec{
+		CREW:  {name: "crew", single: singleCluster, task: crewTaskOf},
+		OPR:   {name: "opr", single: singleCluster, task: crewTaskOf},
+		A2A:   {name: "a2a", single: singleCluster, task: func(c *Cluster, f *forming) task { return newA2ATask(c, f.pid, f.members) }},
+		PS:    {name: "ps", single: singlePS},
+		Ring:  {name: "ring", single: singleRing},
+		BLINK: {name: "blink", single: singleBLINK},
+		ToA:   {name: "toa", single: singleToA},
+	}
+	if err := checkSchemes(schemes[:]); err != nil {
+		panic(err)
+	}
+	SchemeNames = schemeNamesWhere(func(schemeSpec) bool { return true })
+	TrainingSchemeNames = schemeNamesWhere(func(s schemeSpec) bool { return s.task != nil })
+}
+
+// checkSchemes reports an entry of table without a name or a single
+// partial reduce, or with another's name.
+func checkSchemes(table []schemeSpec) error {
+	seen := map[string]bool{}
+	for s, spec := range table {
+		if spec.name == "" || spec.single == nil || seen[spec.name] {
+			return fmt.Errorf("crew: scheme %d has no entry of its own in schemes (workloads/crew/options.go)", s)
+		}
+		seen[spec.name] = true
+	}
+	return nil
+}
+
+// SchemeNames lists the schemes as parameters spell them, in declaration
+// order (filled from the registrations at start-up).
+var SchemeNames []string
+
+// TrainingSchemeNames lists the schemes that run in training (a Cluster),
+// in declaration order (filled from the registrations at start-up).
+var TrainingSchemeNames []string
+
+// schemeNamesWhere lists the names of the registrations for which has is
+// true.
+func schemeNamesWhere(has func(schemeSpec) bool) []string {
+	var out []string
+	for _, s := range schemes {
+		if has(s) {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
 
 // String names the scheme.
 func (s Scheme) String() string {
-	if int(s) < len(SchemeNames) {
-		return SchemeNames[s]
+	if s < numSchemes {
+		return schemes[s].name
 	}
 	return fmt.Sprintf("Scheme(%d)", uint8(s))
 }
 
 // ParseScheme parses a scheme name.
 func ParseScheme(s string) (Scheme, error) {
-	for i, n := range SchemeNames {
-		if strings.EqualFold(s, n) {
+	for i, spec := range schemes {
+		if strings.EqualFold(s, spec.name) {
 			return Scheme(i), nil
 		}
 	}
@@ -243,7 +314,7 @@ func (o Options) Validate(n int) error {
 		return fmt.Errorf("control, detection and budget times must be non-negative")
 	case o.ReduceRate < 0:
 		return fmt.Errorf("reduce rate %v must be non-negative", o.ReduceRate)
-	case int(o.Scheme) >= len(SchemeNames):
+	case o.Scheme >= numSchemes:
 		return fmt.Errorf("unknown scheme %d", o.Scheme)
 	}
 	return nil

@@ -57,115 +57,158 @@ func RunSingle(nt *Net, opt Options, est Matrix, P []int, r *rand.Rand) (SingleR
 		est = nt.BW
 	}
 	res := SingleResult{LPObjective: math.NaN(), SplitT: math.NaN(), Server: -1}
-	sim := nt.Sim
-	start := sim.Now()
-	var end netsim.Time = -1
-	finish := func() { end = sim.Now() }
-	hosts := func(ws []int) []netsim.NodeID {
-		out := make([]netsim.NodeID, len(ws))
-		for i, w := range ws {
-			out[i] = nt.Host(w)
-		}
-		return out
+	sr := &singleRun{nt: nt, opt: opt, est: est, P: P, r: r, res: &res, start: nt.Sim.Now(), end: -1,
+		opts: netsim.BulkOpts{Class: ClassOther}, bulk: &countingBulk{nt: nt}}
+	if err := schemes[opt.Scheme].single(sr); err != nil {
+		return SingleResult{}, err
 	}
-	opts := netsim.BulkOpts{Class: ClassOther}
-	bulk := &countingBulk{nt: nt}
-	switch opt.Scheme {
-	case CREW, OPR, A2A:
-		c, err := NewCluster(nt, Config{Options: opt, Estimate: est, ComputeScale: 1})
-		if err != nil {
-			return SingleResult{}, err
-		}
-		ok := false
-		c.onTaskEnd = func(_ int, done bool, _ netsim.Time) { ok = done; finish() }
-		for _, w := range P {
-			c.wstate[w] = wReady
-			c.enqueue(w)
-		}
-		sim.Run(netsim.Never)
-		if err := c.Check(); err != nil {
-			return SingleResult{}, err
-		}
-		if !ok {
-			if c.lpCount > 0 && !(c.lpSum/float64(c.lpCount) < netsim.MaxSeconds) {
-				return SingleResult{}, fmt.Errorf("%v: %w: its plan takes %.4g s (the LP's objective), beyond the %.3g s (106 days) the simulated clock holds",
-					opt.Scheme, ErrIncomplete, c.lpSum/float64(c.lpCount), netsim.MaxSeconds)
-			}
-			return SingleResult{}, fmt.Errorf("%v: %w", opt.Scheme, ErrIncomplete)
-		}
-		if c.lpCount > 0 {
-			res.LPObjective = c.lpSum / float64(c.lpCount)
-			res.SplitT = c.splitSum / float64(c.lpCount)
-		}
-	case PS:
-		ps := ChoosePS(est, nt.Delay)
-		res.Server = ps
-		var workers []int
-		for _, w := range P {
-			if w != ps {
-				workers = append(workers, w)
-			}
-		}
-		if len(workers) == 0 {
-			end = start
-			break
-		}
-		if err := collective.PSPushPull(sim, bulk, hosts(workers), nt.Host(ps), opt.Model, opts, finish); err != nil {
-			return SingleResult{}, err
-		}
-		sim.Run(netsim.Never)
-	case Ring:
-		ring := GreedyRing(est, P, r)
-		if err := collective.RingAllReduce(sim, bulk, hosts(ring), opt.Model, opts, finish); err != nil {
-			return SingleResult{}, err
-		}
-		sim.Run(netsim.Never)
-	case BLINK, ToA:
-		var trees []Tree
-		var share []float64
-		if opt.Scheme == BLINK {
-			trees, share = BlinkTrees(est, P)
-		} else {
-			d := make([][]float64, n)
-			for i := range d {
-				d[i] = make([]float64, n)
-				for j := range d[i] {
-					d[i][j] = nt.Delay[i][j].Seconds()
-				}
-			}
-			segs := max(opt.TreeSegments, 1)
-			trees = []Tree{ToATree(est, d, P, float64(opt.Model)*8, segs, opt.AnnealSteps, r)}
-			share = []float64{1}
-		}
-		res.Trees = len(trees)
-		parts := collective.EqualChunks(opt.Model, 1)
-		if len(trees) > 1 {
-			var err error
-			if parts, err = collective.WeightedChunks(opt.Model, share); err != nil {
-				return SingleResult{}, err
-			}
-		}
-		left := len(trees)
-		for i, t := range trees {
-			err := collective.PipelinedTree(sim, bulk, hosts(t.Nodes), t.collective(), collective.TreeAllReduce, parts[i], max(opt.TreeSegments, 1), opts, func() {
-				if left--; left == 0 {
-					finish()
-				}
-			})
-			if err != nil {
-				return SingleResult{}, err
-			}
-		}
-		sim.Run(netsim.Never)
-	default:
-		return SingleResult{}, fmt.Errorf("unknown scheme %v", opt.Scheme)
-	}
-	if end < 0 {
+	if sr.end < 0 {
 		return SingleResult{}, fmt.Errorf("%v: %w", opt.Scheme, ErrIncomplete)
 	}
-	res.Time = end - start
+	res.Time = sr.end - sr.start
 	res.Transfers, res.Bytes = nt.Transfers, nt.BytesSent
 	return res, nil
+}
+
+// singleRun is one partial reduce of RunSingle as a scheme's single
+// function sees it: the network, the options and estimates, the workers
+// P, the randomness, the result to fill, and finish, which it calls (or
+// has called) when the last member holds the reduced model.
+type singleRun struct {
+	nt         *Net
+	opt        Options
+	est        Matrix
+	P          []int
+	r          *rand.Rand
+	res        *SingleResult
+	start, end netsim.Time // end < 0 until finish
+	opts       netsim.BulkOpts
+	bulk       *countingBulk
+}
+
+// finish records that the partial reduce is over.
+func (s *singleRun) finish() { s.end = s.nt.Sim.Now() }
+
+// hosts are the hosts of workers ws.
+func (s *singleRun) hosts(ws []int) []netsim.NodeID {
+	out := make([]netsim.NodeID, len(ws))
+	for i, w := range ws {
+		out[i] = s.nt.Host(w)
+	}
+	return out
+}
+
+// singleCluster runs the partial reduce in a Cluster, as training does
+// (CREW, OPR, A2A): P ready at once.
+func singleCluster(s *singleRun) error {
+	sim, opt := s.nt.Sim, s.opt
+	c, err := NewCluster(s.nt, Config{Options: opt, Estimate: s.est, ComputeScale: 1})
+	if err != nil {
+		return err
+	}
+	ok := false
+	c.onTaskEnd = func(_ int, done bool, _ netsim.Time) { ok = done; s.finish() }
+	for _, w := range s.P {
+		c.wstate[w] = wReady
+		c.enqueue(w)
+	}
+	sim.Run(netsim.Never)
+	if err := c.Check(); err != nil {
+		return err
+	}
+	if !ok {
+		if c.lpCount > 0 && !(c.lpSum/float64(c.lpCount) < netsim.MaxSeconds) {
+			return fmt.Errorf("%v: %w: its plan takes %.4g s (the LP's objective), beyond the %.3g s (106 days) the simulated clock holds",
+				opt.Scheme, ErrIncomplete, c.lpSum/float64(c.lpCount), netsim.MaxSeconds)
+		}
+		return fmt.Errorf("%v: %w", opt.Scheme, ErrIncomplete)
+	}
+	if c.lpCount > 0 {
+		s.res.LPObjective = c.lpSum / float64(c.lpCount)
+		s.res.SplitT = c.splitSum / float64(c.lpCount)
+	}
+	return nil
+}
+
+// singlePS is the PS baseline: every other member of P pushes its model to
+// the server (ChoosePS) and pulls the sum back.
+func singlePS(s *singleRun) error {
+	ps := ChoosePS(s.est, s.nt.Delay)
+	s.res.Server = ps
+	var workers []int
+	for _, w := range s.P {
+		if w != ps {
+			workers = append(workers, w)
+		}
+	}
+	if len(workers) == 0 {
+		s.end = s.start
+		return nil
+	}
+	if err := collective.PSPushPull(s.nt.Sim, s.bulk, s.hosts(workers), s.nt.Host(ps), s.opt.Model, s.opts, s.finish); err != nil {
+		return err
+	}
+	s.nt.Sim.Run(netsim.Never)
+	return nil
+}
+
+// singleRing is the Ring baseline: a ring all-reduce over P in
+// GreedyRing's order.
+func singleRing(s *singleRun) error {
+	ring := GreedyRing(s.est, s.P, s.r)
+	if err := collective.RingAllReduce(s.nt.Sim, s.bulk, s.hosts(ring), s.opt.Model, s.opts, s.finish); err != nil {
+		return err
+	}
+	s.nt.Sim.Run(netsim.Never)
+	return nil
+}
+
+// singleTrees runs pipelined tree all-reduces over trees, the model split
+// between them by share (one tree: all of it).
+func singleTrees(s *singleRun, trees []Tree, share []float64) error {
+	opt := s.opt
+	s.res.Trees = len(trees)
+	parts := collective.EqualChunks(opt.Model, 1)
+	if len(trees) > 1 {
+		var err error
+		if parts, err = collective.WeightedChunks(opt.Model, share); err != nil {
+			return err
+		}
+	}
+	left := len(trees)
+	for i, t := range trees {
+		err := collective.PipelinedTree(s.nt.Sim, s.bulk, s.hosts(t.Nodes), t.collective(), collective.TreeAllReduce, parts[i], max(opt.TreeSegments, 1), s.opts, func() {
+			if left--; left == 0 {
+				s.finish()
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	s.nt.Sim.Run(netsim.Never)
+	return nil
+}
+
+// singleBLINK is the BLINK-like baseline: BlinkTrees' packing over P.
+func singleBLINK(s *singleRun) error {
+	trees, share := BlinkTrees(s.est, s.P)
+	return singleTrees(s, trees, share)
+}
+
+// singleToA is the TopoAdopt-like baseline: one tree found by annealing.
+func singleToA(s *singleRun) error {
+	n := s.nt.N()
+	d := make([][]float64, n)
+	for i := range d {
+		d[i] = make([]float64, n)
+		for j := range d[i] {
+			d[i][j] = s.nt.Delay[i][j].Seconds()
+		}
+	}
+	segs := max(s.opt.TreeSegments, 1)
+	tree := ToATree(s.est, d, s.P, float64(s.opt.Model)*8, segs, s.opt.AnnealSteps, s.r)
+	return singleTrees(s, []Tree{tree}, []float64{1})
 }
 
 // countingBulk sends through the Net so that its counters see every

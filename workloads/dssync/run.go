@@ -3,7 +3,6 @@ package dssync
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -16,12 +15,6 @@ import (
 	"syncsim/workloads/layers"
 	"syncsim/workloads/training"
 )
-
-// Schemes lists the synchronisation schemes Run compares (Sec. V-A1):
-// DS-Sync, BSP with ring all-reduce, with NCCL's double binary tree
-// all-reduce and with hierarchical all-reduce, ASP through a parameter
-// server, and gossip on the dynamic exponential graph.
-var Schemes = []string{"dssync", "allreduce", "tree-allreduce", "hier-allreduce", "asp", "gossip"}
 
 // Config is one run of a job on racks behind a spine, under one scenario
 // of Sec. V-A5, with one synchronisation scheme.
@@ -172,8 +165,8 @@ func Check(cfg Config) error {
 // resolve fills cfg's defaults (the paper's layout, the models' compute)
 // and checks it, returning the model's pieces and the placement.
 func (c *Config) resolve() (Plan, Placement, error) {
-	if !slices.Contains(Schemes, c.Scheme) {
-		return Plan{}, Placement{}, fmt.Errorf("unknown scheme %q", c.Scheme)
+	if _, err := lookupScheme(c.Scheme); err != nil {
+		return Plan{}, Placement{}, err
 	}
 	if c.Fidelity != "flow" && c.Fidelity != "packet" {
 		return Plan{}, Placement{}, fmt.Errorf("unknown fidelity %q (allowed: flow, packet)", c.Fidelity)
@@ -295,73 +288,13 @@ func packetConfig(link netsim.Rate, delay netsim.Time) (switchmodel.QueueConfig,
 	return q, tc
 }
 
-// syncer builds the scheme's Syncer.
+// syncer is the Syncer of the run's scheme (its registration, schemes).
 func (r *run) syncer() (Syncer, error) {
-	c := r.cfg
-	n := len(r.hosts)
-	opts := netsim.BulkOpts{StartLatency: c.Alpha}
-	hostsOf := func(ws []int) []netsim.NodeID {
-		h := make([]netsim.NodeID, len(ws))
-		for i, w := range ws {
-			h[i] = r.hosts[w]
-		}
-		return h
+	sc, err := lookupScheme(r.cfg.Scheme)
+	if err != nil {
+		return nil, err
 	}
-	ring := func(ws []int, size netsim.Bytes, done func()) error {
-		return collective.RingAllReduce(r.sim, r.books, hostsOf(ws), size, opts, done)
-	}
-	tree := func(ws []int, size netsim.Bytes, done func()) error {
-		return collective.TreeAllReduceNCCL(r.sim, r.books, hostsOf(ws), size, c.TreeChunks, opts, done)
-	}
-	switch c.Scheme {
-	case "allreduce":
-		return NewGroupSync(All(n), ring), nil
-	case "tree-allreduce":
-		return NewGroupSync(All(n), tree), nil
-	case "hier-allreduce":
-		rackOf := c.Layout.RackOf()
-		return NewGroupSync(All(n), func(ws []int, size netsim.Bytes, done func()) error {
-			racks := make([][]netsim.NodeID, len(c.Layout))
-			for _, w := range ws {
-				racks[rackOf[w]] = append(racks[rackOf[w]], r.hosts[w])
-			}
-			return collective.HierarchicalAllReduce(r.sim, r.books, racks, size, c.HierMode, c.TreeChunks, opts, done)
-		}), nil
-	case "gossip":
-		return NewGossipSync(n, collective.ExponentialPeers(n), r.books, opts)
-	case "asp":
-		return NewASPSync(n, r.fab.Hosts[r.place.PS].ID(), r.books, opts), nil
-	case "dssync":
-		var given Contention
-		var detect func() Contention
-		switch c.Detect {
-		case "off":
-		case "given":
-			given = r.place.Truth
-		case "measure":
-			det, err := NewDetector(c.Layout, r.hosts, c.LinkRate, r.uplinks, c.Threshold)
-			if err != nil {
-				return nil, err
-			}
-			r.books.inner = &timedBulk{inner: r.bulk, sim: r.sim, det: det}
-			detect = det.Detect
-		default:
-			return nil, fmt.Errorf("unknown detection %q (allowed: measure, given, off)", c.Detect)
-		}
-		a, err := NewAdaptive(c.Layout, given, c.AdjustEvery, detect)
-		if err != nil {
-			return nil, err
-		}
-		r.adaptive = a
-		switch c.GroupAlgo {
-		case "ring":
-			return NewGroupSync(a, ring), nil
-		case "tree":
-			return NewGroupSync(a, tree), nil
-		}
-		return nil, fmt.Errorf("unknown group all-reduce %q (allowed: ring, tree)", c.GroupAlgo)
-	}
-	return nil, fmt.Errorf("unknown scheme %q", c.Scheme)
+	return sc.syncer(r)
 }
 
 func (r *run) execute() (*Result, error) {
@@ -447,7 +380,7 @@ func (r *run) measure(res *Result, job *Job) {
 	}
 	n := float64(len(r.hosts))
 	res.CommMs, res.IterMs, res.CommMaxMs = comm/n, iter/n, worst
-	if r.cfg.Scheme == "asp" {
+	if sc, err := lookupScheme(r.cfg.Scheme); err == nil && sc.fastest {
 		st := job.Stats(fastest)
 		res.CommMs, res.IterMs = st.Comm.Milliseconds(), st.Iter.Milliseconds()
 	}
@@ -458,25 +391,12 @@ func (r *run) measure(res *Result, job *Job) {
 func (r *run) consensus(res *Result) {
 	n := len(r.hosts)
 	const maxIters = 10000
-	var ws []*mat.Dense
-	switch r.cfg.Scheme {
-	case "asp":
+	sc, err := lookupScheme(r.cfg.Scheme)
+	if err != nil || sc.mixing == nil {
 		res.Rho, res.ConsensusIters = math.NaN(), -1
 		return
-	case "allreduce", "tree-allreduce", "hier-allreduce":
-		ws = []*mat.Dense{GroupMatrix(Grouping(All(n)), n)}
-	case "gossip":
-		if n == 1 {
-			ws = []*mat.Dense{identity(1)}
-		}
-		for _, o := range collective.ExponentialPeers(n) {
-			ws = append(ws, ShiftMatrix(n, o))
-		}
-	case "dssync":
-		p := r.adaptive.Pattern
-		res.Period, res.Adjustments, res.Detected = p.Period(), r.adaptive.Adjustments, r.adaptive.Current
-		ws = p.Matrices()
 	}
+	ws := sc.mixing(r, res, n)
 	rho, err := Rho(ws)
 	if err != nil {
 		rho = math.NaN()

@@ -37,6 +37,10 @@ var builtins = map[string]builtin{
 		"torchvision wide_resnet50_2 (68,883,240 parameters), one row per bottleneck block; 32 images per iteration"},
 	"vgg19": {vgg19Rows, 64,
 		"torchvision vgg19 (143,667,240 parameters), one row per layer; 64 images per iteration"},
+	"vgg11": {vgg11Rows, 64,
+		"torchvision vgg11 (132,863,336 parameters), one row per layer; 64 images per iteration"},
+	"alexnet": {alexnetRows, 64,
+		"torchvision alexnet (61,100,840 parameters), one row per layer; 64 images per iteration"},
 	"wrn-28-10": {func() []row { return wrnRows(28, 10, 10) }, 128,
 		"WRN-28-10 for CIFAR-10 (Zagoruyko and Komodakis 2016; 36,479,194 parameters), one row per block; 128 images per iteration"},
 	"bert": {func() []row { return bertRows(1024, 24, 384) }, 4,
@@ -46,7 +50,7 @@ var builtins = map[string]builtin{
 }
 
 // Names lists the built-in tables.
-var Names = []string{"resnet50", "wrn-50-2", "vgg19", "wrn-28-10", "bert", "bert-base"}
+var Names = []string{"resnet50", "wrn-50-2", "vgg19", "vgg11", "alexnet", "wrn-28-10", "bert", "bert-base"}
 
 // referenceMACRate is the training multiply-accumulates per second of the
 // reference worker (ReferenceImagesPerSecond x ResNet-50's 3 x forward).

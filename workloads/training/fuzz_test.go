@@ -4,26 +4,18 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
+	"syncsim/internal/fuzzcheck"
 	"syncsim/netsim"
 )
-
-// oneLine fails t unless err's message is one line.
-func oneLine(t *testing.T, err error) {
-	t.Helper()
-	if strings.ContainsAny(err.Error(), "\n\r") {
-		t.Fatalf("message of more than one line: %q", err)
-	}
-}
 
 // FuzzReadTrace: any trace file is refused with a one-line error, or read
 // into an empirical distribution of positive samples the simulated clock
 // holds (below netsim.MaxSeconds) whose CDF rises from 0 to 1 and whose
 // draws are samples of the file.
 func FuzzReadTrace(f *testing.F) {
-	for _, s := range []string{
+	fuzzcheck.Seeds(f,
 		"0.3\n0.31\n# comment\n\n0.5\n",
 		"1e-3\n",
 		"0\n",
@@ -39,13 +31,10 @@ func FuzzReadTrace(f *testing.F) {
 		"0.3\n1e308\n", // panicked sr-cluster, 0 rounds in crew-training
 		"9223372.03\n", // just below the clock's end
 		"9223372.04\n", // just past it
-	} {
-		f.Add([]byte(s))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := ReadTrace(bytes.NewReader(data))
-		if err != nil {
-			oneLine(t, err)
+		if fuzzcheck.Refused(t, err, "") {
 			return
 		}
 		if l, _ := Longest(e); !(l < netsim.MaxSeconds) {
@@ -74,7 +63,7 @@ func FuzzReadTrace(f *testing.F) {
 // error, or read into positive finite multipliers, each with the line it
 // came from (increasing).
 func FuzzReadMultipliers(f *testing.F) {
-	for _, s := range []string{
+	fuzzcheck.Seeds(f,
 		"1\n2.5\n0.5\n",
 		"# a\n\n1\n# b\n4\n",
 		"1e308\n1\n", // panicked sr-cluster and dssync
@@ -84,13 +73,10 @@ func FuzzReadMultipliers(f *testing.F) {
 		"NaN\n",
 		"1 2\n",
 		"",
-	} {
-		f.Add([]byte(s))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadMultiplierLines(bytes.NewReader(data))
-		if err != nil {
-			oneLine(t, err)
+		if fuzzcheck.Refused(t, err, "") {
 			return
 		}
 		if len(m.Values) == 0 || len(m.Values) != len(m.Lines) {
@@ -134,8 +120,7 @@ func FuzzReadSeries(f *testing.F) {
 		}
 		const n = 3
 		rows, err := ReadSeries(bytes.NewReader(data), keys, n)
-		if err != nil {
-			oneLine(t, err)
+		if fuzzcheck.Refused(t, err, "") {
 			return
 		}
 		for i, r := range rows {
@@ -151,12 +136,7 @@ func FuzzReadSeries(f *testing.F) {
 				}
 			}
 		}
-		if err := CheckRates("f.csv", rows, 1, 1e9, "Gbps"); err != nil {
-			oneLine(t, err)
-			if !strings.HasPrefix(err.Error(), "f.csv line ") {
-				t.Fatalf("error does not name the file and line: %v", err)
-			}
-		} else {
+		if err := CheckRates("f.csv", rows, 1, 1e9, "Gbps"); !fuzzcheck.Refused(t, err, "f.csv line ") {
 			for _, r := range rows {
 				if bps := r.Value * 1e9; !(bps >= netsim.MinBitRate && bps <= netsim.MaxBitRate) {
 					t.Fatalf("rate %v Gbps passed", r.Value)

@@ -43,7 +43,12 @@ func CommonParams(proto, model string, models []string, memMB float64, presets P
 	out = append(out, RunLengthParams(presets, runLengthHelp)...)
 	out = append(out,
 		experiments.FloatParam("switch_mem_mib", memMB, 0.001, 1024, "switch memory for aggregators, MiB (2^20 B); M = memory / 256 B").Was("switch_mem_mb"),
-		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker before each push, ms (0: communication only)").Means("0", "communication only"),
+		experiments.FloatParam("compute_ms", 0, 0, 1e6, "compute time of every worker per iteration, ms: forward + backward, spread over "+
+			"the model's layers with overlap=layer, before the whole push with overlap=none (0: communication only, as the paper's "+
+			"figures)").Means("0", "communication only"),
+	)
+	out = append(out, LayerParams()...)
+	out = append(out,
 		experiments.FloatParam("eta", 0.9, 0.01, 1, "PA-ATP's AECN threshold factor eta (marks while used aggregators + overflow > eta (M + BDP))"),
 		experiments.FloatParam("max_ms", 10000, 0.001, 1e9, "simulated-time limit, ms, counted from t = 0 (the background's start): "+
 			"jobs unfinished by then leave ajct_ms undefined (NaN)"),
