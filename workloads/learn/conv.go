@@ -7,11 +7,12 @@ package learn
 //
 // It is computed as im2col and one matrix product (Chellapilla, Puri and
 // Simard 2006, "High performance convolutional neural networks for
-// document processing"; Caffe's im2col_cpu in src/caffe/util/im2col.cpp,
-// read for understanding): the columns matrix has a row per (input
-// channel, ky, kx), in that order, and a column per output position, so
-// the output of cout filters is W (cout x cin k k, PyTorch's weight
-// layout [cout][cin][kh][kw] flattened) times the columns.
+// document processing"; the layout of Caffe's im2col_cpu and col2im_cpu,
+// BVLC/caffe src/caffe/util/im2col.cpp lines 11-43 and 69-100 at
+// 07da62c): the columns matrix has a row per (input channel, ky, kx), in
+// that order, and a column per output position, so the output of cout
+// filters is W (cout x cin k k, PyTorch's weight layout
+// [cout][cin][kh][kw] flattened) times the columns.
 type convGeom struct {
 	cin, h, w int
 	k, pad    int
