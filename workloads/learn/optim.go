@@ -95,8 +95,8 @@ func (s Schedule) Factor(lr float64, k int) float64 {
 
 // Optimizer is SGD with heavy-ball or Nesterov momentum and L2 weight
 // decay, as PyTorch's torch.optim.SGD without dampening
-// (torch/optim/sgd.py, _single_tensor_sgd): for gradient g at parameters
-// w,
+// (pytorch/pytorch torch/optim/sgd.py at 0316fdc: the algorithm in SGD's
+// docstring and _single_tensor_sgd): for gradient g at parameters w,
 //
 //	g += WeightDecay w
 //	v = Momentum v + g            (v starts at zero, so the first v is g)
