@@ -19,8 +19,14 @@
 //   - partition.go: iid and Dirichlet label-skewed shards per worker.
 //   - model.go, softmax.go, mlp.go: softmax regression and a two-layer
 //     ReLU network, forward and backward through gonum's BLAS (mat.Dense).
+//   - mlp3.go, dense.go: a three-layer ReLU network (a stack of dense
+//     layers); cnn.go, conv.go: a LeNet-5-like CNN, its convolutions as
+//     im2col and a matrix product; gemm.go: their products through
+//     gonum's BLAS (blas64), on one core and without allocating.
+//   - optim.go: SGD with momentum (heavy ball or Nesterov) and weight
+//     decay, and the learning-rate schedules (warm-up, step, cosine).
 //   - fleet.go, ops.go: the workers' models and what a scheme does to
-//     them (local SGD steps, weighted group averages, push-sum gossip,
+//     them (local optimiser steps, weighted group averages, push-sum gossip,
 //     asynchronous pushes to and pulls from a parameter server, the SWA
 //     ensemble of DS-Sync Sec. III).
 //   - eval.go, tracker.go: test accuracy and loss, the consensus distance,

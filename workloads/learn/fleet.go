@@ -12,12 +12,24 @@ import (
 
 // Config is what a Fleet trains and how.
 type Config struct {
-	Model  string // "softmax" or "mlp"
-	Hidden int    // MLP hidden units
+	Model  string // one of ModelNames
+	Hidden int    // hidden units of the MLPs, the CNN's dense layer
 	// LR is the SGD learning rate of a worker's local step; Batch its
 	// mini-batch size.
 	LR    float64
 	Batch int
+	// Opt is the optimiser of every local step and of the parameter
+	// server (the zero value: plain SGD), Schedule the learning rate over
+	// a worker's steps (the zero value: LR throughout). A worker's
+	// momentum stays its own: averaging moves models, not velocities, as
+	// in local SGD, where each worker steps its optimiser and then
+	// averages (DS-Sync Pseudo Code 1, lines 18 and 23). Under BSP, whose
+	// updates are linear, the workers' mean velocity is then exactly the
+	// velocity of SGD on the concatenated batch (TestBSPIsBigBatchSGD).
+	// The parameter server keeps its own velocity and applies pushes with
+	// ASPLR x the schedule's factor at the pushing worker's step.
+	Opt      Optimizer
+	Schedule Schedule
 	// Workers is the number of data-parallel workers.
 	Workers int
 	// Partition ("iid" or "dirichlet") and DirichletAlpha divide the
@@ -68,6 +80,8 @@ type Fleet struct {
 	theta   [][]float64 // worker models (push-sum: the numerators x_i)
 	weight  [][]float64 // push-sum weights per worker per piece
 	grad    [][]float64 // each worker's latest gradient
+	vel     [][]float64 // each worker's momentum (nil without momentum)
+	srvVel  []float64   // the parameter server's momentum
 	version []int       // local steps each model embodies (max over averages)
 	steps   []int       // local gradients computed per worker
 	rounds  []int       // rounds completed per worker
@@ -118,6 +132,12 @@ func NewFleet(cfg Config, split *Split, streams Streams) (*Fleet, error) {
 	if !(cfg.SWAFactor >= 0 && cfg.SWAFactor < 1) {
 		return nil, fmt.Errorf("learning: swa_factor %g, want 0 <= f < 1", cfg.SWAFactor)
 	}
+	if err := cfg.Opt.Check(); err != nil {
+		return nil, fmt.Errorf("learning: %w", err)
+	}
+	if err := cfg.Schedule.Check(cfg.LR); err != nil {
+		return nil, fmt.Errorf("learning: %w", err)
+	}
 	m, err := NewModel(cfg.Model, split.Dim(), split.Classes(), cfg.Hidden)
 	if err != nil {
 		return nil, err
@@ -146,6 +166,12 @@ func NewFleet(cfg Config, split *Split, streams Streams) (*Fleet, error) {
 			f.weight[w][p] = 1
 		}
 		f.sample[w] = newSampler(shards[w], streams("learn/batch/"+strconv.Itoa(w)))
+	}
+	if cfg.Opt.Momentum > 0 {
+		f.vel = make([][]float64, n)
+		for w := range n {
+			f.vel[w] = make([]float64, np)
+		}
 	}
 	if cfg.SWAFactor > 0 {
 		f.swa = make([][]float64, n)
@@ -227,7 +253,22 @@ func (f *Fleet) computeGrad(w int) {
 		at = f.Params(w)
 	}
 	f.model.Grad(at, f.grad[w], f.x, f.y)
+	f.cfg.Opt.decay(f.grad[w], at)
 	f.steps[w]++
+}
+
+// lr is the learning rate of worker w's latest gradient (its step
+// Steps(w) - 1) for base rate base.
+func (f *Fleet) lr(base float64, w int) float64 {
+	return base * f.cfg.Schedule.Factor(f.cfg.LR, max(f.steps[w]-1, 0))
+}
+
+// velocity is worker w's momentum (nil without momentum).
+func (f *Fleet) velocity(w int) []float64 {
+	if f.vel == nil {
+		return nil
+	}
+	return f.vel[w]
 }
 
 // biased reports whether worker w holds push-sum weights other than 1.

@@ -8,10 +8,11 @@ import (
 )
 
 // TestOneWorkerIsSGD: a fleet of one worker that steps and ends rounds is
-// plain mini-batch SGD, computed here independently from the same batches.
+// plain mini-batch SGD, computed here independently from the same batches,
+// for every model.
 func TestOneWorkerIsSGD(t *testing.T) {
-	s := smallSplit(t, 4, 6, 600, 2)
 	for _, name := range ModelNames {
+		s := splitFor(t, name, 4, 6, 600, 2)
 		cfg := baseConfig(name, 1)
 		f := newFleet(t, cfg, s, 3)
 		// The reference: the same model, initial parameters and batches.
@@ -31,46 +32,74 @@ func TestOneWorkerIsSGD(t *testing.T) {
 	}
 }
 
+// bspCases are the optimisers TestBSPIsBigBatchSGD runs: plain SGD, and
+// Nesterov momentum with weight decay under warm-up and a cosine decay.
+var bspCases = []struct {
+	name  string
+	opt   Optimizer
+	sched Schedule
+}{
+	{"sgd", Optimizer{}, Schedule{}},
+	{"nesterov-wd-cosine", Optimizer{Momentum: 0.9, Nesterov: true, WeightDecay: 0.01},
+		Schedule{Kind: ScheduleCosine, WarmupIters: 5, CosineIters: 25, MinLR: 0.01}},
+}
+
 // TestBSPIsBigBatchSGD: N workers that each step and then average over
 // all of them follow SGD on the concatenation of their N batches (to
-// rounding).
+// rounding), for every model; with momentum too, each worker keeping its
+// own velocity, since the mean of the workers' velocities follows the
+// big batch's (the update is linear in the gradient).
 func TestBSPIsBigBatchSGD(t *testing.T) {
-	s := smallSplit(t, 5, 8, 1000, 2)
 	const n = 4
 	for _, name := range ModelNames {
-		cfg := baseConfig(name, n)
-		f := newFleet(t, cfg, s, 5)
-		ref := newFleet(t, cfg, s, 5)
-		theta := append([]float64(nil), ref.theta[0]...)
-		all := []int{0, 1, 2, 3}
-		big := scratch(new([]float64), n*cfg.Batch, s.Dim())
-		ybig := make([]int, n*cfg.Batch)
-		g := make([]float64, len(theta))
-		for k := range 30 {
-			for w := range n {
-				f.Step(float64(k), w)
-			}
-			f.Average(float64(k), all, nil, 0)
-			for w := range n {
-				f.Round(float64(k), w)
-			}
-			for w := range n {
-				ref.sample[w].next(s.Train, ref.x, ref.y)
-				for i := range cfg.Batch {
-					copy(big.RawRowView(w*cfg.Batch+i), ref.x.RawRowView(i))
-					ybig[w*cfg.Batch+i] = ref.y[i]
+		s := splitFor(t, name, 5, 8, 1000, 2)
+		for _, oc := range bspCases {
+			cfg := baseConfig(name, n)
+			cfg.Opt, cfg.Schedule = oc.opt, oc.sched
+			f := newFleet(t, cfg, s, 5)
+			ref := newFleet(t, cfg, s, 5)
+			theta := append([]float64(nil), ref.theta[0]...)
+			vel := make([]float64, len(theta))
+			all := []int{0, 1, 2, 3}
+			big := scratch(new([]float64), n*cfg.Batch, s.Dim())
+			ybig := make([]int, n*cfg.Batch)
+			g := make([]float64, len(theta))
+			for k := range 30 {
+				for w := range n {
+					f.Step(float64(k), w)
+				}
+				f.Average(float64(k), all, nil, 0)
+				for w := range n {
+					f.Round(float64(k), w)
+				}
+				for w := range n {
+					ref.sample[w].next(s.Train, ref.x, ref.y)
+					for i := range cfg.Batch {
+						copy(big.RawRowView(w*cfg.Batch+i), ref.x.RawRowView(i))
+						ybig[w*cfg.Batch+i] = ref.y[i]
+					}
+				}
+				ref.model.Grad(theta, g, big, ybig)
+				lr := cfg.LR * oc.sched.Factor(cfg.LR, k)
+				mu := oc.opt.Momentum
+				for i := range g {
+					gi := g[i] + oc.opt.WeightDecay*theta[i]
+					vel[i] = mu*vel[i] + gi
+					d := vel[i]
+					if oc.opt.Nesterov {
+						d = gi + mu*vel[i]
+					}
+					theta[i] -= lr * d
 				}
 			}
-			ref.model.Grad(theta, g, big, ybig)
-			floats.AddScaled(theta, -cfg.LR, g)
-		}
-		for w := range n {
-			if d := maxAbsDiff(f.Params(w), theta); d > 1e-12 {
-				t.Errorf("%s: worker %d differs from SGD on the concatenated batch by %g", name, w, d)
+			for w := range n {
+				if d := maxAbsDiff(f.Params(w), theta); d > 1e-12 {
+					t.Errorf("%s %s: worker %d differs from SGD on the concatenated batch by %g", name, oc.name, w, d)
+				}
 			}
-		}
-		if c := f.ConsensusDist(f.Mean()); c > 1e-24 {
-			t.Errorf("%s: BSP workers disagree: consensus distance %g", name, c)
+			if c := f.ConsensusDist(f.Mean()); c > 1e-24 {
+				t.Errorf("%s %s: BSP workers disagree: consensus distance %g", name, oc.name, c)
+			}
 		}
 	}
 }

@@ -30,6 +30,16 @@ func smallSplit(t *testing.T, classes, dim, n int, sep float64) *Split {
 	return s
 }
 
+// splitFor is smallSplit shaped for model: 12 x 12 "images" (144
+// features) for the CNN, dim features otherwise.
+func splitFor(t *testing.T, model string, classes, dim, n int, sep float64) *Split {
+	t.Helper()
+	if model == ModelCNN {
+		dim = CNNMinSide * CNNMinSide
+	}
+	return smallSplit(t, classes, dim, n, sep)
+}
+
 func newFleet(t *testing.T, cfg Config, s *Split, seed uint64) *Fleet {
 	t.Helper()
 	f, err := NewFleet(cfg, s, streams(seed))

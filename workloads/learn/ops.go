@@ -13,8 +13,9 @@ type OpKind uint8
 // The operations.
 const (
 	// OpStep: worker W computes a gradient at its current model on its
-	// next mini-batch and takes a local SGD step (schemes that average
-	// models: BSP, partial and selective reduce, CREW, DS-Sync, gossip).
+	// next mini-batch and takes a local step of the optimiser (schemes
+	// that average models: BSP, partial and selective reduce, CREW,
+	// DS-Sync, gossip).
 	OpStep OpKind = iota
 	// OpGrad: worker W computes a gradient at its current model on its
 	// next mini-batch and keeps it for pushes (ASP).
@@ -95,7 +96,7 @@ func (f *Fleet) Do(op Op) {
 	switch op.Kind {
 	case OpStep:
 		f.computeGrad(op.W)
-		floats.AddScaled(f.theta[op.W], -f.cfg.LR, f.grad[op.W])
+		f.cfg.Opt.step(f.theta[op.W], f.velocity(op.W), f.grad[op.W], f.lr(f.cfg.LR, op.W))
 		f.version[op.W]++
 	case OpGrad:
 		f.computeGrad(op.W)
@@ -125,8 +126,15 @@ func (f *Fleet) Do(op Op) {
 		if f.server == nil {
 			f.server = append([]float64(nil), f.init...) // the common initial model
 		}
+		if f.srvVel == nil && f.cfg.Opt.Momentum > 0 {
+			f.srvVel = make([]float64, f.np)
+		}
 		r := f.pieces[op.Piece]
-		floats.AddScaled(f.server[r[0]:r[1]], -f.cfg.ASPLR, f.grad[op.W][r[0]:r[1]])
+		var v []float64
+		if f.srvVel != nil {
+			v = f.srvVel[r[0]:r[1]]
+		}
+		f.cfg.Opt.step(f.server[r[0]:r[1]], v, f.grad[op.W][r[0]:r[1]], f.lr(f.cfg.ASPLR, op.W))
 	case OpPull:
 		if f.server == nil {
 			return

@@ -32,15 +32,19 @@ type Options struct {
 // None is learn_model's value that turns learning off.
 const None = "none"
 
-// active is the relevance condition of the learning parameters.
-var active = []string{learn.ModelSoftmax, learn.ModelMLP}
+// active is the relevance condition of the learning parameters: every
+// model.
+var active = learn.ModelNames
+
+// hiddenModels are the models with hidden units.
+var hiddenModels = []string{learn.ModelMLP, learn.ModelMLP3, learn.ModelCNN}
 
 // Params are the learning parameters.
 func Params(o Options) []experiments.Param {
 	ps := []experiments.Param{
 		experiments.EnumParam("learn_model", None, append([]string{None}, learn.ModelNames...),
-			"co-simulated training under the run's synchronisation schedule: none (network only), softmax (multinomial logistic regression) or mlp (two-layer ReLU network, hidden units)"),
-		experiments.IntParam("hidden", 128, 1, 100000, "learn_model=mlp: hidden units").OnlyWhen("learn_model", learn.ModelMLP),
+			"co-simulated training under the run's synchronisation schedule: none (network only), softmax (multinomial logistic regression), mlp (two-layer ReLU network, hidden units), mlp3 (three layers, two hidden layers of hidden units) or cnn (LeNet-5-like: two 5x5 convolution and max-pool stages of 6 and 16 maps, a dense layer of hidden units; square one-channel images such as MNIST)"),
+		experiments.IntParam("hidden", 128, 1, 100000, "hidden units of mlp and mlp3's hidden layers and of cnn's dense layer").OnlyWhen("learn_model", hiddenModels...),
 		experiments.EnumParam("dataset", "mnist", []string{"mnist", "synthetic", "file"},
 			"training data: mnist (the real MNIST, 60,000 train and 10,000 test images, from the GoMNIST module), synthetic (a seeded Gaussian mixture: synth_*), file (data_file)").OnlyWhen("learn_model", active...),
 		experiments.TextParam("data_file", "", "dataset=file: a CSV of label,feature1,feature2,... (label an integer from 0; '#' comments; an optional header line starting with label)").OnlyWhen("dataset", "file"),
@@ -53,6 +57,16 @@ func Params(o Options) []experiments.Param {
 			"how the training set is divided among the workers: iid (random equal shards) or dirichlet (label skew, Dir(dirichlet_alpha) per class)").OnlyWhen("learn_model", active...),
 		experiments.FloatParam("dirichlet_alpha", 0.5, 0.001, 1e6, "partition=dirichlet: concentration (small: each worker sees few classes)").OnlyWhen("partition", learn.PartitionDirichlet),
 		experiments.FloatParam("lr", 0.1, 1e-9, 1e6, "SGD learning rate of every local step (BSP: of the averaged gradient)").OnlyWhen("learn_model", active...),
+		experiments.FloatParam("momentum", 0, 0, 0.999999, "SGD momentum of every worker's optimiser (and the parameter server's), PyTorch's SGD without dampening; a worker's velocity stays its own when models are averaged").Means("0", "plain SGD").OnlyWhen("learn_model", active...),
+		experiments.BoolParam("nesterov", false, "Nesterov momentum instead of heavy ball").OnlyWhenPositive("momentum"),
+		experiments.FloatParam("weight_decay", 0, 0, 1e6, "L2 weight decay added to every gradient (weight_decay x the parameters)").Means("0", "none").OnlyWhen("learn_model", active...),
+		experiments.EnumParam("lr_schedule", learn.ScheduleConstant, learn.ScheduleNames,
+			"learning rate over a worker's steps: constant (lr), step (x lr_step_factor every lr_step_iters steps) or cosine (from lr after the warm-up to lr_min at step lr_cosine_iters)").OnlyWhen("learn_model", active...),
+		experiments.IntParam("lr_warmup_iters", 0, 0, 100000000, "linear learning-rate warm-up: step k < lr_warmup_iters uses (k + 1) / lr_warmup_iters of the scheduled rate (Goyal et al. 2017)").Means("0", "no warm-up").OnlyWhen("learn_model", active...),
+		experiments.IntParam("lr_step_iters", 1000, 1, 100000000, "lr_schedule=step: steps between decays").OnlyWhen("lr_schedule", learn.ScheduleStep),
+		experiments.FloatParam("lr_step_factor", 0.1, 1e-9, 1, "lr_schedule=step: factor of each decay").OnlyWhen("lr_schedule", learn.ScheduleStep),
+		experiments.IntParam("lr_cosine_iters", 1000, 1, 100000000, "lr_schedule=cosine: the step at which the rate reaches lr_min (and stays)").OnlyWhen("lr_schedule", learn.ScheduleCosine),
+		experiments.FloatParam("lr_min", 0, 0, 1e6, "lr_schedule=cosine: the final learning rate (at most lr)").OnlyWhen("lr_schedule", learn.ScheduleCosine),
 		experiments.IntParam("batch", 32, 1, 1000000, "mini-batch per worker per iteration").OnlyWhen("learn_model", active...),
 		experiments.FloatParam("target_acc", o.Target, 0, 1, "test accuracy that counts as trained: tta_s and iters_to_target are taken at the first evaluation at or above it (0 < target_acc <= 1)").OnlyWhen("learn_model", active...),
 		experiments.FloatParam("eval_every", 10, 0.001, 1e9, "evaluate the learnt model every this many iterations (mean completed rounds per worker)").OnlyWhen("learn_model", active...),
@@ -124,6 +138,13 @@ func Validate(ps experiments.Params) error {
 	}
 	if t := ps.Float("target_acc"); !(t > 0 && t <= 1) {
 		return fmt.Errorf("target_acc %g: want 0 < target_acc <= 1", t)
+	}
+	c := Config(ps, 1)
+	if err := c.Opt.Check(); err != nil {
+		return err
+	}
+	if err := c.Schedule.Check(c.LR); err != nil {
+		return err
 	}
 	switch ps.String("dataset") {
 	case "file":

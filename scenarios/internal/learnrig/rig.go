@@ -97,6 +97,10 @@ func Config(ps experiments.Params, workers int) learn.Config {
 		Model: ps.String("learn_model"), Hidden: ps.Int("hidden"), LR: ps.Float("lr"), Batch: ps.Int("batch"),
 		Workers: workers, Partition: ps.String("partition"), DirichletAlpha: ps.Float("dirichlet_alpha"),
 		TargetAcc: ps.Float("target_acc"), EvalEvery: ps.Float("eval_every"), EvalSamples: ps.Int("eval_samples"),
+		Opt: learn.Optimizer{Momentum: ps.Float("momentum"), Nesterov: ps.Bool("nesterov"), WeightDecay: ps.Float("weight_decay")},
+		Schedule: learn.Schedule{Kind: ps.String("lr_schedule"), WarmupIters: ps.Int("lr_warmup_iters"),
+			StepIters: ps.Int("lr_step_iters"), StepFactor: ps.Float("lr_step_factor"),
+			CosineIters: ps.Int("lr_cosine_iters"), MinLR: ps.Float("lr_min")},
 	}
 	if ps.Has("swa_factor") {
 		c.SWAFactor = ps.Float("swa_factor")
