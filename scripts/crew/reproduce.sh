@@ -47,6 +47,8 @@ fig6() {
 		fig6.csv --metric queue_wait_s,pr_time_s --where scatter=blocking
 	table fig6-discard "Fig. 6: chunks non-blocking scatter sent by the default plan and discarded" \
 		fig6.csv --metric discarded_chunks --where scatter=non-blocking
+	table fig6-pr "Fig. 6: a partial reduce's time, non-blocking against blocking scatter, s" \
+		fig6.csv --metric pr_time_s --of scatter=non-blocking
 }
 
 # Fig. 7: flow scheduling on each connection.
