@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
+figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -53,6 +53,24 @@ fig10hold() {
 	table fig10hold-diag "Testbed, VGG19: the default against agg_passed=hold, diagnostics" \
 		fig10idle.csv fig10.csv --where model=vgg19 --where load=0,0.8 --where protocol=strawasyn,pa-atp fig10hold.csv \
 		--metric jct_max_ms,drops,worker_timeouts,retransmits,overflow_seqs
+}
+
+# What becomes of a sequence split between the switch and the PS, on
+# TestINALeafSpineOrder's small fabric (4 x 4 x 4, two jobs of 6 workers,
+# 0.25 MiB, Hadoop at 0.6): the default (agg_passed=ps: the partial goes to
+# the PS once no new gradient can complete it), ATP's table (hold: it waits
+# for a resend) and every later contribution sent to the PS (the earlier
+# agg_collision=follow).
+order=(--set spines=4 --set leaves=4 --set hosts_per_leaf=4 --set jobs=2 --set workers=6 --set model=custom
+	--set gradient_mb=1 --set iterations=3 --set load=0.6 --set bg_hosts=all --set switch_mem_mib=0.25
+	--set bg_warmup_ms=0 --set skip_iters=0)
+splits() {
+	sweep splits ina-leafspine "${order[@]}" --vary agg_passed=ps,hold --vary protocol=strawasyn,pa-atp --trials 6 --timing
+	sweep splitsfollow ina-leafspine "${order[@]}" --set agg_collision=follow --set agg_passed=hold --vary protocol=strawasyn,pa-atp --trials 6 --timing
+	table splits "Split sequences: the default (agg_passed=ps) against ATP's table (hold), AJCT (ms)" \
+		splits.csv --metric ajct_ms --vs agg_passed=hold --change percent
+	table splits-diag "Split sequences: the three rules" splits.csv splitsfollow.csv \
+		--metric ajct_ms,overflow_pkts,drops,worker_timeouts
 }
 
 fig15() {
