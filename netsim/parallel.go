@@ -180,7 +180,11 @@ func (l *Link) post(d Desc, at Time) {
 // w onto their links, in source order, scheduling the arrivals.
 func (pr *parallel) drain(s *Sim, w int) {
 	n := len(pr.parts)
-	for src := 0; src < n; src++ {
+	for i := 0; i < n; i++ {
+		src := i
+		if reverseDrain {
+			src = n - 1 - i // a test build's reordering (drain_reverse.go)
+		}
 		box := &pr.out[w][src*n+s.index]
 		for i := range *box {
 			c := &(*box)[i]

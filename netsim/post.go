@@ -73,7 +73,11 @@ func (s *Sim) Post(dst int, at Time, f func()) {
 // window of parity w, in source order.
 func (pr *parallel) drainMessages(s *Sim, w int) {
 	n := len(pr.parts)
-	for src := 0; src < n; src++ {
+	for i := 0; i < n; i++ {
+		src := i
+		if reverseDrain {
+			src = n - 1 - i // a test build's reordering (drain_reverse.go)
+		}
 		box := &pr.msgs[w][src*n+s.index]
 		for i := range *box {
 			m := &(*box)[i]

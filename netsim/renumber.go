@@ -3,8 +3,18 @@ package netsim
 import "slices"
 
 // nextSeq advances the scheduling sequence number, renumbering the
-// pending events first when it would outgrow the bits a key holds.
+// pending events first when it would outgrow the bits a key holds. In a
+// build with the tag syncsim_lifo (ties_lifo.go) the number counts down
+// from maxSeq instead, so that among events of the same time the last
+// scheduled fires first.
 func (s *Sim) nextSeq() {
+	if lifoTies {
+		if s.seq <= maxSeq-s.seqLimit+1 {
+			s.renumber()
+		}
+		s.seq--
+		return
+	}
 	if s.seq >= s.seqLimit {
 		s.renumber()
 	}
@@ -54,9 +64,15 @@ func (s *Sim) renumber() {
 		return 1
 	})
 	// The calendar keeps its window, whose start no key precedes;
-	// ascending order is a valid heap.
+	// ascending order is a valid heap. Counting down (lifoTies), the
+	// pending events take the n numbers up to maxSeq and the counter
+	// continues below them.
+	base := uint64(0)
+	if lifoTies {
+		base = maxSeq - uint64(len(all))
+	}
 	for i, t := range all {
-		k := mkKey(t.k.at, uint64(i+1), t.k.slot())
+		k := mkKey(t.k.at, base+uint64(i+1), t.k.slot())
 		switch {
 		case s.far == nil:
 			s.q.push(k)
@@ -69,4 +85,7 @@ func (s *Sim) renumber() {
 		}
 	}
 	s.seq = uint64(len(all))
+	if lifoTies {
+		s.seq = base + 1
+	}
 }

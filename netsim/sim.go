@@ -100,6 +100,9 @@ func WithBtreeQueue() Option {
 // from seed.
 func New(seed uint64, opts ...Option) *Sim {
 	s := &Sim{heap: &heap2{h: make([]key, 0, 256)}, far: &heap2{}, check: checkEvery, calAbove: calendarAbove, heapBelow: heapBelow, slab: newSlab(256), seed: seed, monitorNext: ^uint64(0), seqLimit: maxSeq}
+	if lifoTies {
+		s.seq = maxSeq + 1 // counting down (ties_lifo.go)
+	}
 	for _, o := range opts {
 		o(s)
 	}
