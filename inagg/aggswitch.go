@@ -82,8 +82,10 @@ type AggregatorConfig struct {
 	// "The testbed without background"). Sending every later contribution
 	// of a split sequence to the PS instead (FollowOverflow's rule, which
 	// S_n can also decide) cured that but multiplied the PS's port load:
-	// PA-ATP on TestINALeafSpineOrder's fabric, seed 1, took 3.76 ms
-	// against 0.88 under ATP's table and 0.50 under this rule.
+	// PA-ATP on TestINALeafSpineOrder's fabric (6 seeds) took 1.48 ms
+	// [0.563-3.76] against 1.01 [0.781-2.63] under ATP's table and 0.514
+	// [0.376-0.628] under this rule (scripts/ina/reproduce.sh OUTDIR
+	// splits).
 	ForwardPassed bool
 	// Flush is what a resend that finds its sequence's partial aggregate
 	// sends to the PS (default FlushSeparate; see FlushMode).
@@ -141,7 +143,7 @@ type AggregatorStats struct {
 	PassedForwarded uint64 // gradients sent on to the PS because every partner had passed their sequence (ForwardPassed)
 	PassedFlushes   uint64 // partial aggregates sent to the PS because every partner they lacked had passed (ForwardPassed)
 	Completions     uint64 // aggregations completed at the switch
-	Flushes         uint64 // partial aggregates released by a retransmission and sent to the PS
+	Flushes         uint64 // partial aggregates sent to the PS unfinished: released by a retransmission, or PassedFlushes
 	RetxForwarded   uint64 // retransmitted gradients forwarded to the PS
 	Late            uint64 // gradients for an already completed sequence (sent on to the PS, or dropped by SwitchML)
 	StaleReleases   uint64 // aggregators released when their sequence's result passed (completed elsewhere)
