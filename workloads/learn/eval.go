@@ -28,7 +28,10 @@ func (f *Fleet) Mean() []float64 {
 	for w := range f.n {
 		floats.Add(wsum, f.weight[w])
 	}
-	for k, m := range f.mail {
+	// The messages in flight in a fixed order: floating-point sums
+	// depend on their order, and a map's is random.
+	for _, k := range f.mailKeys() {
+		m := f.mail[k]
 		r := f.pieces[k.p]
 		floats.Add(out[r[0]:r[1]], m.x)
 		wsum[k.p] += m.w

@@ -1,9 +1,11 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/floats"
@@ -104,6 +106,20 @@ type Fleet struct {
 // mailKey addresses a push-sum message in flight: from worker from to
 // worker to, piece p of iteration t.
 type mailKey struct{ from, to, p, t int }
+
+// mailKeys returns the keys of the messages in flight in a fixed order
+// (piece, sender, receiver, iteration), so that sums over them do not
+// depend on Go's map order.
+func (f *Fleet) mailKeys() []mailKey {
+	keys := make([]mailKey, 0, len(f.mail))
+	for k := range f.mail {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b mailKey) int {
+		return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to), cmp.Compare(a.t, b.t))
+	})
+	return keys
+}
 
 // message is half of a sender's numerator and weight for one piece.
 type message struct {

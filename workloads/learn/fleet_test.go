@@ -310,3 +310,33 @@ func TestPartitions(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanIgnoresMapOrder: with many push-sum messages in flight the
+// mean is the same to the bit however often it is taken (the messages are
+// summed in a fixed order, not Go's random map order, which gave gossip's
+// learning series different last digits from run to run).
+func TestMeanIgnoresMapOrder(t *testing.T) {
+	s := smallSplit(t, 3, 4, 300, 2)
+	cfg := baseConfig(ModelMLP, 8)
+	f := newFleet(t, cfg, s, 9)
+	for w := range 8 {
+		f.Step(0, w)
+	}
+	for w := range 8 {
+		for d := 1; d < 8; d++ {
+			f.Do(Op{Kind: OpSend, W: w, Peer: (w + d) % 8, Piece: 0, Iter: 0})
+		}
+	}
+	if len(f.mail) < 20 {
+		t.Fatalf("only %d messages in flight: the test exercises nothing", len(f.mail))
+	}
+	want := f.Mean()
+	for i := range 50 {
+		got := f.Mean()
+		for j := range want {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("Mean call %d differs at parameter %d: %v against %v", i, j, got[j], want[j])
+			}
+		}
+	}
+}
