@@ -70,7 +70,7 @@ func TestINALayerTableRefused(t *testing.T) {
 			want string
 		}{
 			{[]string{"compute_ms=1", "model_file=" + missing}, "model_file " + missing + ":1: missing column \"backward_ms\""},
-			{[]string{"compute_ms=1", "model_file=" + negative}, "model_file " + negative + ":3: layer b: backward_ms \"-2\""},
+			{[]string{"compute_ms=1", "model_file=" + negative}, "model_file " + negative + ":3: layer \"b\": backward_ms \"-2\""},
 			{[]string{"compute_ms=1", "model_file=" + empty}, "model_file " + empty + ": no layers"},
 			{[]string{"compute_ms=1", "model_file=" + filepath.Join(dir, "absent.csv")}, "model_file: open "},
 		} {

@@ -121,12 +121,12 @@ func parseRow(rec []string, col map[string]int, sizeCol string) (Layer, error) {
 	s := get(sizeCol)
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(n >= 0) || n != math.Trunc(n) || n > maxLayerBytes {
-		return Layer{}, fmt.Errorf("layer %s: %s %q is not a whole number in 0..1e12", name, sizeCol, s)
+		return Layer{}, fmt.Errorf("layer %q: %s %q is not a whole number in 0..1e12", name, sizeCol, s)
 	}
 	if sizeCol == "params" {
 		n *= 4
 		if n > maxLayerBytes {
-			return Layer{}, fmt.Errorf("layer %s: %s %q is more than 1e12 bytes", name, sizeCol, s)
+			return Layer{}, fmt.Errorf("layer %q: %s %q is more than 1e12 bytes", name, sizeCol, s)
 		}
 	}
 	l := Layer{Name: name, Bytes: netsim.Bytes(n)}
@@ -134,7 +134,7 @@ func parseRow(rec []string, col map[string]int, sizeCol string) (Layer, error) {
 		s := get(c)
 		ms, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(ms >= 0) || ms > maxLayerMs {
-			return Layer{}, fmt.Errorf("layer %s: %s %q is not a finite time in 0..86400000 ms", name, c, s)
+			return Layer{}, fmt.Errorf("layer %q: %s %q is not a finite time in 0..86400000 ms", name, c, s)
 		}
 		if c == "forward_ms" {
 			l.Forward = netsim.FromMillis(ms)

@@ -39,15 +39,16 @@ func TestReadTableErrors(t *testing.T) {
 		{"missing column", "layer,params,forward_ms\nx,1,1\n", `line 1: missing column "backward_ms"`},
 		{"both sizes", "layer,params,bytes,forward_ms,backward_ms\n", "line 1: want exactly one"},
 		{"unknown column", "layer,params,forward_ms,backward_ms,gpu\n", `line 1: unknown column "gpu"`},
-		{"negative time", "layer,params,forward_ms,backward_ms\na,1,1,1\nb,1,-1,1\n", `line 3: layer b: forward_ms "-1"`},
-		{"nan", "layer,params,forward_ms,backward_ms\na,1,1,NaN\n", `line 2: layer a: backward_ms "NaN"`},
-		{"inf", "layer,params,forward_ms,backward_ms\na,1,Inf,1\n", `line 2: layer a: forward_ms "Inf"`},
-		{"fraction", "layer,params,forward_ms,backward_ms\na,1.5,1,1\n", `line 2: layer a: params "1.5"`},
-		{"negative size", "layer,bytes,forward_ms,backward_ms\na,-4,1,1\n", `line 2: layer a: bytes "-4"`},
+		{"negative time", "layer,params,forward_ms,backward_ms\na,1,1,1\nb,1,-1,1\n", `line 3: layer "b": forward_ms "-1"`},
+		{"nan", "layer,params,forward_ms,backward_ms\na,1,1,NaN\n", `line 2: layer "a": backward_ms "NaN"`},
+		{"inf", "layer,params,forward_ms,backward_ms\na,1,Inf,1\n", `line 2: layer "a": forward_ms "Inf"`},
+		{"fraction", "layer,params,forward_ms,backward_ms\na,1.5,1,1\n", `line 2: layer "a": params "1.5"`},
+		{"negative size", "layer,bytes,forward_ms,backward_ms\na,-4,1,1\n", `line 2: layer "a": bytes "-4"`},
 		{"zero layers", "layer,params,forward_ms,backward_ms\n# none\n", "no layers"},
 		{"zero bytes", "layer,params,forward_ms,backward_ms\na,0,1,1\n", "nothing to synchronise"},
 		{"short row", "layer,params,forward_ms,backward_ms\na,1,1\n", "line 2: wrong number of fields"},
 		{"empty name", "layer,params,forward_ms,backward_ms\n,1,1,1\n", "line 2: empty layer name"},
+		{"control character in a name", "layer,params,forward_ms,backward_ms\n0\r0,,,\n", `layer "0\r0": params ""`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.in), "f")
@@ -69,7 +70,7 @@ func TestReadFileNamesFileAndLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ReadFile(p)
-	if err == nil || !strings.HasPrefix(err.Error(), "model_file "+p+":3: layer b: backward_ms") {
+	if err == nil || !strings.HasPrefix(err.Error(), "model_file "+p+":3: layer \"b\": backward_ms") {
 		t.Fatalf("error %v", err)
 	}
 	_, err = ReadFile(filepath.Join(dir, "none.csv"))

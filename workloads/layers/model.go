@@ -64,7 +64,7 @@ func (m Model) Check() error {
 	}
 	for i, l := range m.Layers {
 		if l.Bytes < 0 || l.Forward < 0 || l.Backward < 0 {
-			return fmt.Errorf("model %s: layer %d (%s) has a negative size or time", m.Name, i, l.Name)
+			return fmt.Errorf("model %s: layer %d (%q) has a negative size or time", m.Name, i, l.Name)
 		}
 	}
 	if m.Bytes() == 0 {
