@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -228,17 +229,25 @@ func (m *CNN) convBackward(g convGeom, cout int, gw, gb, x, dz []float64) {
 	}
 }
 
-// Grad implements Model.
-func (m *CNN) Grad(theta, grad []float64, x *mat.Dense, y []int) float64 {
+// forward runs the batch x through the convolution stages sample by
+// sample and the dense head, and returns x's raw matrix, the head's offset
+// in theta and the logits.
+func (m *CNN) forward(theta []float64, x *mat.Dense) (blas64.General, int, []float64) {
 	r := x.RawMatrix()
-	b := r.Rows
-	m.prepare(b)
+	m.prepare(r.Rows)
 	_, _, _, _, head := m.offsets()
-	for s := range b {
+	for s := range r.Rows {
 		m.forwardSample(theta, r.Data[s*r.Stride:s*r.Stride+r.Cols], s)
 	}
 	_, n2 := m.pooled()
-	z := m.head.forward(theta[head:], m.feat, b, n2)
+	return r, head, m.head.forward(theta[head:], m.feat, r.Rows, n2)
+}
+
+// Grad implements Model.
+func (m *CNN) Grad(theta, grad []float64, x *mat.Dense, y []int) float64 {
+	r, head, z := m.forward(theta, x)
+	b := r.Rows
+	_, n2 := m.pooled()
 	loss := softmaxLossRows(z, b, m.C, m.C, y) // z is now dL/dz
 	m.head.backward(theta[head:], grad[head:], m.feat, b, n2, z, m.dfeat)
 	clear(grad[:head])
@@ -250,14 +259,6 @@ func (m *CNN) Grad(theta, grad []float64, x *mat.Dense, y []int) float64 {
 
 // Eval implements Model.
 func (m *CNN) Eval(theta []float64, x *mat.Dense, y []int) (float64, int) {
-	r := x.RawMatrix()
-	b := r.Rows
-	m.prepare(b)
-	_, _, _, _, head := m.offsets()
-	for s := range b {
-		m.forwardSample(theta, r.Data[s*r.Stride:s*r.Stride+r.Cols], s)
-	}
-	_, n2 := m.pooled()
-	z := m.head.forward(theta[head:], m.feat, b, n2)
-	return evalLogitRows(z, b, m.C, m.C, y)
+	r, _, z := m.forward(theta, x)
+	return evalLogitRows(z, r.Rows, m.C, m.C, y)
 }
