@@ -107,19 +107,11 @@ func crewRate(ps experiments.Params) float64 {
 	if err != nil {
 		return math.NaN()
 	}
-	sum, k := 0.0, 0
-	for i := range m {
-		for j := range m[i] {
-			if i != j {
-				sum += m[i][j]
-				k++
-			}
-		}
-	}
-	if k == 0 {
+	mean, ok := offDiagonalMean(m)
+	if !ok {
 		return math.NaN()
 	}
-	return 0.4 * sum / float64(k) * scale
+	return 0.4 * mean * scale
 }
 
 // crewLatency is three one-way latencies of the point's latency model,
@@ -136,20 +128,29 @@ func crewLatency(ps experiments.Params) float64 {
 		if err != nil {
 			return math.NaN()
 		}
-		sum, k := 0.0, 0
-		for i := range m {
-			for j := range m[i] {
-				if i != j {
-					sum += m[i][j]
-					k++
-				}
-			}
-		}
-		if k > 0 {
-			return 3 * sum / float64(k)
+		if mean, ok := offDiagonalMean(m); ok {
+			return 3 * mean
 		}
 	}
 	return 0
+}
+
+// offDiagonalMean is the mean of m's entries off its diagonal (the
+// pairs of distinct workers), and whether there is any.
+func offDiagonalMean(m [][]float64) (float64, bool) {
+	sum, k := 0.0, 0
+	for i := range m {
+		for j := range m[i] {
+			if i != j {
+				sum += m[i][j]
+				k++
+			}
+		}
+	}
+	if k == 0 {
+		return 0, false
+	}
+	return sum / float64(k), true
 }
 
 // crewReduceTime is a partial reduce's time, seconds, for a model of
