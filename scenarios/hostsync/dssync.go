@@ -13,6 +13,7 @@ import (
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/layers"
+	"syncsim/workloads/learn"
 	"syncsim/workloads/training"
 )
 
@@ -82,7 +83,15 @@ func DSSync() *experiments.Experiment {
 		Headline: []string{"comm_time_ms", "comm_time_max_ms", "iter_time_ms", "inter_rack_gb", "rho", "consensus_iters", "final_acc", "tta_s"},
 		Run:      runDSSync,
 		Validate: validateDSSync,
-	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
+	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true,
+		// DS-Sync tests the average of the workers' models: Pseudo Code 1
+		// ends "Final_model = AverageAllreduce(model, world)", "all
+		// trajectories as the final model to test" (Sec. III-A step 5
+		// averages the SWA models likewise), and Theorem IV.2 bounds the
+		// gradient at the average X_k 1_N / N. The paper does not say
+		// which model its TTA evaluates during training; the average is
+		// read from the final test. ASP's average is the server's model.
+		EvalModel: learn.EvalAverage})
 }
 
 // dssyncConfig maps the experiment's parameters to a dssync.Config

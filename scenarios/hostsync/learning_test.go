@@ -102,3 +102,53 @@ func TestLearningBadInput(t *testing.T) {
 		t.Error("target_acc=1.5 accepted")
 	}
 }
+
+// TestLearningScoresWhatTheWorkersHold: every training experiment
+// reports the average model and the workers' own models beside the score
+// its paper evaluates (eval_model), and the score is the view it names.
+// Under all-reduce every worker holds the average, so all views agree;
+// under partial reduce and CREW the worst worker is no better than the
+// mean, and the target is reached by the worst no sooner than by the mean.
+func TestLearningScoresWhatTheWorkersHold(t *testing.T) {
+	cases := []struct {
+		e      *experiments.Experiment
+		sets   []string
+		scored string // the metric eval_model's default names
+		same   bool   // every worker holds the average
+	}{
+		{DSSync(), []string{"scheme=allreduce", "model=custom", "model_mb=16", "compute_ms=20", "iterations=40", "bg_model=bert-base"}, "avg_acc", true},
+		{DSSync(), []string{"scheme=dssync", "model=custom", "model_mb=16", "compute_ms=20", "iterations=40", "adjust_every=8", "bg_model=bert-base"}, "avg_acc", false},
+		{SRCluster(), []string{"scheme=partial-reduce", "n=8", "duration_s=20", "model_mb=20", "p_frac=0.25"}, "worker_acc_mean", false},
+		{CrewTraining(), []string{"scheme=crew", "n=8", "p=3", "duration_s=10", "model_mb=2", "network=n2"}, "worker_acc_min", false},
+	}
+	tta := map[string]string{"avg_acc": "tta_avg_s", "worker_acc_mean": "tta_worker_mean_s", "worker_acc_min": "tta_worker_min_s"}
+	for _, tc := range cases {
+		t.Run(tc.e.Name+"/"+tc.sets[0], func(t *testing.T) {
+			sets := append(append([]string(nil), tc.sets...), "learn_model=softmax", "dataset=synthetic", "synth_samples=3000",
+				"synth_dim=10", "synth_classes=5", "lr=0.3", "target_acc=0.7", "eval_every=2")
+			m := exptest.Run(t, tc.e, 3, sets...).Metrics
+			if math.IsNaN(m["tta_worker_min_s"]) {
+				t.Fatalf("the worst worker never reached the target: %v", m)
+			}
+			if m["final_acc"] != m[tc.scored] || !sameNum(m["tta_s"], m[tta[tc.scored]]) {
+				t.Errorf("final_acc %g and tta_s %g, want %s's %g and %g", m["final_acc"], m["tta_s"], tc.scored, m[tc.scored], m[tta[tc.scored]])
+			}
+			if m["worker_acc_min"] > m["worker_acc_mean"] {
+				t.Errorf("worst worker %g above the workers' mean %g", m["worker_acc_min"], m["worker_acc_mean"])
+			}
+			if m["tta_worker_min_s"] < m["tta_worker_mean_s"] {
+				t.Errorf("the worst worker reached the target at %g s, before the mean did at %g s", m["tta_worker_min_s"], m["tta_worker_mean_s"])
+			}
+			if tc.same != (m["avg_acc"] == m["worker_acc_mean"] && m["avg_acc"] == m["worker_acc_min"] && m["consensus_dist"] == 0) {
+				t.Errorf("average %g, workers' mean %g, worst %g, consensus %g: want them the same %v",
+					m["avg_acc"], m["worker_acc_mean"], m["worker_acc_min"], m["consensus_dist"], tc.same)
+			}
+			if !(m["worker_acc_min"] > 0.3) {
+				t.Errorf("the worst worker learnt nothing: %g", m["worker_acc_min"])
+			}
+		})
+	}
+}
+
+// sameNum is equality with NaN equal to NaN.
+func sameNum(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }

@@ -27,6 +27,9 @@ type Options struct {
 	// Weights declares pr_weights with this default ("staleness" or
 	// "uniform"; "" leaves it out): the weights of a partial reduce.
 	Weights string
+	// EvalModel is eval_model's default (learn.EvalModelNames): the model
+	// the experiment's paper scores, cited where the experiment sets it.
+	EvalModel string
 }
 
 // None is learn_model's value that turns learning off.
@@ -56,6 +59,9 @@ func Params(o Options) []experiments.Param {
 		experiments.IntParam("batch", 32, 1, 1000000, "mini-batch per worker per iteration").OnlyWhen("learn_model", active...),
 		experiments.FloatParam("target_acc", o.Target, 0, 1, "test accuracy that counts as trained: tta_s and iters_to_target are taken at the first evaluation at or above it (0 < target_acc <= 1)").OnlyWhen("learn_model", active...),
 		experiments.FloatParam("eval_every", 10, 0.001, 1e9, "evaluate the learnt model every this many iterations (mean completed rounds per worker)").OnlyWhen("learn_model", active...),
+		experiments.EnumParam("eval_model", o.EvalModel, learn.EvalModelNames,
+			"the model whose accuracy is the score (final_acc, tta_s, test_acc): average (of the workers' models; asp: the server's), worker0 (worker 0's own), worker-mean (the mean over the workers' own models), worker-min (the worst worker's own: every worker at the target); "+
+				"every evaluation also reports avg_acc, worker_acc_mean and worker_acc_min, on the same rows").OnlyWhen("learn_model", active...),
 		experiments.IntParam("eval_samples", 2000, 0, 100000000, "test rows each evaluation uses (0: the whole test set; the final evaluation always uses all)").Means("0", "the whole test set").OnlyWhen("learn_model", active...),
 	}
 	if o.SWA {
@@ -76,11 +82,17 @@ func Params(o Options) []experiments.Param {
 // Metrics are the learning metrics (NaN when learn_model=none).
 func Metrics() []experiments.Metric {
 	return []experiments.Metric{
-		{Name: "final_acc", Unit: "", Help: "learning: test accuracy of the learnt model (the workers' average, or the server's) on the whole test set at the end (mean over jobs)"},
-		{Name: "final_loss", Unit: "", Help: "learning: its mean test cross-entropy (mean over jobs)"},
-		{Name: "tta_s", Unit: "s", Help: "learning: simulated seconds from the start of training to the first evaluation at or above target_acc (mean over jobs; NaN if a job never got there)"},
+		{Name: "final_acc", Unit: "", Help: "learning: test accuracy of the scored model (eval_model) on the whole test set at the end (mean over jobs)"},
+		{Name: "final_loss", Unit: "", Help: "learning: its mean test cross-entropy (worker-mean: the workers' mean; worker-min: the worst worker's; mean over jobs)"},
+		{Name: "tta_s", Unit: "s", Help: "learning: simulated seconds from the start of training to the first evaluation at which the scored model (eval_model) is at or above target_acc (mean over jobs; NaN if a job never got there)"},
 		{Name: "tta_max_s", Unit: "s", Help: "learning: the slowest job's tta_s (NaN if a job never got there)"},
 		{Name: "iters_to_target", Unit: "iterations", Help: "learning: mean completed rounds per worker at that evaluation (mean over jobs)"},
+		{Name: "avg_acc", Unit: "", Help: "learning: final test accuracy of the average of the workers' models (asp: the server's model), whatever eval_model (mean over jobs)"},
+		{Name: "worker_acc_mean", Unit: "", Help: "learning: final test accuracy of each worker's own model, mean over the workers (and jobs)"},
+		{Name: "worker_acc_min", Unit: "", Help: "learning: final test accuracy of the worst worker's own model (mean over jobs)"},
+		{Name: "tta_avg_s", Unit: "s", Help: "learning: tta_s of the average model (eval_model=average)"},
+		{Name: "tta_worker_mean_s", Unit: "s", Help: "learning: tta_s of the workers' mean accuracy (eval_model=worker-mean)"},
+		{Name: "tta_worker_min_s", Unit: "s", Help: "learning: tta_s of the worst worker's accuracy, when every worker holds a model at the target (eval_model=worker-min)"},
 		{Name: "consensus_dist", Unit: "", Help: "learning: mean squared distance of the workers' models from their average at the end"},
 		{Name: "swa_acc", Unit: "", Help: "learning: test accuracy of the average of the workers' SWA models (NaN without swa_factor)"},
 	}
@@ -89,8 +101,9 @@ func Metrics() []experiments.Metric {
 // SeriesDoc describes the learning series for an experiment's Doc.
 const SeriesDoc = "With learn_model set, the run trains a real model under the schedule the network produces " +
 	"(docs/tta.md), and --series-dir adds \"learning\", one row per evaluation: job, t_s (simulated seconds " +
-	"since training began), iteration (mean completed rounds per worker), test_acc and test_loss of the learnt " +
-	"model on eval_samples test rows, consensus_dist. `syncsim plot DIR --from-series learning --x t_s --bin 10 --y test_acc --series scheme -o acc.png` draws it."
+	"since training began), iteration (mean completed rounds per worker), test_acc and test_loss of the scored " +
+	"model (eval_model) on eval_samples test rows, consensus_dist, and on the same rows avg_acc (the average model), " +
+	"worker_acc_mean and worker_acc_min (the workers' own models). `syncsim plot DIR --from-series learning --x t_s --bin 10 --y test_acc --series scheme -o acc.png` draws it."
 
 // SeriesColumns are the learning series' columns.
 var SeriesColumns = append([]string{"job"}, learn.SeriesColumns...)
