@@ -69,8 +69,11 @@ func Params(o Options) []experiments.Param {
 			"every worker's SWA model = f SWA + (1 - f) model after each iteration, averaged at the end into swa_acc (DS-Sync Sec. III-A step 5; 0: off)").Means("0", "no SWA ensemble").OnlyWhen("learn_model", active...))
 	}
 	if o.ASP {
-		ps = append(ps, experiments.EnumParam("asp_lr", "scaled", []string{"scaled", "same"},
-			"scheme=asp: the server applies each pushed gradient with lr / workers (scaled: one round of pushes moves the model as far as one BSP step) or lr (same)").OnlyWhen("scheme", "asp"))
+		// DS-Sync Sec. V-A3: "For DS-sync and all baselines, all
+		// hyper-parameters are the same as the original ML model papers":
+		// the server steps with the workers' lr (docs/tta.md).
+		ps = append(ps, experiments.EnumParam("asp_lr", "same", []string{"same", "scaled"},
+			"scheme=asp: the server applies each pushed gradient with lr (same: every scheme's hyper-parameters the same, DS-Sync Sec. V-A3) or lr / workers (scaled: one round of pushes moves the model as far as one BSP step)").OnlyWhen("scheme", "asp"))
 	}
 	if o.Weights != "" {
 		ps = append(ps, experiments.EnumParam("pr_weights", o.Weights, []string{"staleness", "uniform"},
