@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"cmp"
+	"maps"
 	"math/rand/v2"
 	"slices"
 
@@ -34,7 +36,13 @@ func (f *Fleet) Mean() []float64 {
 	for w := range f.n {
 		floats.Add(wsum, f.weight[w])
 	}
-	for k, m := range f.mail {
+	// Messages in flight in a fixed order (a map's order changes from run
+	// to run, and so would the rounding of the sums).
+	keys := slices.SortedFunc(maps.Keys(f.mail), func(a, b mailKey) int {
+		return cmp.Or(cmp.Compare(a.p, b.p), cmp.Compare(a.t, b.t), cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to))
+	})
+	for _, k := range keys {
+		m := f.mail[k]
 		r := f.pieces[k.p]
 		floats.Add(out[r[0]:r[1]], m.x)
 		wsum[k.p] += m.w
@@ -161,8 +169,11 @@ func (f *Fleet) Score(rows []int) Scores {
 }
 
 // WorkerMean is the mean over workers of their own models' accuracy and
-// loss.
+// loss (workers that score alike: their score, not a rounded sum).
 func (s Scores) WorkerMean() (acc, loss float64) {
+	if a, l := s.WorkerMin(); a == slices.Max(s.WorkerAcc) && l == slices.Max(s.WorkerLoss) && l == slices.Min(s.WorkerLoss) {
+		return a, l
+	}
 	for w, a := range s.WorkerAcc {
 		acc += a
 		loss += s.WorkerLoss[w]

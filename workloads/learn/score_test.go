@@ -2,6 +2,7 @@ package learn
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -118,5 +119,29 @@ func TestEvalModelRefused(t *testing.T) {
 	cfg.EvalModel = "median"
 	if _, err := NewFleet(cfg, lineSplit(), streams(1)); err == nil || err.Error() != `learning: eval_model "median" (allowed: average, worker0, worker-mean, worker-min)` {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestMeanIsTheSameEveryTime: the average with push-sum messages in
+// flight is summed in a fixed order, so it is bit for bit the same however
+// often it is taken (a map's order changes from one range to the next;
+// summing messages in that order changed the last digits of
+// consensus_dist between runs of one seed).
+func TestMeanIsTheSameEveryTime(t *testing.T) {
+	s := smallSplit(t, 4, 6, 600, 2)
+	cfg := baseConfig(ModelMLP, 8)
+	cfg.Pieces = []float64{1, 1}
+	f := newFleet(t, cfg, s, 3)
+	for w := range 8 {
+		f.Step(0, w)
+		for p := range 2 {
+			f.Do(Op{Kind: OpSend, W: w, Peer: (w + 1 + p) % 8, Piece: p})
+		}
+	}
+	first := f.Mean()
+	for k := range 50 {
+		if d := f.Mean(); !slices.Equal(d, first) {
+			t.Fatalf("take %d of the average differs from the first by up to %g", k+2, maxAbsDiff(d, first))
+		}
 	}
 }
