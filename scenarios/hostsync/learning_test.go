@@ -13,7 +13,7 @@ import (
 )
 
 // learnSets trains softmax on a small synthetic mixture.
-var learnSets = []string{"learn_model=softmax", "dataset=synthetic", "synth_samples=3000", "synth_dim=10", "synth_classes=5",
+var learnSets = []string{"learn_model=softmax", "dataset=synthetic", "synth_samples=3000", "synth_dim=10", "synth_classes=5", "synth_clusters=1", "synth_sep=2",
 	"lr=0.3", "target_acc=0.8", "eval_every=2"}
 
 // TestLearningLeavesTheNetworkAlone: training a model under the schedule
@@ -125,7 +125,7 @@ func TestLearningScoresWhatTheWorkersHold(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.e.Name+"/"+tc.sets[0], func(t *testing.T) {
 			sets := append(append([]string(nil), tc.sets...), "learn_model=softmax", "dataset=synthetic", "synth_samples=3000",
-				"synth_dim=10", "synth_classes=5", "lr=0.3", "target_acc=0.7", "eval_every=2")
+				"synth_dim=10", "synth_classes=5", "synth_clusters=1", "synth_sep=2", "lr=0.3", "target_acc=0.7", "eval_every=2")
 			m := exptest.Run(t, tc.e, 3, sets...).Metrics
 			if math.IsNaN(m["tta_worker_min_s"]) {
 				t.Fatalf("the worst worker never reached the target: %v", m)

@@ -116,7 +116,7 @@ func Data(ps experiments.Params, sim *netsim.Sim) (*learn.Split, error) {
 		return learn.MNISTSplit()
 	case "synthetic":
 		d, err := learn.Synthetic(learn.SyntheticConfig{Classes: ps.Int("synth_classes"), Dim: ps.Int("synth_dim"),
-			Samples: ps.Int("synth_samples"), Separation: ps.Float("synth_sep")}, sim.Rand("learn/data"))
+			Samples: ps.Int("synth_samples"), Separation: ps.Float("synth_sep"), Clusters: ps.Int("synth_clusters")}, sim.Rand("learn/data"))
 		if err != nil {
 			return nil, err
 		}
