@@ -86,7 +86,8 @@ func CrewTraining() *experiments.Experiment {
 		// operations to reach the same target model accuracy": each
 		// worker's own model is scored, and the target counts as reached
 		// when every worker's is at it (our reading of "all workers").
-		EvalModel: learn.EvalWorkerMin})
+		EvalModel: learn.EvalWorkerMin,
+		Workers:   func(ps experiments.Params) int { return ps.Int("n") }})
 }
 
 func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {

@@ -91,7 +91,21 @@ func DSSync() *experiments.Experiment {
 		// gradient at the average X_k 1_N / N. The paper does not say
 		// which model its TTA evaluates during training; the average is
 		// read from the final test. ASP's average is the server's model.
-		EvalModel: learn.EvalAverage})
+		EvalModel: learn.EvalAverage,
+		Workers:   dssyncWorkers})
+}
+
+// dssyncWorkers is the number of workers of the point's layout (0 if the
+// layout does not parse; validateDSSync says why).
+func dssyncWorkers(ps experiments.Params) int {
+	cfg, err := dssyncParams(ps, nil)
+	if err != nil {
+		return 0
+	}
+	if cfg.Layout == nil {
+		return dssync.PaperLayout(cfg.Scenario).Workers()
+	}
+	return cfg.Layout.Workers()
 }
 
 // dssyncConfig maps the experiment's parameters to a dssync.Config

@@ -63,17 +63,23 @@ func TestLearningLeavesTheNetworkAlone(t *testing.T) {
 	}
 }
 
-// TestLearningBadInput: bad learning input ends in one clear error.
+// TestLearningBadInput: bad learning input ends in one clear error from
+// validation, which --dry-run runs too, before any run: among them data
+// too small for the split or the workers, and labels that leave a class
+// empty.
 func TestLearningBadInput(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.csv")
-	if err := os.WriteFile(bad, []byte("0,1,2\n1,2,3\n2,x,1\n"), 0o644); err != nil {
-		t.Fatal(err)
+	write := func(name, rows string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	neg := filepath.Join(dir, "neg.csv")
-	if err := os.WriteFile(neg, []byte("0,1\n-2,2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := write("bad.csv", "0,1,2\n1,2,3\n2,x,1\n")
+	neg := write("neg.csv", "0,1\n-2,2\n")
+	few := write("few.csv", "0,1\n1,2\n0,3\n1,4\n")                           // 1 test and 3 training rows
+	sparse := write("sparse.csv", "0,1\n2,2\n0,3\n2,4\n0,5\n2,6\n0,7\n2,8\n") // class 1 empty
 	base := []string{"scheme=partial-reduce", "n=4", "duration_s=1"}
 	for _, tc := range []struct {
 		sets []string
@@ -85,17 +91,23 @@ func TestLearningBadInput(t *testing.T) {
 		{[]string{"learn_model=softmax", "dataset=file", "data_file=" + neg}, "line 2: label -2 is out of range"},
 		{[]string{"learn_model=softmax", "target_acc=0"}, "target_acc 0: want 0 < target_acc <= 1"},
 		{[]string{"learn_model=mlp", "hidden=100000"}, "more than"},
+		{[]string{"learn_model=softmax", "dataset=file", "data_file=" + few}, "data_file " + few + ": 3 training rows cannot give each of 4 workers one"},
+		{[]string{"learn_model=softmax", "dataset=file", "data_file=" + sparse}, "data_file " + sparse + ": labels run to 2 but no row has label 1"},
+		{[]string{"learn_model=softmax", "dataset=synthetic", "synth_samples=4"}, "synth_samples=4: 3 training rows cannot give each of 4 workers one"},
 	} {
 		e := SRCluster()
-		ps, err := e.Resolve(append(append([]string(nil), base...), tc.sets...))
+		sets := append(append([]string(nil), base...), tc.sets...)
+		ps, err := e.Resolve(sets)
 		if err == nil {
-			err = e.Validate(ps)
+			if err = e.Validate(ps); err == nil {
+				t.Errorf("%v: validation passed", tc.sets)
+			}
 		}
 		if err == nil {
-			_, err = exptest.Try(e, 1, append(append([]string(nil), base...), tc.sets...)...)
+			_, err = exptest.Try(e, 1, sets...)
 		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: got %v, want %q", tc.sets, err, tc.want)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: got %v, want one line with %q", tc.sets, err, tc.want)
 		}
 	}
 	if _, err := SRCluster().Resolve([]string{"target_acc=1.5"}); err == nil {

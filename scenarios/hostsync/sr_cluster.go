@@ -111,7 +111,8 @@ func SRCluster() *experiments.Experiment {
 		// the others under partial reduce, so the score is the workers'
 		// own models, their mean (the expected accuracy of the model a
 		// worker holds), the worst reported beside it (docs/tta.md).
-		EvalModel: learn.EvalWorkerMean})
+		EvalModel: learn.EvalWorkerMean,
+		Workers:   func(ps experiments.Params) int { return ps.Int("n") }})
 }
 
 // srClusterSetup is one sr-cluster point built on a Sim, ready to run.

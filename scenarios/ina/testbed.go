@@ -66,7 +66,8 @@ func Testbed() *experiments.Experiment {
 		// accuracy") does not say whose model; every protocol delivers
 		// the exact sum each iteration (Sec. III), so every worker holds
 		// the average and all the scores coincide.
-		EvalModel: learn.EvalAverage}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
+		EvalModel: learn.EvalAverage,
+		Workers:   func(ps experiments.Params) int { return ps.Int("workers") }}), 100) // series_us: ~60 ms of a default run in ~600 rows per job
 }
 
 func runINATestbed(r *experiments.Run) (*experiments.Result, error) {

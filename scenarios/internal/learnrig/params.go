@@ -30,6 +30,10 @@ type Options struct {
 	// EvalModel is eval_model's default (learn.EvalModelNames): the model
 	// the experiment's paper scores, cited where the experiment sets it.
 	EvalModel string
+	// Workers is the number of workers of a job at a point (nil or 0:
+	// unknown), so that validation can refuse a data set with fewer
+	// training rows than workers before any run.
+	Workers func(ps experiments.Params) int
 }
 
 // None is learn_model's value that turns learning off.
@@ -46,7 +50,7 @@ func Params(o Options) []experiments.Param {
 		experiments.IntParam("hidden", 128, 1, 100000, "learn_model=mlp: hidden units").OnlyWhen("learn_model", learn.ModelMLP),
 		experiments.EnumParam("dataset", "mnist", []string{"mnist", "synthetic", "file"},
 			"training data: mnist (the real MNIST, 60,000 train and 10,000 test images, from the GoMNIST module), synthetic (a seeded Gaussian mixture: synth_*), file (data_file)").OnlyWhen("learn_model", active...),
-		experiments.TextParam("data_file", "", "dataset=file: a CSV of label,feature1,feature2,... (label an integer from 0; '#' comments; an optional header line starting with label)").OnlyWhen("dataset", "file"),
+		experiments.TextParam("data_file", "", "dataset=file: a CSV of label,feature1,feature2,... (labels integers 0 to K-1, each with a row; '#' comments; an optional header line starting with label; enough rows for a test set and a training row per worker)").OnlyWhen("dataset", "file"),
 		experiments.FloatParam("test_frac", 0.2, 0.001, 0.999, "dataset=synthetic or file: share of the rows held out as the test set (a seeded split)").OnlyWhen("dataset", "synthetic", "file"),
 		experiments.IntParam("synth_classes", learn.DefaultSynthetic.Classes, 2, 1000, "dataset=synthetic: classes").OnlyWhen("dataset", "synthetic"),
 		experiments.IntParam("synth_clusters", learn.DefaultSynthetic.Clusters, 1, 1000, "dataset=synthetic: Gaussian clusters per class, scattered at random (1: one per class, nearly linearly separable, learnt in a few iterations; "+
@@ -126,7 +130,11 @@ func With(e *experiments.Experiment, o Options) *experiments.Experiment {
 				return err
 			}
 		}
-		return Validate(ps)
+		w := 0
+		if o.Workers != nil {
+			w = o.Workers(ps)
+		}
+		return Validate(ps, w)
 	}
 	return e
 }
@@ -135,8 +143,10 @@ func With(e *experiments.Experiment, o Options) *experiments.Experiment {
 func Enabled(ps experiments.Params) bool { return ps.String("learn_model") != None }
 
 // Validate checks what the ranges cannot: target_acc in (0, 1], a
-// readable data_file, a model that fits the data.
-func Validate(ps experiments.Params) error {
+// readable data_file whose labels leave no class empty, a model that fits
+// the data, and enough rows for a test set and a training row for each of
+// workers workers (0: not checked).
+func Validate(ps experiments.Params, workers int) error {
 	if !Enabled(ps) {
 		return nil
 	}
@@ -153,13 +163,22 @@ func Validate(ps experiments.Params) error {
 		if err != nil {
 			return err
 		}
+		if err := learn.CheckRows("data_file "+path, d.N(), ps.Float("test_frac"), workers); err != nil {
+			return err
+		}
 		_, err = learn.NewModel(ps.String("learn_model"), d.Dim, d.Classes, ps.Int("hidden"))
 		return err
 	case "synthetic":
+		if err := learn.CheckRows(fmt.Sprintf("synth_samples=%d", ps.Int("synth_samples")), ps.Int("synth_samples"), ps.Float("test_frac"), workers); err != nil {
+			return err
+		}
 		_, err := learn.NewModel(ps.String("learn_model"), ps.Int("synth_dim"), ps.Int("synth_classes"), ps.Int("hidden"))
 		return err
 	case "mnist":
 		if _, err := learn.MNISTDir(); err != nil {
+			return err
+		}
+		if err := learn.CheckRows("dataset=mnist", learn.MNISTTrainRows, 0, workers); err != nil {
 			return err
 		}
 		_, err := learn.NewModel(ps.String("learn_model"), 784, 10, ps.Int("hidden"))

@@ -46,7 +46,11 @@ func New(r *experiments.Run, sim *netsim.Sim, jobs ...Job) (*Rig, error) {
 	if !Enabled(ps) {
 		return nil, nil
 	}
-	if err := Validate(ps); err != nil {
+	workers := 0
+	for _, j := range jobs {
+		workers = max(workers, j.Workers)
+	}
+	if err := Validate(ps, workers); err != nil {
 		return nil, err
 	}
 	split, err := Data(ps, sim)
