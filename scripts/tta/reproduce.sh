@@ -8,20 +8,18 @@
 # dssync: DS-Sync Sec. V against ring, tree and hierarchical all-reduce,
 #   ASP (both server steps) and gossip, MLP on MNIST to 0.95.
 # sr: selective reduce Eq. 1 as p varies, softmax on MNIST to 0.90.
-# crew: CREW Fig. 3, CREW against A2A, MLP on MNIST to 0.95, each of the
-#   three scores (eval_model), the table at CREW's (worker-min).
-# evalmodel: partial reduce at p = 2 against all reduce, each score
-#   (the crew sweep gives CREW's).
+# crew: CREW Fig. 3, CREW against A2A, MLP on MNIST to 0.95.
 # ina: PA-ATP Fig. 11, two jobs at load 0.6 (packet level).
+# dssync, sr and crew also write each score's time against the average's, run by
+# run (views.awk): what eval_model changes.
 #
 # CPU on one core, with the workers' own models evaluated (costs.md has
-# each sweep's): dssync about 20 minutes, sr 25, crew 35, evalmodel 15,
-# ina about 2 hours. The figures under docs/figures/tta are dssync's
-# PNGs. See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and
-# EXTRA.
+# each sweep's): dssync about 20 minutes, sr 25, crew 15, ina about 2
+# hours. The figures under docs/figures/tta are dssync's PNGs. See
+# scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew evalmodel ina)
+figures=(dssync sr crew ina)
 
 # tta_tables NAME TITLE REF METRICS RATIOS CSV...: NAME.md holds the
 # metrics of every point as median [min-max] over the seeds, then for
@@ -40,6 +38,19 @@ tta_tables() {
 	append_tables "$name" "${parts[@]}"
 }
 
+# views NAME TITLE KEYS DEN NUMS CSV...: NAME.md holds each metric of NUMS
+# over DEN, run by run, as median [min-max] over the seeds of every point
+# of the parameters KEYS (views.awk).
+views() {
+	local name=$1 title=$2 keys=$3 den=$4 nums=$5
+	shift 5
+	{
+		printf '### %s\n\n`awk -v keys=%s -v den=%s -v nums=%s -f scripts/tta/views.awk %s`\n\n' "$title" "$keys" "$den" "$nums" "$*"
+		awk -v keys="$keys" -v den="$den" -v nums="$nums" -f "$repo/scripts/tta/views.awk" "$@"
+	} >"$name.md"
+	say "$name.md: $title"
+}
+
 plot() { "$SYNCSIM" plot "$@" --force; }
 
 # DS-Sync Sec. V: the MLP on MNIST to 0.95 under each contention scenario,
@@ -51,6 +62,8 @@ dssync() {
 		--set learn_model=mlp --set lr=0.5 --set iterations=500 --trials 5 --series-dir dssync-series
 	tta_tables dssync "DS-Sync Sec. V: MLP on MNIST to 0.95" scheme=dssync \
 		final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,iter_time_ms tta_s,iters_to_target dssync.csv
+	views dssync-views "DS-Sync Sec. V: the workers' scores' time to 0.95 over the average's, run by run" \
+		scenario,scheme tta_avg_s tta_worker_mean_s,tta_worker_min_s dssync.csv
 	sweep asp-scaled dssync --vary scenario=static,inter-rack,both --set scheme=asp --set asp_lr=scaled \
 		--set learn_model=mlp --set lr=0.5 --set iterations=500 --trials 5
 	table asp-scaled "DS-Sync Sec. V: ASP with the server's step at lr / workers" \
@@ -64,7 +77,8 @@ dssync() {
 
 # Selective reduce Sec. II-C, Eq. 1: softmax on MNIST to 0.90, n = 40, as
 # p varies, scored on the workers' own models (sr-cluster's default,
-# worker-mean; the average's and the worst worker's times beside).
+# worker-mean), the average's and the worst worker's times beside and in
+# the speed-ups over all reduce.
 sr_common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --vary partition=iid,dirichlet --trials 5)
 sr() {
 	sweep sr-ar sr-cluster --set scheme=allreduce "${sr_common[@]}"
@@ -73,30 +87,24 @@ sr() {
 	# p_frac has no effect on all reduce, whose rows carry the default
 	# 0.3: the joint baseline.
 	tta_tables sr "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40" "scheme=allreduce p_frac=0.3" \
-		final_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_min_s,avg_sync_time_s tta_s,iters_to_target sr-ar.csv sr-pr.csv sr-sr.csv
+		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_min_s,avg_sync_time_s \
+		tta_s,tta_avg_s,tta_worker_min_s,iters_to_target sr-ar.csv sr-pr.csv sr-sr.csv
+	views sr-views "Selective reduce Eq. 1: each score's time to 0.90 over the average's, run by run" \
+		partition,scheme,p_frac tta_avg_s tta_worker_mean_s,tta_worker_min_s sr-ar.csv sr-pr.csv sr-sr.csv
 }
 
 # CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and
-# non-IID, at the chunk pipelining default, scored each of three ways.
+# non-IID, at the chunk pipelining default, scored on the worst worker
+# (crew-training's default, worker-min), the average's and the workers'
+# mean beside.
 crew() {
 	sweep crew crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=10000 --set learn_model=mlp --set lr=0.5 \
-		--set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a \
-		--vary eval_model=average,worker-mean,worker-min --trials 5
-	tta_tables crew "CREW Fig. 3: MLP on MNIST to 0.95, scored on the worst worker (eval_model=worker-min)" scheme=crew \
-		final_acc,iters_to_target,tta_s,pr_time_s,rounds_per_worker tta_s,iters_to_target crew.csv --where eval_model=worker-min
-	table crew-eval "CREW Fig. 3: time and rounds to 0.95 by score, the average's over each, seed by seed" \
-		crew.csv --metric tta_s,iters_to_target --of eval_model=average
-}
-
-# What the score does to partial reduce at its smallest groups (p = 2 of
-# 40, IID and non-IID) against all reduce: each score as eval_model.
-evalmodel() {
-	sweep evalmodel-sr sr-cluster --vary scheme=allreduce,partial-reduce --set p_frac=0.05 \
-		--vary eval_model=average,worker-mean,worker-min "${sr_common[@]}"
-	table evalmodel-sr "Partial reduce at p = 2: time to 0.90 by score, the average's over each, seed by seed" \
-		evalmodel-sr.csv --metric tta_s,iters_to_target --of eval_model=average
-	table evalmodel-speedup "Partial reduce at p = 2: all reduce's time to 0.90 over partial reduce's, by score, seed by seed" \
-		evalmodel-sr.csv --metric tta_s --of scheme=allreduce
+		--set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a --trials 5
+	tta_tables crew "CREW Fig. 3: MLP on MNIST to 0.95" scheme=crew \
+		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker \
+		tta_s,tta_avg_s,iters_to_target crew.csv
+	views crew-views "CREW Fig. 3: each score's time to 0.95 over the average's, run by run" \
+		partition,scheme tta_avg_s tta_worker_mean_s,tta_worker_min_s crew.csv
 }
 
 # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).

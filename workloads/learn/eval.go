@@ -130,7 +130,10 @@ func (f *Fleet) evaluateMany(thetas [][]float64, rows []int) (loss, acc []float6
 // average model (Fleet.Mean) and every worker's own model (push-sum: its
 // de-biased z = x / weight; ASP: the copy it last pulled).
 type Scores struct {
-	AvgAcc, AvgLoss       float64
+	// AvgAcc and AvgLoss are the average model's accuracy and mean
+	// cross-entropy.
+	AvgAcc, AvgLoss float64
+	// WorkerAcc and WorkerLoss are worker w's own model's, at w.
 	WorkerAcc, WorkerLoss []float64
 	mean                  []float64 // the average model
 }
