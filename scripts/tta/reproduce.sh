@@ -14,7 +14,7 @@
 # run (views.awk): what eval_model changes.
 #
 # CPU on one core, with the workers' own models evaluated (costs.md has
-# each sweep's): dssync about 20 minutes, sr 25, crew 15, ina about 2
+# each sweep's): dssync about 20 minutes, sr 25, crew 20, ina about 2
 # hours. The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
@@ -98,7 +98,7 @@ sr() {
 # (crew-training's default, worker-min), the average's and the workers'
 # mean beside.
 crew() {
-	sweep crew crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=10000 --set learn_model=mlp --set lr=0.5 \
+	sweep crew crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=20000 --set learn_model=mlp --set lr=0.5 \
 		--set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a --trials 5
 	tta_tables crew "CREW Fig. 3: MLP on MNIST to 0.95" scheme=crew \
 		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker \
