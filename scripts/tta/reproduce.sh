@@ -14,7 +14,7 @@
 # run (views.awk): what eval_model changes.
 #
 # CPU on one core, with the workers' own models evaluated (costs.md has
-# each sweep's): dssync about 20 minutes, sr 25, crew 20, ina about 2
+# each sweep's): dssync about 18 minutes, sr 20, crew 18, ina about 2
 # hours. The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
