@@ -94,6 +94,11 @@ func TestLearningBadInput(t *testing.T) {
 		{[]string{"learn_model=softmax", "dataset=file", "data_file=" + few}, "data_file " + few + ": 3 training rows cannot give each of 4 workers one"},
 		{[]string{"learn_model=softmax", "dataset=file", "data_file=" + sparse}, "data_file " + sparse + ": labels run to 2 but no row has label 1"},
 		{[]string{"learn_model=softmax", "dataset=synthetic", "synth_samples=4"}, "synth_samples=4: 3 training rows cannot give each of 4 workers one"},
+		// A mixture too large to hold (an out-of-memory crash before).
+		{[]string{"learn_model=softmax", "dataset=synthetic", "synth_classes=1000", "synth_clusters=1000", "synth_dim=1000"},
+			"synthetic data: 1000 classes of 1000 clusters in 1000 dimensions are 1e+09 centre coordinates, more than 100000000"},
+		{[]string{"learn_model=softmax", "dataset=synthetic", "synth_samples=10000000", "synth_dim=100"},
+			"synthetic data: 10000000 samples of 100 features are 1e+09 numbers, more than 100000000"},
 	} {
 		e := SRCluster()
 		sets := append(append([]string(nil), base...), tc.sets...)

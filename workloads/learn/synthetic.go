@@ -29,13 +29,33 @@ type SyntheticConfig struct {
 // after 1000; softmax regression stops near 0.63 (TestSyntheticDefaultTakesHundreds).
 var DefaultSynthetic = SyntheticConfig{Classes: 10, Dim: 20, Samples: 12000, Separation: 5, Clusters: 4}
 
-// Synthetic draws the mixture with rng.
-func Synthetic(c SyntheticConfig, rng *rand.Rand) (*Dataset, error) {
+// MaxSyntheticValues bounds the numbers a synthetic data set holds, its
+// rows' features and its cluster centres each (800 MB of float64).
+const MaxSyntheticValues = 100_000_000
+
+// Check refuses a mixture that cannot be drawn: too few classes,
+// dimensions or samples, a separation that is not a finite number >= 0,
+// or more than MaxSyntheticValues features or centre coordinates.
+func (c SyntheticConfig) Check() error {
 	if c.Classes < 2 || c.Dim < 1 || c.Samples < 2 {
-		return nil, fmt.Errorf("synthetic data: %d classes, %d dimensions, %d samples (need at least 2, 1 and 2)", c.Classes, c.Dim, c.Samples)
+		return fmt.Errorf("synthetic data: %d classes, %d dimensions, %d samples (need at least 2, 1 and 2)", c.Classes, c.Dim, c.Samples)
 	}
 	if !(c.Separation >= 0) || math.IsInf(c.Separation, 0) {
-		return nil, fmt.Errorf("synthetic data: separation %g, want a finite number >= 0", c.Separation)
+		return fmt.Errorf("synthetic data: separation %g, want a finite number >= 0", c.Separation)
+	}
+	if v := float64(c.Samples) * float64(c.Dim); v > MaxSyntheticValues {
+		return fmt.Errorf("synthetic data: %d samples of %d features are %.3g numbers, more than %d", c.Samples, c.Dim, v, MaxSyntheticValues)
+	}
+	if v := float64(c.Classes) * float64(max(c.Clusters, 1)) * float64(c.Dim); v > MaxSyntheticValues {
+		return fmt.Errorf("synthetic data: %d classes of %d clusters in %d dimensions are %.3g centre coordinates, more than %d", c.Classes, max(c.Clusters, 1), c.Dim, v, MaxSyntheticValues)
+	}
+	return nil
+}
+
+// Synthetic draws the mixture with rng.
+func Synthetic(c SyntheticConfig, rng *rand.Rand) (*Dataset, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
 	}
 	k := max(c.Clusters, 1)
 	centres := make([]float64, c.Classes*k*c.Dim)

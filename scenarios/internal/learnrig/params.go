@@ -169,6 +169,9 @@ func Validate(ps experiments.Params, workers int) error {
 		_, err = learn.NewModel(ps.String("learn_model"), d.Dim, d.Classes, ps.Int("hidden"))
 		return err
 	case "synthetic":
+		if err := synthetic(ps).Check(); err != nil {
+			return err
+		}
 		if err := learn.CheckRows(fmt.Sprintf("synth_samples=%d", ps.Int("synth_samples")), ps.Int("synth_samples"), ps.Float("test_frac"), workers); err != nil {
 			return err
 		}
@@ -189,3 +192,9 @@ func Validate(ps experiments.Params, workers int) error {
 
 // nan is a NaN.
 var nan = math.NaN()
+
+// synthetic is the point's synthetic data set.
+func synthetic(ps experiments.Params) learn.SyntheticConfig {
+	return learn.SyntheticConfig{Classes: ps.Int("synth_classes"), Dim: ps.Int("synth_dim"), Samples: ps.Int("synth_samples"),
+		Separation: ps.Float("synth_sep"), Clusters: ps.Int("synth_clusters")}
+}

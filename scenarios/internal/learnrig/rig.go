@@ -119,8 +119,7 @@ func Data(ps experiments.Params, sim *netsim.Sim) (*learn.Split, error) {
 	case "mnist":
 		return learn.MNISTSplit()
 	case "synthetic":
-		d, err := learn.Synthetic(learn.SyntheticConfig{Classes: ps.Int("synth_classes"), Dim: ps.Int("synth_dim"),
-			Samples: ps.Int("synth_samples"), Separation: ps.Float("synth_sep"), Clusters: ps.Int("synth_clusters")}, sim.Rand("learn/data"))
+		d, err := learn.Synthetic(synthetic(ps), sim.Rand("learn/data"))
 		if err != nil {
 			return nil, err
 		}
