@@ -13,10 +13,10 @@
 # dssync, sr and crew also write each score's time against the average's, run by
 # run (views.awk): what eval_model changes.
 #
-# CPU on one core, with the workers' own models evaluated (costs.md has
-# each sweep's): dssync about 18 minutes, sr 20, crew 18, ina about 2
-# hours. The figures under docs/figures/tta are dssync's PNGs. See
-# scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
+# CPU, with the workers' own models evaluated (costs.md has each
+# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12. The figures under
+# docs/figures/tta are dssync's PNGs. See scripts/lib/reproduce.sh for
+# SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
 figures=(dssync sr crew ina)
