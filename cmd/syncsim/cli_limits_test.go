@@ -181,6 +181,8 @@ func TestDryRunChecksFiles(t *testing.T) {
 	bwInf := writeLines(t, dir, "bwinf.csv", "0,1e308", "1,0")
 	bwHuge := writeLines(t, dir, "bwhuge.csv", "0,1e300", "1,0")
 	latency := writeLines(t, dir, "latency.csv", "0,1e12", "1e12,0")
+	fewRows := writeLines(t, dir, "few.csv", "0,1", "1,2", "0,3", "1,4")
+	sparse := writeLines(t, dir, "sparse.csv", "0,1", "2,2", "0,3", "2,4", "0,5", "2,6", "0,7", "2,8", "0,9", "2,10")
 	for _, tc := range []refusalCase{
 		{"dssync layout 0+0", []string{"run", "dssync", "--set", "layout=0+0"}, []string{"dssync", `layout "0+0"`, "rack 0"}},
 		{"dssync empty compute_trace", []string{"run", "dssync", "--set", "compute_trace=" + empty}, []string{"compute_trace", "no samples"}},
@@ -197,6 +199,13 @@ func TestDryRunChecksFiles(t *testing.T) {
 			[]string{"bw_file", "row 1, column 2", "1e+300 Mbps is beyond"}},
 		{"crew-single latency_file 1e12", []string{"run", "crew-single", "--set", "latency=file", "--set", "latency_file=" + latency, "--set", "n=2", "--set", "p=2"},
 			[]string{"latency_file", "row 1, column 2", "1e+09 s is beyond"}},
+		// A learning data file with fewer training rows than workers (a
+		// run-time failure before) or labels that leave a class empty
+		// (a silent empty class before).
+		{"sr-cluster data_file of 4 rows for 8 workers", []string{"run", "sr-cluster", "--set", "n=8", "--set", "learn_model=softmax",
+			"--set", "dataset=file", "--set", "data_file=" + fewRows}, []string{"data_file " + fewRows, "3 training rows cannot give each of 8 workers one"}},
+		{"dssync data_file without label 1", []string{"run", "dssync", "--set", "learn_model=softmax",
+			"--set", "dataset=file", "--set", "data_file=" + sparse}, []string{"data_file " + sparse, "labels run to 2 but no row has label 1"}},
 	} {
 		checkRefusals(t, tc, true, false)
 	}

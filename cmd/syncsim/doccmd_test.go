@@ -93,7 +93,7 @@ func TestScriptCommandsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var scripts []string
-	for _, family := range []string{"ina", "crew", "dssync", "selective-reduce"} {
+	for _, family := range []string{"ina", "crew", "dssync", "selective-reduce", "tta"} {
 		scripts = append(scripts, filepath.Join(c.repo, "scripts", family, "reproduce.sh"))
 	}
 	for _, study := range []string{"ina/sensitivity.sh", "ina/regime.sh", "ina/finish.sh", "ina/fullsize.sh", "ina/overlap.sh", "crew/studies.sh", "dssync/stragglers.sh", "selective-reduce/stragglers.sh", "mixed/interference.sh"} {

@@ -13,6 +13,7 @@ import (
 	"syncsim/workloads/collective"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/layers"
+	"syncsim/workloads/learn"
 	"syncsim/workloads/training"
 )
 
@@ -83,7 +84,29 @@ func DSSync() *experiments.Experiment {
 		Run:      runDSSync,
 		Validate: validateDSSync,
 		Cost:     dssyncCost(),
-	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true})
+	}, learnrig.Options{Target: 0.95, SWA: true, ASP: true,
+		// DS-Sync tests the average of the workers' models: Pseudo Code 1
+		// ends "Final_model = AverageAllreduce(model, world)", "all
+		// trajectories as the final model to test" (Sec. III-A step 5
+		// averages the SWA models likewise), and Theorem IV.2 bounds the
+		// gradient at the average X_k 1_N / N. The paper does not say
+		// which model its TTA evaluates during training; the average is
+		// read from the final test. ASP's average is the server's model.
+		EvalModel: learn.EvalAverage,
+		Workers:   dssyncWorkers})
+}
+
+// dssyncWorkers is the number of workers of the point's layout (0 if the
+// layout does not parse; validateDSSync says why).
+func dssyncWorkers(ps experiments.Params) int {
+	cfg, err := dssyncParams(ps, nil)
+	if err != nil {
+		return 0
+	}
+	if cfg.Layout == nil {
+		return dssync.PaperLayout(cfg.Scenario).Workers()
+	}
+	return cfg.Layout.Workers()
 }
 
 // dssyncConfig maps the experiment's parameters to a dssync.Config

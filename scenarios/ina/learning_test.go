@@ -16,7 +16,7 @@ func TestINALearningIsExactSum(t *testing.T) {
 		t.Skip("packet-level runs")
 	}
 	sets := []string{"model=custom", "gradient_mb=0.2", "iterations=16", "load=0.4",
-		"learn_model=softmax", "dataset=synthetic", "synth_samples=3000", "synth_dim=10", "synth_classes=5",
+		"learn_model=softmax", "dataset=synthetic", "synth_samples=3000", "synth_dim=10", "synth_classes=5", "synth_clusters=1", "synth_sep=2",
 		"lr=0.5", "target_acc=0.7", "eval_every=1", "eval_samples=0"}
 	var acc, iters, tta []float64
 	for _, p := range []string{"atp", "pa-atp"} {

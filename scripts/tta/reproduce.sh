@@ -1,68 +1,118 @@
 #!/usr/bin/env bash
 # Time to accuracy under every scheme, 5 seeds per point, as docs/tta.md
-# reports it. Usage: scripts/tta/reproduce.sh [OUTDIR] [PART...]
-# PART is dssync, sr, crew or ina (default: all four). SYNCSIM=path/to/syncsim
-# uses a built binary. Wall time on a 2-core machine shared with other work:
-# about 1 h (dssync), 40 min (sr), 50 min (crew), 1.5 h (ina); a learning run
-# of dssync or sr-cluster alone costs 8-9 s of CPU (docs/performance.md).
-set -euo pipefail
-out=${1:-tta-repro}
-shift || true
-parts=${*:-dssync sr crew ina}
-S=${SYNCSIM:-syncsim}
-mkdir -p "$out"
-cd "$out"
-run() { "$S" sweep "$@" --trials 5 --parallel 2 --timing --force --quiet; }
-# tab OUT.md REF METRICS CSV...: each point's metrics as median [min-max] over the seeds, then
-# every metric's paired ratio, seed by seed, of the reference (REF: k=v, or several separated by
-# spaces for a joint baseline) to each other value.
-tab() {
-  local out=$1 ref=$2 metrics=$3 r
-  shift 3
-  local of=()
-  for r in $ref; do of+=(--of "$r"); done
-  {
-    "$S" summarise "$@" --metric "$metrics"
-    for m in ${metrics//,/ }; do
-      echo
-      "$S" summarise "$@" --metric "$m" "${of[@]}" --changes-only
-    done
-  } >"$out"
+# reports it: every table there is one written here. Paired: every scheme
+# of a seed draws the same data, initial model and compute times.
+#
+#   scripts/tta/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
+#
+# dssync: DS-Sync Sec. V against ring, tree and hierarchical all-reduce,
+#   ASP (both server steps) and gossip, MLP on MNIST to 0.95.
+# sr: selective reduce Eq. 1 as p varies, softmax on MNIST to 0.90.
+# crew: CREW Fig. 3, CREW against A2A, MLP on MNIST to 0.95.
+# ina: PA-ATP Fig. 11, two jobs at load 0.6 (packet level).
+# dssync, sr and crew also write each score's time against the average's, run by
+# run (views.awk): what eval_model changes.
+#
+# CPU, with the workers' own models evaluated (costs.md has each
+# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12. The figures under
+# docs/figures/tta are dssync's PNGs. See scripts/lib/reproduce.sh for
+# SYNCSIM, PARALLEL, RESUME and EXTRA.
+source "$(dirname "$0")/../lib/reproduce.sh"
+default_out=tta-repro
+figures=(dssync sr crew ina)
+
+# tta_tables NAME TITLE REF METRICS RATIOS CSV...: NAME.md holds the
+# metrics of every point as median [min-max] over the seeds, then for
+# each metric of RATIOS the reference's (REF: k=v, or several separated
+# by spaces for a joint baseline) over each other row's, seed by seed.
+tta_tables() {
+	local name=$1 title=$2 ref=$3 metrics=$4 ratios=$5 r m
+	shift 5
+	local of=() parts=()
+	for r in $ref; do of+=(--of "$r"); done
+	table "$name" "$title" "$@" --metric "$metrics"
+	for m in ${ratios//,/ }; do
+		table "$name-$m" "$title: $m, $ref's over each row's, seed by seed" "$@" --metric "$m" "${of[@]}" --changes-only
+		parts+=("$name-$m")
+	done
+	append_tables "$name" "${parts[@]}"
 }
-for p in $parts; do
-  case $p in
-  dssync)
-    # DS-Sync Sec. V: MLP on MNIST to 0.95 under each contention scenario.
-    run dssync --set scenario=both --set scheme=asp --set asp_lr=same --set learn_model=mlp --set lr=0.5 --set iterations=500 --csv asp-same.csv
-    run dssync --vary scenario=static,inter-rack,both --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip \
-      --set learn_model=mlp --set lr=0.5 --set iterations=500 --csv dssync.csv --series-dir dssync-series
-    tab dssync.md scheme=dssync final_acc,swa_acc,iters_to_target,tta_s,iter_time_ms dssync.csv
-    for sc in static inter-rack both; do
-      "$S" plot dssync-series --from-series learning --x t_s --bin 10 --y test_acc --series scheme \
-        --where scenario=$sc --where scheme=dssync,allreduce,hier-allreduce,asp,gossip --y-range 0.88:0.97 -o dssync_$sc.png
-    done
-    ;;
-  sr)
-    # Selective reduce Sec. II-C, Eq. 1: softmax on MNIST to 0.90, n = 40, as p varies.
-    common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --vary partition=iid,dirichlet)
-    run sr-cluster --set scheme=allreduce "${common[@]}" --csv sr-ar.csv
-    run sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.1,0.2,0.3,0.5 "${common[@]}" --csv sr-pr.csv
-    run sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${common[@]}" --csv sr-sr.csv
-    # p_frac has no effect on all reduce, whose rows carry the default 0.3: the joint baseline.
-    tab sr.md "scheme=allreduce p_frac=0.3" final_acc,iters_to_target,tta_s,avg_sync_time_s sr-ar.csv sr-pr.csv sr-sr.csv
-    ;;
-  crew)
-    # CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and non-IID.
-    run crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=10000 --set learn_model=mlp --set lr=0.5 \
-      --set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a --csv crew.csv
-    tab crew.md scheme=crew final_acc,iters_to_target,tta_s,pr_time_s,rounds_per_worker crew.csv
-    ;;
-  ina)
-    # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).
-    run ina-testbed --set run_length=quick --set iterations=120 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
-      --set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --csv ina.csv
-    tab ina.md protocol=pa-atp final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms ina.csv
-    ;;
-  *) echo "unknown part $p (dssync, sr, crew, ina)" >&2; exit 2 ;;
-  esac
-done
+
+# views NAME TITLE KEYS DEN NUMS CSV...: NAME.md holds each metric of NUMS
+# over DEN, run by run, as median [min-max] over the seeds of every point
+# of the parameters KEYS (views.awk).
+views() {
+	local name=$1 title=$2 keys=$3 den=$4 nums=$5
+	shift 5
+	{
+		printf '### %s\n\n`awk -v keys=%s -v den=%s -v nums=%s -f scripts/tta/views.awk %s`\n\n' "$title" "$keys" "$den" "$nums" "$*"
+		awk -v keys="$keys" -v den="$den" -v nums="$nums" -f "$repo/scripts/tta/views.awk" "$@"
+	} >"$name.md"
+	say "$name.md: $title"
+}
+
+plot() { "$SYNCSIM" plot "$@" --force; }
+
+# DS-Sync Sec. V: the MLP on MNIST to 0.95 under each contention scenario,
+# at the present defaults (a bucket per layer overlapping the backward
+# pass; ASP's server steps with lr, asp_lr=same); ASP again with lr /
+# workers (asp_lr=scaled).
+dssync() {
+	sweep dssync dssync --vary scenario=static,inter-rack,both --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip \
+		--set learn_model=mlp --set lr=0.5 --set iterations=500 --trials 5 --series-dir dssync-series
+	tta_tables dssync "DS-Sync Sec. V: MLP on MNIST to 0.95" scheme=dssync \
+		final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,iter_time_ms tta_s,iters_to_target dssync.csv
+	views dssync-views "DS-Sync Sec. V: the workers' scores' time to 0.95 over the average's, run by run" \
+		scenario,scheme tta_avg_s tta_worker_mean_s,tta_worker_min_s dssync.csv
+	sweep asp-scaled dssync --vary scenario=static,inter-rack,both --set scheme=asp --set asp_lr=scaled \
+		--set learn_model=mlp --set lr=0.5 --set iterations=500 --trials 5
+	table asp-scaled "DS-Sync Sec. V: ASP with the server's step at lr / workers" \
+		asp-scaled.csv --metric final_acc,iters_to_target,tta_s,iter_time_ms
+	local sc
+	for sc in static inter-rack both; do
+		plot dssync-series --from-series learning --x t_s --bin 10 --y test_acc --series scheme \
+			--where scenario=$sc --where scheme=dssync,allreduce,hier-allreduce,gossip --y-range 0.88:0.97 -o dssync_$sc.png
+	done
+}
+
+# Selective reduce Sec. II-C, Eq. 1: softmax on MNIST to 0.90, n = 40, as
+# p varies, scored on the workers' own models (sr-cluster's default,
+# worker-mean), the average's and the worst worker's times beside and in
+# the speed-ups over all reduce.
+sr_common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --vary partition=iid,dirichlet --trials 5)
+sr() {
+	sweep sr-ar sr-cluster --set scheme=allreduce "${sr_common[@]}"
+	sweep sr-pr sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.1,0.2,0.3,0.5 "${sr_common[@]}"
+	sweep sr-sr sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${sr_common[@]}"
+	# p_frac has no effect on all reduce, whose rows carry the default
+	# 0.3: the joint baseline.
+	tta_tables sr "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40" "scheme=allreduce p_frac=0.3" \
+		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_min_s,avg_sync_time_s \
+		tta_s,tta_avg_s,tta_worker_min_s,iters_to_target sr-ar.csv sr-pr.csv sr-sr.csv
+	views sr-views "Selective reduce Eq. 1: each score's time to 0.90 over the average's, run by run" \
+		partition,scheme,p_frac tta_avg_s tta_worker_mean_s,tta_worker_min_s sr-ar.csv sr-pr.csv sr-sr.csv
+}
+
+# CREW Fig. 3: rounds to 0.95 (MLP on MNIST), 8 workers, p = 4, IID and
+# non-IID, at the chunk pipelining default, scored on the worst worker
+# (crew-training's default, worker-min), the average's and the workers'
+# mean beside.
+crew() {
+	sweep crew crew-training --set n=8 --set p=4 --set network=n2 --set duration_s=20000 --set learn_model=mlp --set lr=0.5 \
+		--set eval_every=10 --set eval_samples=1000 --vary partition=iid,dirichlet --vary scheme=crew,a2a --trials 5
+	tta_tables crew "CREW Fig. 3: MLP on MNIST to 0.95" scheme=crew \
+		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker \
+		tta_s,tta_avg_s,iters_to_target crew.csv
+	views crew-views "CREW Fig. 3: each score's time to 0.95 over the average's, run by run" \
+		partition,scheme tta_avg_s tta_worker_mean_s,tta_worker_min_s crew.csv
+}
+
+# PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).
+ina() {
+	sweep ina ina-testbed --set run_length=quick --set iterations=120 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
+		--set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --trials 5
+	tta_tables ina "PA-ATP Fig. 11: two jobs at load 0.6, MLP on MNIST to 0.90" protocol=pa-atp \
+		final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms tta_s ina.csv
+}
+
+main "$@"

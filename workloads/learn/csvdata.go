@@ -15,7 +15,8 @@ import (
 // finite numbers; every line has the same number of features. Blank
 // lines and lines starting with '#' are skipped, and so is a first line
 // whose first field is "label" (a header). Classes is the largest label
-// plus one. Errors name the file and the line.
+// plus one, and every label below it must have a row. Errors name the
+// file and the line.
 func ReadCSVFile(path string) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -85,7 +86,34 @@ func ReadCSV(r io.Reader, name string) (*Dataset, error) {
 	if d.Classes < 2 {
 		return nil, fmt.Errorf("%s: every label is 0; need at least two classes", name)
 	}
+	if err := denseLabels(d.Labels, d.Classes); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	return d, d.check()
+}
+
+// denseLabels refuses labels that leave a class between 0 and the largest
+// label without a row: the model would have an output no sample trains,
+// and the class count would be the largest label plus one, not the
+// number of classes the file has.
+func denseLabels(labels []int, classes int) error {
+	seen := make([]bool, classes)
+	for _, y := range labels {
+		seen[y] = true
+	}
+	var missing []string
+	for c, ok := range seen {
+		if !ok {
+			missing = append(missing, strconv.Itoa(c))
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) > 3:
+		missing = append(missing[:3], fmt.Sprintf("and %d more", len(missing)-3))
+	}
+	return fmt.Errorf("labels run to %d but no row has label %s (labels must be 0 to K-1, each with a row)", classes-1, strings.Join(missing, ", "))
 }
 
 // splitCSV splits a line at commas and trims each field.

@@ -74,6 +74,35 @@ func allIdx(n int) []int {
 	return out
 }
 
+// MNISTTrainRows is the size of MNIST's training set.
+const MNISTTrainRows = 60000
+
+// SplitSizes is how many of n rows RandomSplit holds out as the test set
+// at testFrac (round(testFrac n)), and how many it leaves for training.
+func SplitSizes(n int, testFrac float64) (test, train int) {
+	nt := int(testFrac*float64(n) + 0.5)
+	return nt, n - nt
+}
+
+// CheckRows reports, in one line naming what (the file, or the
+// parameter that sets the rows), a data set of n rows that a split at
+// testFrac leaves without a test row, or without a training row for each
+// of workers workers (Shards needs one each). testFrac 0 means a data set
+// with its own test set, whose n rows are all for training.
+func CheckRows(what string, n int, testFrac float64, workers int) error {
+	test, train := n, n
+	if testFrac > 0 {
+		test, train = SplitSizes(n, testFrac)
+	}
+	if test < 1 || train < 1 {
+		return fmt.Errorf("%s: %d rows leave %d test and %d training rows at test_frac %g (need at least one of each)", what, n, test, train, testFrac)
+	}
+	if train < workers {
+		return fmt.Errorf("%s: %d training rows cannot give each of %d workers one", what, train, workers)
+	}
+	return nil
+}
+
 // RandomSplit splits d into a test set of round(testFrac N) rows drawn
 // with rng and a train set of the rest (both in row order).
 func RandomSplit(d *Dataset, testFrac float64, rng *rand.Rand) (*Split, error) {
@@ -81,7 +110,7 @@ func RandomSplit(d *Dataset, testFrac float64, rng *rand.Rand) (*Split, error) {
 		return nil, fmt.Errorf("test_frac %g, want 0 < test_frac < 1", testFrac)
 	}
 	n := d.N()
-	nt := int(testFrac*float64(n) + 0.5)
+	nt, _ := SplitSizes(n, testFrac)
 	if nt < 1 || nt >= n {
 		return nil, fmt.Errorf("test_frac %g of %d rows leaves %d test and %d train rows (need at least one of each)", testFrac, n, nt, n-nt)
 	}

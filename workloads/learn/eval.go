@@ -2,6 +2,7 @@ package learn
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -16,9 +17,14 @@ const evalChunk = 500
 // included, over the sum of weights, piece by piece), which is the model
 // one all-reduce of the workers would give and the x-bar of the
 // convergence analyses (DS-Sync Theorem IV.2, stochastic gradient push).
+// Workers that all hold the same model (BSP, INA) have that model as
+// their average, exactly, not to rounding.
 func (f *Fleet) Mean() []float64 {
 	if f.server != nil {
 		return append([]float64(nil), f.server...)
+	}
+	if f.agree() {
+		return append([]float64(nil), f.theta[0]...)
 	}
 	out := make([]float64, f.np)
 	for w := range f.n {
@@ -40,6 +46,20 @@ func (f *Fleet) Mean() []float64 {
 		floats.Scale(1/wsum[p], out[r[0]:r[1]])
 	}
 	return out
+}
+
+// agree reports whether every worker holds the same model bit for bit,
+// with push-sum weights of 1 and no message in flight.
+func (f *Fleet) agree() bool {
+	if len(f.mail) > 0 {
+		return false
+	}
+	for w := range f.n {
+		if f.biased(w) || w > 0 && !slices.Equal(f.theta[w], f.theta[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ConsensusDist is the mean over workers of the squared Euclidean
@@ -68,9 +88,17 @@ func sqDist(a, b []float64) float64 {
 // Evaluate returns the mean cross-entropy and the accuracy of theta on
 // the test rows rows.
 func (f *Fleet) Evaluate(theta []float64, rows []int) (loss, acc float64) {
+	l, a := f.evaluateMany([][]float64{theta}, rows)
+	return l[0], a[0]
+}
+
+// evaluateMany is Evaluate for several models at once: each chunk of test
+// rows is decoded once and every model is scored on it, so that n models
+// cost n forward passes and one decoding.
+func (f *Fleet) evaluateMany(thetas [][]float64, rows []int) (loss, acc []float64) {
 	d := f.split.Test
-	var sum float64
-	correct := 0
+	sum := make([]float64, len(thetas))
+	correct := make([]int, len(thetas))
 	for o := 0; o < len(rows); o += evalChunk {
 		b := min(evalChunk, len(rows)-o)
 		x := scratch(&f.zbuf, b, d.Dim)
@@ -79,12 +107,103 @@ func (f *Fleet) Evaluate(theta []float64, rows []int) (loss, acc float64) {
 			d.Row(rows[o+i], x.RawRowView(i))
 			y[i] = d.Labels[rows[o+i]]
 		}
-		l, c := f.model.Eval(theta, x, y)
-		sum += l
-		correct += c
+		for k, theta := range thetas {
+			l, c := f.model.Eval(theta, x, y)
+			sum[k] += l
+			correct[k] += c
+		}
 	}
 	n := float64(len(rows))
-	return sum / n, float64(correct) / n
+	loss, acc = make([]float64, len(thetas)), make([]float64, len(thetas))
+	for k := range thetas {
+		loss[k], acc[k] = sum[k]/n, float64(correct[k])/n
+	}
+	return loss, acc
+}
+
+// Scores are one evaluation of the fleet on the same test rows: the
+// average model (Fleet.Mean) and every worker's own model (push-sum: its
+// de-biased z = x / weight; ASP: the copy it last pulled).
+type Scores struct {
+	// AvgAcc and AvgLoss are the average model's accuracy and mean
+	// cross-entropy.
+	AvgAcc, AvgLoss float64
+	// WorkerAcc and WorkerLoss are worker w's own model's, at w.
+	WorkerAcc, WorkerLoss []float64
+	mean                  []float64 // the average model
+}
+
+// Score evaluates the average model and every worker's own model on the
+// test rows rows. Workers holding bit-identical models (all of them under
+// BSP and INA, a partial reduce's members until their next step) are
+// evaluated once: n workers cost at most n evaluations more than the
+// average alone, and identical ones (the average among them) nothing.
+func (f *Fleet) Score(rows []int) Scores {
+	models := [][]float64{f.Mean()}
+	of := make([]int, f.n) // worker w's model is models[of[w]]
+	for w := range f.n {
+		p := f.theta[w]
+		if f.biased(w) {
+			p = f.Params(w)
+		}
+		of[w] = -1
+		for k := range models {
+			if slices.Equal(models[k], p) {
+				of[w] = k
+				break
+			}
+		}
+		if of[w] < 0 {
+			of[w] = len(models)
+			models = append(models, p)
+		}
+	}
+	loss, acc := f.evaluateMany(models, rows)
+	s := Scores{AvgAcc: acc[0], AvgLoss: loss[0], WorkerAcc: make([]float64, f.n), WorkerLoss: make([]float64, f.n), mean: models[0]}
+	for w, k := range of {
+		s.WorkerAcc[w], s.WorkerLoss[w] = acc[k], loss[k]
+	}
+	return s
+}
+
+// WorkerMean is the mean over workers of their own models' accuracy and
+// loss (workers that score alike: their score, not a rounded sum).
+func (s Scores) WorkerMean() (acc, loss float64) {
+	if a, l := s.WorkerMin(); a == slices.Max(s.WorkerAcc) && l == slices.Max(s.WorkerLoss) && l == slices.Min(s.WorkerLoss) {
+		return a, l
+	}
+	for w, a := range s.WorkerAcc {
+		acc += a
+		loss += s.WorkerLoss[w]
+	}
+	n := float64(len(s.WorkerAcc))
+	return acc / n, loss / n
+}
+
+// WorkerMin is the accuracy of the worst worker's own model and its loss
+// (the lowest-numbered of equally accurate workers).
+func (s Scores) WorkerMin() (acc, loss float64) {
+	worst := 0
+	for w, a := range s.WorkerAcc {
+		if a < s.WorkerAcc[worst] {
+			worst = w
+		}
+	}
+	return s.WorkerAcc[worst], s.WorkerLoss[worst]
+}
+
+// Of is the accuracy and loss that evaluation model m (an EvalModel
+// name) scores.
+func (s Scores) Of(m string) (acc, loss float64) {
+	switch m {
+	case EvalWorker0:
+		return s.WorkerAcc[0], s.WorkerLoss[0]
+	case EvalWorkerMean:
+		return s.WorkerMean()
+	case EvalWorkerMin:
+		return s.WorkerMin()
+	}
+	return s.AvgAcc, s.AvgLoss
 }
 
 // evalRows picks k test rows with rng (all of them when k is 0 or at

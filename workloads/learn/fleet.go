@@ -47,6 +47,10 @@ type Config struct {
 	// evaluation always uses the whole test set.
 	EvalEvery   float64
 	EvalSamples int
+	// EvalModel is the model whose accuracy is the run's score (one of
+	// EvalModelNames; "": EvalAverage). Every evaluation also scores the
+	// others (Result).
+	EvalModel string
 	// SWAFactor, when positive, keeps every worker's exponential moving
 	// average of its model, updated at the end of each of its rounds
 	// (DS-Sync Sec. III-A step 5, Pseudo Code 1 line 26:
@@ -144,6 +148,9 @@ func NewFleet(cfg Config, split *Split, streams Streams) (*Fleet, error) {
 	}
 	if !(cfg.EvalEvery > 0) {
 		return nil, fmt.Errorf("learning: eval_every %g, want > 0", cfg.EvalEvery)
+	}
+	if err := checkEvalModel(cfg.EvalModel); err != nil {
+		return nil, err
 	}
 	if !(cfg.SWAFactor >= 0 && cfg.SWAFactor < 1) {
 		return nil, fmt.Errorf("learning: swa_factor %g, want 0 <= f < 1", cfg.SWAFactor)

@@ -43,7 +43,7 @@ func TestConfigCarriesTheOptimiser(t *testing.T) {
 		t.Errorf("cosine: %+v", c.Schedule)
 	}
 	bad := testRun(t, Options{Target: 0.9}, "lr_schedule=cosine", "lr_cosine_iters=5", "lr_warmup_iters=5").Params
-	if err := Validate(bad); err == nil || !strings.Contains(err.Error(), "lr_cosine_iters") {
+	if err := Validate(bad, 4); err == nil || !strings.Contains(err.Error(), "lr_cosine_iters") {
 		t.Errorf("a cosine that ends before its warm-up: %v", err)
 	}
 	e := With(&experiments.Experiment{Name: "t"}, Options{Target: 0.9})
@@ -51,10 +51,10 @@ func TestConfigCarriesTheOptimiser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Validate(img); err == nil || !strings.Contains(err.Error(), "square") {
+	if err := Validate(img, 4); err == nil || !strings.Contains(err.Error(), "square") {
 		t.Errorf("a CNN on 100 features (10 x 10, too small): %v", err)
 	}
-	if err := Validate(modelParams(t, learn.ModelCNN)); err != nil {
+	if err := Validate(modelParams(t, learn.ModelCNN), 4); err != nil {
 		t.Errorf("a CNN on 12 x 12 images: %v", err)
 	}
 }

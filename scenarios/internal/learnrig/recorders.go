@@ -23,7 +23,8 @@ import (
 //     sent to the peer and the peer's half added (push-sum).
 //   - ASP: each worker's gradient, computed at the model it last pulled,
 //     is applied by the server as it arrives (piece by piece, Hogwild-
-//     style), with lr / workers by default (asp_lr), and the worker
+//     style), with lr by default (asp_lr=same; scaled: lr / workers),
+//     and the worker
 //     pulls the server's current piece.
 func (g *Rig) DSSync(scheme string) dssync.Recorder {
 	if g == nil {

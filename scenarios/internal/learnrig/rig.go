@@ -46,7 +46,11 @@ func New(r *experiments.Run, sim *netsim.Sim, jobs ...Job) (*Rig, error) {
 	if !Enabled(ps) {
 		return nil, nil
 	}
-	if err := Validate(ps); err != nil {
+	workers := 0
+	for _, j := range jobs {
+		workers = max(workers, j.Workers)
+	}
+	if err := Validate(ps, workers); err != nil {
 		return nil, err
 	}
 	split, err := Data(ps, sim)
@@ -101,6 +105,7 @@ func Config(ps experiments.Params, workers int) learn.Config {
 		Schedule: learn.Schedule{Kind: ps.String("lr_schedule"), WarmupIters: ps.Int("lr_warmup_iters"),
 			StepIters: ps.Int("lr_step_iters"), StepFactor: ps.Float("lr_step_factor"),
 			CosineIters: ps.Int("lr_cosine_iters"), MinLR: ps.Float("lr_min")},
+		EvalModel: ps.String("eval_model"),
 	}
 	if ps.Has("swa_factor") {
 		c.SWAFactor = ps.Float("swa_factor")
@@ -118,8 +123,7 @@ func Data(ps experiments.Params, sim *netsim.Sim) (*learn.Split, error) {
 	case "mnist":
 		return learn.MNISTSplit()
 	case "synthetic":
-		d, err := learn.Synthetic(learn.SyntheticConfig{Classes: ps.Int("synth_classes"), Dim: ps.Int("synth_dim"),
-			Samples: ps.Int("synth_samples"), Separation: ps.Float("synth_sep")}, sim.Rand("learn/data"))
+		d, err := learn.Synthetic(synthetic(ps), sim.Rand("learn/data"))
 		if err != nil {
 			return nil, err
 		}
@@ -145,27 +149,30 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) {
 	if g == nil {
 		return
 	}
-	var acc, loss, tta, ttaMax, iters, cons, swa float64
+	var ttaMax float64
+	mean := map[string]float64{}
 	n := float64(len(g.Fleets))
 	var rows [][]float64
 	for k, f := range g.Fleets {
 		out := f.Finish(g.now(k))
-		acc += out.FinalAcc / n
-		loss += out.FinalLoss / n
-		tta += out.TTA / n
+		for name, v := range map[string]float64{"final_acc": out.FinalAcc, "final_loss": out.FinalLoss, "tta_s": out.TTA,
+			"iters_to_target": out.ItersToTarget, "consensus_dist": out.ConsensusDist, "swa_acc": out.SWAAcc,
+			"avg_acc": out.AvgAcc, "worker_acc_mean": out.WorkerAccMean, "worker_acc_min": out.WorkerAccMin,
+			"tta_avg_s": out.TTAAvg, "tta_worker_mean_s": out.TTAWorkerMean, "tta_worker_min_s": out.TTAWorkerMin} {
+			mean[name] += v / n
+		}
 		ttaMax = math.Max(ttaMax, out.TTA)
 		if math.IsNaN(out.TTA) {
 			ttaMax = math.NaN()
 		}
-		iters += out.ItersToTarget / n
-		cons += out.ConsensusDist / n
-		swa += out.SWAAcc / n
 		for _, row := range out.Series {
 			rows = append(rows, append([]float64{float64(k)}, row...))
 		}
 	}
-	m["final_acc"], m["final_loss"], m["tta_s"], m["tta_max_s"] = acc, loss, tta, ttaMax
-	m["iters_to_target"], m["consensus_dist"], m["swa_acc"] = iters, cons, swa
+	for name, v := range mean {
+		m[name] = v
+	}
+	m["tta_max_s"] = ttaMax
 	switch {
 	case g.out != nil:
 		res.Series = append(res.Series, g.out.Series())

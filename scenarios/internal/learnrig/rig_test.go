@@ -20,7 +20,7 @@ func testRun(t *testing.T, o Options, sets ...string) *experiments.Run {
 	t.Helper()
 	e := With(&experiments.Experiment{Name: "t", Params: []experiments.Param{
 		experiments.EnumParam("scheme", "x", []string{"x", "asp"}, "")}}, o)
-	base := []string{"learn_model=softmax", "dataset=synthetic", "synth_samples=2000", "synth_dim=8", "synth_classes=4", "eval_every=2", "eval_samples=0"}
+	base := []string{"learn_model=softmax", "dataset=synthetic", "synth_samples=2000", "synth_dim=8", "synth_classes=4", "synth_clusters=1", "synth_sep=2", "eval_every=2", "eval_samples=0"}
 	ps, err := e.Resolve(append(base, sets...))
 	if err != nil {
 		t.Fatal(err)
