@@ -14,6 +14,12 @@ type BulkOpts struct {
 	// engine's flow ID, which picks the flow's ECMP path. 0 lets the
 	// engine number the transfer; engines without identifiers ignore it.
 	ID uint64
+	// Acked, when not nil, is called once, at the virtual time the
+	// sender has every byte acknowledged (on the sender's Sim), by
+	// engines with acknowledgements (transport.Stack's flows); others
+	// never call it. It is where a flow ends in the HPCC ns-3 branch's
+	// fct.txt (QpComplete on the last ACK).
+	Acked func()
 }
 
 // Bulk moves whole messages between hosts. It is the seam between

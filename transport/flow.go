@@ -62,7 +62,8 @@ type Flow struct {
 	rcv          receiver
 	done         func(*Flow)
 	bulkDone     func()
-	conn         *Conn // set on a persistent connection's flow
+	bulkAcked    func() // netsim.BulkOpts.Acked: every byte acknowledged
+	conn         *Conn  // set on a persistent connection's flow
 	lastSend     netsim.Time
 
 	// Sender sequence space, in payload bytes.

@@ -129,6 +129,9 @@ func (f *Flow) Receive(p *netsim.Packet) {
 		if ack >= f.limit && f.conn == nil {
 			f.state = stateFinished
 			f.close()
+			if f.bulkAcked != nil {
+				f.bulkAcked()
+			}
 			return
 		}
 		if f.sndUna >= f.sndMax {

@@ -163,7 +163,7 @@ func (st *Stack) Send(src, dst netsim.NodeID, size netsim.Bytes, opts netsim.Bul
 		src = dst // nothing to move: complete locally
 	}
 	f := st.newFlowID(src, dst, FlowOpts{Class: opts.Class, Tag: opts.Tag, StartLatency: opts.StartLatency, Size: size}, opts.ID)
-	f.bulkDone = done
+	f.bulkDone, f.bulkAcked = done, opts.Acked
 	st.launch(f)
 }
 

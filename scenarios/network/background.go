@@ -1,6 +1,7 @@
 package network
 
 import (
+	"math"
 	"strings"
 
 	"syncsim/experiments"
@@ -44,7 +45,7 @@ func Background() *experiments.Experiment {
 			setup.CWRParam(),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
-		}, setup.NICParams()...),
+		}, append(setup.NICParams(), setup.FlowsParams()...)...),
 		Metrics:  metrics,
 		Common:   []string{"workload", "load", "transport", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "buffer_kb", "duration_ms"},
 		Headline: []string{"flows_done", "offered_load", "fct_p50_us", "fct_p99_us", "fct_slowdown_p50", "fct_slowdown_p99", "drops", "timeouts"},
@@ -94,11 +95,19 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
+	hosts := setup.HostMap(fab.HostIDs())
+	replay, err := setup.Replays(ps, hosts, end)
+	if err != nil {
+		return nil, err
+	}
 	stack := transport.NewStack(net, tc)
 	gen, err := background.New(sim, stack, background.Config{
-		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end, Network: net,
+		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end, Network: net, Replay: replay,
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := setup.RecordFCT(ps, gen); err != nil {
 		return nil, err
 	}
 	// Flows are summarised online as they complete, so memory stays flat
@@ -133,12 +142,18 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 		m["mean_flow_kb"] = float64(sum.OfferedBytes) / n / 1000
 	}
 	m["cdf_mean_kb"] = cdf.Mean() / 1000
+	if replay != nil {
+		m["cdf_mean_kb"] = math.NaN() // the file's flows, not the CDF's
+	}
 	d, k := setup.QueueTotals(fab.SwitchQueues())
 	m["drops"], m["ecn_marks"] = float64(d), float64(k)
 	m["timeouts"] = float64(stack.Timeouts)
 	m["events"] = float64(sim.Events())
 	res.Events = sim.Events()
 	if err := setup.CheckBooks(r, net); err != nil {
+		return nil, err
+	}
+	if err := setup.WriteFCT(r, net, tc, hosts, gen); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -49,11 +49,29 @@ type Config struct {
 	// Name distinguishes the random streams of several generators in one
 	// Sim; "" uses the plain stream names (StreamArrivals, ...).
 	Name string
+	// Replay, when not nil, replaces the Poisson arrivals: the generator
+	// starts exactly these flows, each at its Start (non-decreasing), and
+	// draws nothing (CDF and Load are then unused and may be zero). Hosts
+	// and HostRate still define the capacity the offered load is measured
+	// against. See FlowFile.Replays.
+	Replay []Replay
 	// Network is the hosts' network. It is needed (and only used) when
 	// the Sim is the coordinator of a partitioned network (the parallel
 	// engine): each flow then starts on its source's partition and
 	// completes on its destination's (see partitioned.go).
 	Network *netsim.Network
+}
+
+// Replay is one flow to replay (Config.Replay).
+type Replay struct {
+	Src, Dst netsim.NodeID
+	Size     netsim.Bytes
+	Start    netsim.Time
+	// DPort and Priority are the flow file's destination port and
+	// priority group, kept for the fct.txt output; the fabric's ports have
+	// one FIFO queue, so the priority does not change how the flow is
+	// served.
+	DPort, Priority int
 }
 
 // Flow is the record of one background flow.
@@ -107,6 +125,8 @@ type Generator struct {
 	// (netsim.Never: none left).
 	par  bool
 	next netsim.Time
+
+	ledger *ledger // set by RecordFlows
 }
 
 // New validates cfg and returns a generator that will send on bulk. It is an
@@ -120,9 +140,9 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 		return nil, fmt.Errorf("background: nil simulation")
 	case bulk == nil:
 		return nil, fmt.Errorf("background: nil bulk-transfer engine")
-	case cfg.CDF == nil:
+	case cfg.CDF == nil && cfg.Replay == nil:
 		return nil, fmt.Errorf("background: no flow-size CDF")
-	case math.IsNaN(cfg.Load) || cfg.Load <= 0 || cfg.Load > 1:
+	case cfg.Replay == nil && (math.IsNaN(cfg.Load) || cfg.Load <= 0 || cfg.Load > 1):
 		return nil, fmt.Errorf("background: load %v is outside (0, 1]", cfg.Load)
 	case cfg.HostRate <= 0:
 		return nil, fmt.Errorf("background: host NIC rate %v is not positive", cfg.HostRate)
@@ -135,7 +155,11 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 	case len(cfg.Hosts) == 0:
 		return nil, fmt.Errorf("background: no hosts")
 	}
-	if cfg.CDF.Mean() <= 0 {
+	if cfg.Replay != nil {
+		if err := checkReplay(cfg); err != nil {
+			return nil, err
+		}
+	} else if cfg.CDF.Mean() <= 0 {
 		return nil, fmt.Errorf("background: flow-size CDF %q has mean %v; want a positive mean", cfg.CDF.Name(), cfg.CDF.Mean())
 	}
 	if err := checkDistinct("host", cfg.Hosts); err != nil {
@@ -166,7 +190,7 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 				break
 			}
 		}
-		if g.srcDst[i] >= 0 && len(dsts) == 1 {
+		if cfg.Replay == nil && g.srcDst[i] >= 0 && len(dsts) == 1 {
 			return nil, fmt.Errorf("background: host %d has no destination other than itself; need at least two distinct hosts", s)
 		}
 	}
@@ -176,8 +200,10 @@ func New(sim *netsim.Sim, bulk netsim.Bulk, cfg Config) (*Generator, error) {
 		}
 		g.par, g.next = true, netsim.Never
 	}
-	capacity := float64(len(cfg.Hosts)) * float64(cfg.HostRate) / 8 // bytes/s
-	g.lambda = cfg.Load * capacity / cfg.CDF.Mean()
+	if cfg.Replay == nil {
+		capacity := float64(len(cfg.Hosts)) * float64(cfg.HostRate) / 8 // bytes/s
+		g.lambda = cfg.Load * capacity / cfg.CDF.Mean()
+	}
 	return g, nil
 }
 
@@ -203,7 +229,7 @@ func checkDistinct(what string, ids []netsim.NodeID) error {
 	return nil
 }
 
-// Lambda is the flow arrival rate in flows per second.
+// Lambda is the flow arrival rate in flows per second (0 when replaying).
 func (g *Generator) Lambda() float64 { return g.lambda }
 
 // Capacity is the aggregate NIC capacity of the senders in bytes per second,
@@ -249,6 +275,9 @@ func (g *Generator) schedule(t netsim.Time) {
 // after draws the next arrival's time, one exponential gap after t
 // (netsim.Never when it falls at or after Stop: the process ends).
 func (g *Generator) after(t netsim.Time) netsim.Time {
+	if g.cfg.Replay != nil {
+		return g.nextReplay()
+	}
 	secs := g.arrivals.ExpFloat64() / g.lambda
 	if secs >= (netsim.Never - t).Seconds() {
 		return netsim.Never // beyond the end of virtual time
@@ -276,13 +305,19 @@ type arrival struct {
 	size     netsim.Bytes
 	opts     netsim.BulkOpts
 	done     func()
+	rec      *FlowRecord // set under RecordFlows
 }
 
 // HandleEvent sends the flow: on a partitioned network, the event on the
 // source's partition (see Feed).
 func (a *arrival) HandleEvent(netsim.Event) { a.send() }
 
-func (a *arrival) send() { a.g.bulk.Send(a.src, a.dst, a.size, a.opts, a.done) }
+func (a *arrival) send() {
+	if a.rec != nil {
+		a.done, a.opts.Acked = a.rec.wrap(a.done)
+	}
+	a.g.bulk.Send(a.src, a.dst, a.size, a.opts, a.done)
+}
 
 // arrive draws the flow arriving at now (pair, size), counts it, draws the
 // next arrival and returns the flow to send; ok is false once MaxFlows
@@ -294,8 +329,17 @@ func (g *Generator) arrive(now netsim.Time) (a *arrival, ok bool) {
 		}
 		return nil, false
 	}
-	src, dst := g.pickPair()
-	size := g.cfg.CDF.Sample(g.sizes)
+	var (
+		src, dst netsim.NodeID
+		size     netsim.Bytes
+	)
+	if g.cfg.Replay != nil {
+		r := &g.cfg.Replay[g.started]
+		src, dst, size = r.Src, r.Dst, r.Size
+	} else {
+		src, dst = g.pickPair()
+		size = g.cfg.CDF.Sample(g.sizes)
+	}
 	id := g.started
 	g.started++
 	f := Flow{ID: id, Src: src, Dst: dst, Size: size, Start: now}
@@ -317,6 +361,9 @@ func (g *Generator) arrive(now netsim.Time) (a *arrival, ok bool) {
 	if g.par {
 		clock = g.cfg.Network.Node(dst).Base().Sim()
 		part = clock.Partition()
+	}
+	if g.ledger != nil {
+		a.rec = g.ledger.add(f, g.replayOf(id), g.clock(src), clock)
 	}
 	if m := g.meter; m != nil {
 		// Online: the record lives in the completion callback only, and

@@ -1,0 +1,119 @@
+package setup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"syncsim/experiments"
+	"syncsim/netsim"
+	"syncsim/transport"
+	"syncsim/workloads/background"
+)
+
+// FlowsFileHelp and FCTOutHelp describe the flow-file parameters in every
+// experiment that takes them.
+const (
+	FlowsFileHelp = "replay the flows of a file in the HPCC ns-3 branch's flow.txt format (first line the flow count, " +
+		"then 'src dst priority dport size start_time' per flow, size in bytes, start in seconds, ascending) instead of " +
+		"drawing background flows (empty: draw them): src and dst are host indices, 0 to hosts-1 in group-major order (host i is the i-th host " +
+		"of the fabric); priority is read but every port has one FIFO queue; every flow must start before the run's end"
+	FCTOutHelp = "write one line per flow the sender saw fully acknowledged to this file, in the HPCC branch's fct.txt " +
+		"layout (empty: none; sip dip sport dport size start_ns fct_ns standalone_fct_ns; ip 11.0.x.1 from the host index), which its " +
+		"analysis/fct_analysis.py reads; trial t > 0 writes NAME.t<t> before the extension"
+)
+
+// FlowsParams are the flows_file and fct_out parameters.
+func FlowsParams() []experiments.Param {
+	return []experiments.Param{
+		experiments.TextParam("flows_file", "", FlowsFileHelp),
+		experiments.TextParam("fct_out", "", FCTOutHelp),
+	}
+}
+
+// HostMap is the map from a flow file's node ids to the hosts of a
+// built-in fabric: the index in hosts (topologies.Fabric.HostIDs,
+// group-major). A fabric read from a topology file supplies its own
+// (background.HostMap with IDs, the file's ids of its hosts).
+func HostMap(hosts []netsim.NodeID) *background.HostMap { return background.IndexHostMap(hosts) }
+
+// Replays reads flows_file (nil, nil when it is not set) and maps its
+// flows onto m's hosts; every flow must start before end.
+func Replays(ps experiments.Params, m *background.HostMap, end netsim.Time) ([]background.Replay, error) {
+	path := ps.Str("flows_file")
+	if path == "" {
+		return nil, nil
+	}
+	ff, err := background.ReadFlowFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := ff.Replays(m, end)
+	if err != nil {
+		return nil, err
+	}
+	if rs == nil {
+		rs = []background.Replay{} // a file of no flows replays none
+	}
+	return rs, nil
+}
+
+// FCTPath is the file fct_out names for trial (the value itself for
+// trial 0; ".t<trial>" before the extension for later trials).
+func FCTPath(out string, trial int) string {
+	if trial == 0 {
+		return out
+	}
+	ext := filepath.Ext(out)
+	return fmt.Sprintf("%s.t%d%s", strings.TrimSuffix(out, ext), trial, ext)
+}
+
+// RecordFCT makes gen keep the per-flow records fct_out needs, when it is
+// set.
+func RecordFCT(ps experiments.Params, gen *background.Generator) error {
+	if ps.Str("fct_out") == "" {
+		return nil
+	}
+	return gen.RecordFlows()
+}
+
+// WriteFCT writes gen's flows to fct_out, when it is set, with each
+// flow's standalone FCT computed from its path in net as the HPCC branch
+// computes it (background.IdealFCT) with tc's MSS as the payload and its
+// header bytes per packet.
+func WriteFCT(r *experiments.Run, net *netsim.Network, tc transport.Config, m *background.HostMap, gen *background.Generator) error {
+	out := r.Params.Str("fct_out")
+	if out == "" {
+		return nil
+	}
+	ideal := func(f *background.FlowRecord) int64 {
+		path, err := net.Path(f.Src, f.Dst, 0)
+		if err != nil || len(path) == 0 {
+			return 0
+		}
+		hops := make([]background.Hop, len(path))
+		for i, id := range path {
+			l := net.Link(id)
+			hops[i] = background.Hop{Delay: l.Delay, Rate: l.Rate}
+		}
+		return background.IdealFCT(hops, f.Size, tc.MSS, tc.HeaderBytes)
+	}
+	lines, err := background.FCTLines(gen.Records(), m, ideal)
+	if err != nil {
+		return err
+	}
+	path := FCTPath(out, r.Trial)
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("fct_out: %w", err)
+	}
+	if err := background.WriteFCT(f, lines); err != nil {
+		f.Close()
+		return fmt.Errorf("fct_out: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("fct_out: %w", err)
+	}
+	return nil
+}
