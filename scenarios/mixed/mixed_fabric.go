@@ -76,7 +76,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
-		}, append(prParams(), append(inarig.ConstantParams(), append(setup.NICParams(), setup.DCTCPCWRParam(), mixedEngineParam())...)...)...),
+		}, append(prParams(), append(inarig.ConstantParams(), append(append(setup.NICParams(), setup.DCTCPCWRParam(), mixedEngineParam()), setup.FlowsParams()...)...)...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
 			{Name: "ina_jct_ms", Unit: "ms", Help: "INA jobs: mean job completion time from the jobs' start (bg_warmup_ms) over finished jobs"},
@@ -118,6 +118,7 @@ type mixedRig struct {
 	rings []*mixedRingJob
 	prs   []*prJob
 	gen   *background.Generator
+	hosts *background.HostMap // flows_file's and fct_out's host numbering
 	start netsim.Time // when the jobs start (the background warm-up)
 	load  float64     // the background's host-basis load
 	left  int         // jobs not yet finished
@@ -304,8 +305,22 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		rig.prs = append(rig.prs, job)
 	}
 
-	// Background traffic.
-	if load := ps.Float("load"); load > 0 {
+	// Background traffic: a flow file's flows, replayed between any hosts
+	// it names, or flows drawn at load.
+	if ps.Str("flows_file") != "" {
+		rig.hosts = setup.HostMap(fab.HostIDs())
+		replay, err := setup.Replays(ps, rig.hosts, netsim.FromMillis(ps.Float("max_ms")))
+		if err != nil {
+			return nil, err
+		}
+		rig.load = math.NaN()
+		rig.gen, err = background.New(sim, rig.stack, background.Config{
+			Replay: replay, Hosts: fab.HostIDs(), HostRate: lc.HostRate, Name: mixedBackgroundName, Network: net,
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else if load := ps.Float("load"); load > 0 {
 		cdf, err := background.Workload(ps.String("workload"))
 		if err != nil {
 			return nil, err
@@ -338,6 +353,14 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		if err != nil {
 			return nil, err
 		}
+		rig.hosts = setup.HostMap(fab.HostIDs())
+	}
+	if rig.gen != nil {
+		if err := setup.RecordFCT(ps, rig.gen); err != nil {
+			return nil, err
+		}
+	} else if ps.Str("fct_out") != "" {
+		return nil, fmt.Errorf("mixed-fabric: fct_out=%q writes the background flows, and there are none (load=0, no flows_file)", ps.Str("fct_out"))
 	}
 	return rig, nil
 }
@@ -480,6 +503,11 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	res.Events = rig.sim.Events()
 	if err := rig.check(r); err != nil {
 		return nil, err
+	}
+	if rig.gen != nil {
+		if err := setup.WriteFCT(r, rig.net, rig.stack.Config(), rig.hosts, rig.gen); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }
