@@ -119,10 +119,10 @@ type mixedRig struct {
 	prs   []*prJob
 	gen   *background.Generator
 	hosts *background.HostMap // flows_file's and fct_out's host numbering
-	start netsim.Time // when the jobs start (the background warm-up)
-	load  float64     // the background's host-basis load
-	left  int         // jobs not yet finished
-	part  bool        // on the parallel engine (engine=partitioned)
+	start netsim.Time         // when the jobs start (the background warm-up)
+	load  float64             // the background's host-basis load
+	left  int                 // jobs not yet finished
+	part  bool                // on the parallel engine (engine=partitioned)
 
 	warmupMs float64 // warmup_ms (negative: when the jobs start, bg_warmup_ms)
 }

@@ -47,7 +47,7 @@ func runFlows(t *testing.T, text string, threads int, sets ...string) (map[strin
 // HPCC branch reads it (awk fields $1-$8: sip dip sport dport size
 // start fct standalone; the ids by its ip_to_node_id, (ip >> 8) & 0xffff).
 type fctLine struct {
-	src, dst, sport, dport int
+	src, dst, sport, dport  int
 	size, start, fct, ideal int64
 }
 
