@@ -16,10 +16,14 @@ import (
 // bg_load (background.LoadDefinition, over the background hosts' 20 Gbps
 // NICs) between random pairs of the background hosts, on the same engine
 // as the ring transfers (fluid or DCTCP), for the whole run.
+//
+// With flows_file, the file's flows are replayed instead, between any
+// hosts of the fabric (background.IndexHostMap of its hosts).
 type srBackground struct {
-	gen *background.Generator
-	net *srNet
-	end netsim.Time
+	gen   *background.Generator
+	net   *srNet
+	end   netsim.Time
+	hosts *background.HostMap
 }
 
 // srBackgroundName names the generator's random streams
@@ -27,19 +31,32 @@ type srBackground struct {
 const srBackgroundName = "sr"
 
 func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
-	if len(net.bg) < 2 {
-		return nil, fmt.Errorf("background needs at least 2 background hosts, have %d", len(net.bg))
+	hosts := setup.HostMap(net.fab.HostIDs())
+	cfg := background.Config{Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps), Stop: end, Name: srBackgroundName}
+	if ps.Str("flows_file") != "" {
+		replay, err := setup.Replays(ps, hosts, end)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Replay, cfg.Hosts = replay, net.fab.HostIDs()
+	} else {
+		if len(net.bg) < 2 {
+			return nil, fmt.Errorf("background needs at least 2 background hosts, have %d", len(net.bg))
+		}
+		cdf, err := background.Workload(ps.String("bg_workload"))
+		if err != nil {
+			return nil, err
+		}
+		cfg.CDF, cfg.Load = cdf, ps.Float("bg_load")
 	}
-	cdf, err := background.Workload(ps.String("bg_workload"))
+	gen, err := background.New(sim, bulk, cfg)
 	if err != nil {
 		return nil, err
 	}
-	gen, err := background.New(sim, bulk, background.Config{
-		CDF: cdf, Load: ps.Float("bg_load"), Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps),
-		Stop: end, Name: srBackgroundName,
-	})
-	if err != nil {
-		return nil, err
+	if ps.Str("fct_out") != "" {
+		if err := gen.RecordFlows(); err != nil {
+			return nil, err
+		}
 	}
 	// The flows are summarised as they complete, not kept: the same
 	// statistics as Stats over their records, in memory that does not
@@ -47,7 +64,7 @@ func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experimen
 	if err := gen.Measure(srStatsConfig(net, end)); err != nil {
 		return nil, err
 	}
-	return &srBackground{gen: gen, net: net, end: end}, nil
+	return &srBackground{gen: gen, net: net, end: end, hosts: hosts}, nil
 }
 
 // srStatsConfig is the measurement of the background flows: the whole

@@ -84,6 +84,8 @@ func SRCluster() *experiments.Experiment {
 			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
+			experiments.TextParam("flows_file", "", setup.FlowsFileHelp+"; replaces bg_load's flows, between any hosts of the fabric, workers' included").OnlyWhen("fidelity", "flow", "packet"),
+			experiments.TextParam("fct_out", "", setup.FCTOutHelp).OnlyWhen("fidelity", "packet"),
 		}, workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
@@ -194,7 +196,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		}
 		cfg.Exec, setup.stack, setup.net, bulk = exec, stack, net, stack
 	}
-	if ps.Float("bg_load") > 0 {
+	if ps.Float("bg_load") > 0 || ps.Str("flows_file") != "" {
 		if setup.bg, err = newSRBackground(sim, bulk, setup.net, ps, cfg.Duration); err != nil {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
@@ -247,6 +249,14 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 	if s.bg != nil {
 		if err := s.bg.metrics(res.Metrics); err != nil {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
+		}
+	}
+	if r.Params.Str("fct_out") != "" {
+		if s.bg == nil || s.stack == nil {
+			return nil, fmt.Errorf("sr-cluster: fct_out=%q writes the background flows, and there are none (bg_load=0, no flows_file)", r.Params.Str("fct_out"))
+		}
+		if err := setup.WriteFCT(r, s.stack.Network(), s.stack.Config(), s.bg.hosts, s.bg.gen); err != nil {
+			return nil, err
 		}
 	}
 	if r.Check {

@@ -71,6 +71,7 @@ func LeafSpine() *experiments.Experiment {
 		inaEngineParam(),
 	)
 	params = append(params, setup.NICParams()...)
+	params = append(params, setup.FlowsParams()...)
 	return inarig.WithSeries(&experiments.Experiment{
 		Name:     "ina-leafspine",
 		Summary:  "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
@@ -150,6 +151,12 @@ func runLeafSpineRig(r *experiments.Run) (*experiments.Result, *inarig.Rig, erro
 		return nil, nil, err
 	}
 	res.Metrics["host_load"] = hostLoad
+	if r.Params.Str("flows_file") != "" {
+		res.Metrics["host_load"] = math.NaN() // the file's flows, not a load
+	}
+	if err := g.WriteFCT(r); err != nil {
+		return nil, nil, err
+	}
 	return res, g, nil
 }
 

@@ -23,6 +23,11 @@ type Rig struct {
 	Aggs   []*inagg.Aggregator // aggregating switches, added by the scenario
 	Jobs   []*inagg.Job        // in the order AddJob created them
 	Stack  *transport.Stack    // background stack, nil without background
+	// BG is the background generator (nil without background) and
+	// BGHosts the numbering of the fabric's hosts that flows_file and
+	// fct_out use.
+	BG      *background.Generator
+	BGHosts *background.HostMap
 	Params *inagg.Params       // the run's worker constants (JobParams)
 	// Skip is how many iterations at the start of every job the
 	// iteration-time metrics leave out (skip_iters).
@@ -191,22 +196,45 @@ func (g *Rig) markAt(start netsim.Time) {
 // AddBackground starts DCTCP background flows from senders to dsts (nil:
 // all-to-all among senders) at t = 0, of the run's workload at host-basis
 // load (background.LoadDefinition), until stop. Load 0 adds nothing.
+//
+// With flows_file set (experiments that take it), the file's flows are
+// replayed instead, between any hosts of the fabric (g.Fab) it names, and
+// load, senders and dsts are unused.
 func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts []netsim.NodeID, rate netsim.Rate, stop netsim.Time) error {
-	if load == 0 {
+	replaying := ps.Has("flows_file") && ps.Str("flows_file") != ""
+	if load == 0 && !replaying {
 		return nil
 	}
-	cdf, err := background.Workload(ps.String("workload"))
-	if err != nil {
-		return err
+	cfg := background.Config{Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg", Network: g.Net}
+	if replaying {
+		g.BGHosts = setup.HostMap(g.Fab.HostIDs())
+		replay, err := setup.Replays(ps, g.BGHosts, stop)
+		if err != nil {
+			return err
+		}
+		cfg.Replay, cfg.Hosts, cfg.Dsts = replay, g.Fab.HostIDs(), nil
+	} else {
+		cdf, err := background.Workload(ps.String("workload"))
+		if err != nil {
+			return err
+		}
+		cfg.CDF, cfg.Load = cdf, load
+		if g.Fab != nil {
+			g.BGHosts = setup.HostMap(g.Fab.HostIDs())
+		}
 	}
 	if g.Stack == nil {
 		g.Stack = transport.NewStack(g.Net, transport.DefaultConfig())
 	}
-	gen, err := background.New(g.Sim, g.Stack, background.Config{
-		CDF: cdf, Load: load, Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg", Network: g.Net,
-	})
+	gen, err := background.New(g.Sim, g.Stack, cfg)
 	if err != nil {
 		return fmt.Errorf("background: %w", err)
+	}
+	g.BG = gen
+	if ps.Has("fct_out") {
+		if err := setup.RecordFCT(ps, gen); err != nil {
+			return err
+		}
 	}
 	// The rig reads nothing of the flows but their load on the fabric:
 	// keep no record of them, so memory does not grow with the run.
@@ -215,6 +243,19 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 	}
 	gen.Start()
 	return nil
+}
+
+// WriteFCT writes the background flows to fct_out when the experiment
+// takes it and it is set (setup.WriteFCT); fct_out without background
+// flows is an error.
+func (g *Rig) WriteFCT(r *experiments.Run) error {
+	if !r.Params.Has("fct_out") || r.Params.Str("fct_out") == "" {
+		return nil
+	}
+	if g.BG == nil || g.BGHosts == nil {
+		return fmt.Errorf("%s: fct_out=%q writes the background flows, and there are none (load=0, no flows_file)", r.Exp.Name, r.Params.Str("fct_out"))
+	}
+	return setup.WriteFCT(r, g.Net, g.Stack.Config(), g.BGHosts, g.BG)
 }
 
 // Partition puts the rig's network on the parallel engine when the run
