@@ -17,18 +17,18 @@ import (
 // and an optional background stack. It stops the simulation when the last
 // job finishes.
 type Rig struct {
-	Sim    *netsim.Sim
-	Net    *netsim.Network
-	Fab    *topologies.Fabric  // set by the scenario once built
-	Aggs   []*inagg.Aggregator // aggregating switches, added by the scenario
-	Jobs   []*inagg.Job        // in the order AddJob created them
-	Stack  *transport.Stack    // background stack, nil without background
+	Sim   *netsim.Sim
+	Net   *netsim.Network
+	Fab   *topologies.Fabric  // set by the scenario once built
+	Aggs  []*inagg.Aggregator // aggregating switches, added by the scenario
+	Jobs  []*inagg.Job        // in the order AddJob created them
+	Stack *transport.Stack    // background stack, nil without background
 	// BG is the background generator (nil without background) and
 	// BGHosts the numbering of the fabric's hosts that flows_file and
 	// fct_out use.
 	BG      *background.Generator
 	BGHosts *background.HostMap
-	Params *inagg.Params       // the run's worker constants (JobParams)
+	Params  *inagg.Params // the run's worker constants (JobParams)
 	// Skip is how many iterations at the start of every job the
 	// iteration-time metrics leave out (skip_iters).
 	Skip int
