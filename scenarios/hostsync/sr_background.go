@@ -31,7 +31,7 @@ type srBackground struct {
 const srBackgroundName = "sr"
 
 func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
-	hosts := setup.HostMap(net.fab.HostIDs())
+	hosts := setup.HostMap(net.fab)
 	cfg := background.Config{Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps), Stop: end, Name: srBackgroundName}
 	if ps.Str("flows_file") != "" {
 		replay, err := setup.Replays(ps, hosts, end)

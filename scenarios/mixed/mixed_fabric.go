@@ -308,7 +308,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	// Background traffic: a flow file's flows, replayed between any hosts
 	// it names, or flows drawn at load.
 	if ps.Str("flows_file") != "" {
-		rig.hosts = setup.HostMap(fab.HostIDs())
+		rig.hosts = setup.HostMap(fab)
 		replay, err := setup.Replays(ps, rig.hosts, netsim.FromMillis(ps.Float("max_ms")))
 		if err != nil {
 			return nil, err
@@ -353,7 +353,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		if err != nil {
 			return nil, err
 		}
-		rig.hosts = setup.HostMap(fab.HostIDs())
+		rig.hosts = setup.HostMap(fab)
 	}
 	if rig.gen != nil {
 		if err := setup.RecordFCT(ps, rig.gen); err != nil {

@@ -95,7 +95,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err := setup.Parallel(r, net); err != nil {
 		return nil, err
 	}
-	hosts := setup.HostMap(fab.HostIDs())
+	hosts := setup.HostMap(fab)
 	replay, err := setup.Replays(ps, hosts, end)
 	if err != nil {
 		return nil, err

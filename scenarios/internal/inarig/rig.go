@@ -207,7 +207,7 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 	}
 	cfg := background.Config{Hosts: senders, Dsts: dsts, HostRate: rate, Stop: stop, Name: "ina-bg", Network: g.Net}
 	if replaying {
-		g.BGHosts = setup.HostMap(g.Fab.HostIDs())
+		g.BGHosts = setup.HostMap(g.Fab)
 		replay, err := setup.Replays(ps, g.BGHosts, stop)
 		if err != nil {
 			return err
@@ -220,7 +220,7 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 		}
 		cfg.CDF, cfg.Load = cdf, load
 		if g.Fab != nil {
-			g.BGHosts = setup.HostMap(g.Fab.HostIDs())
+			g.BGHosts = setup.HostMap(g.Fab)
 		}
 	}
 	if g.Stack == nil {

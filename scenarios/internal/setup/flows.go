@@ -8,6 +8,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/topologies"
 	"syncsim/transport"
 	"syncsim/workloads/background"
 )
@@ -32,11 +33,18 @@ func FlowsParams() []experiments.Param {
 	}
 }
 
-// HostMap is the map from a flow file's node ids to the hosts of a
-// built-in fabric: the index in hosts (topologies.Fabric.HostIDs,
-// group-major). A fabric read from a topology file supplies its own
-// (background.HostMap with IDs, the file's ids of its hosts).
-func HostMap(hosts []netsim.NodeID) *background.HostMap { return background.IndexHostMap(hosts) }
+// HostMap is the map from a flow file's node ids to the hosts of fab,
+// the one place a fabric's host numbering is decided: for the built-in
+// fabrics the ids are host indices, the i-th host of fab.HostIDs()
+// (group-major: on a leaf-spine hosts 0 to hosts_per_leaf-1 sit under the
+// first leaf). A fabric read from a topology file (HPCC's topology.txt,
+// whose hosts are the ids that are not switches) plugs in here, returning
+// &background.HostMap{Hosts: fab.HostIDs(), IDs: <the file's id of each
+// host>}, so that flow files name its hosts by the file's ids and
+// fct.txt's addresses carry them.
+func HostMap(fab *topologies.Fabric) *background.HostMap {
+	return background.IndexHostMap(fab.HostIDs())
+}
 
 // Replays reads flows_file (nil, nil when it is not set) and maps its
 // flows onto m's hosts; every flow must start before end.
