@@ -354,6 +354,9 @@ func srP(ps experiments.Params) int {
 // fit in memory (training.CheckEpochs), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
+	if err := setup.ValidateFlowsFile(ps); err != nil {
+		return err
+	}
 	if err := srCheckTopology(ps); err != nil {
 		return err
 	}

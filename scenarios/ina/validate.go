@@ -41,6 +41,9 @@ func validateINAMotivation(ps experiments.Params) error {
 // on the fabric, skip_iters leaves an iteration to measure, model_file
 // reads, and a host-basis load is one every tier can carry.
 func validateINALeafSpine(ps experiments.Params) error {
+	if err := setup.ValidateFlowsFile(ps); err != nil {
+		return err
+	}
 	lc, err := leafSpineINAConfig(ps)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/training"
 )
@@ -16,6 +17,9 @@ import (
 // the fabric has hosts for them, and idle hosts enough for background
 // traffic when it is confined to them.
 func validateMixedFabric(ps experiments.Params) error {
+	if err := setup.ValidateFlowsFile(ps); err != nil {
+		return err
+	}
 	if err := validateEngine(ps); err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func Background() *experiments.Experiment {
 		Common:   []string{"workload", "load", "transport", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "buffer_kb", "duration_ms"},
 		Headline: []string{"flows_done", "offered_load", "fct_p50_us", "fct_p99_us", "fct_slowdown_p50", "fct_slowdown_p99", "drops", "timeouts"},
 		Run:      runBackground,
-		Validate: setup.ValidateWindow,
+		Validate: setup.ValidateWindowFlows,
 		Cost:     backgroundCost(),
 		Threads:  true,
 	}

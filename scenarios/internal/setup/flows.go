@@ -67,6 +67,25 @@ func Replays(ps experiments.Params, m *background.HostMap, end netsim.Time) ([]b
 	return rs, nil
 }
 
+// ValidateFlowsFile reads flows_file, when set, so that a bad file is
+// refused before any run (--dry-run included); whether its hosts exist is
+// checked by each run against its fabric (Replays).
+func ValidateFlowsFile(ps experiments.Params) error {
+	if !ps.Has("flows_file") || ps.Str("flows_file") == "" {
+		return nil
+	}
+	_, err := background.ReadFlowFile(ps.Str("flows_file"))
+	return err
+}
+
+// ValidateWindowFlows is ValidateWindow and ValidateFlowsFile.
+func ValidateWindowFlows(ps experiments.Params) error {
+	if err := ValidateWindow(ps); err != nil {
+		return err
+	}
+	return ValidateFlowsFile(ps)
+}
+
 // FCTPath is the file fct_out names for trial (the value itself for
 // trial 0; ".t<trial>" before the extension for later trials).
 func FCTPath(out string, trial int) string {
