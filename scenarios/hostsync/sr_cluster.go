@@ -199,7 +199,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
-	ratio := &srEq2Ratio{cost: cost, modelBytes: cfg.ModelBytes, alpha: cfg.Alpha}
+	ratio := &srEq2Ratio{cost: cost, alpha: cfg.Alpha}
 	if cfg.Exec == nil {
 		cfg.Exec = syncctl.Analytic{}
 	}

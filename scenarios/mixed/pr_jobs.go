@@ -64,8 +64,10 @@ type prJob struct {
 	start     netsim.Time
 	onDone    func()
 
-	rounds   int // worker-rounds completed
-	inflight int // groups whose ring all-reduce is under way
+	rounds   int              // worker-rounds completed
+	inflight int              // groups whose synchronisation is under way
+	buckets  int              // buckets per synchronisation (1 without overlap)
+	groups   map[int]*prGroup // groups under way by their first worker
 	syncs    int
 	syncTime netsim.Time
 	scale    int
@@ -99,7 +101,8 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
-	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone,
+		buckets: 1, groups: map[int]*prGroup{}}
 	if rig.part {
 		j.part, j.net, j.hosts, j.lookahead = true, rig.net, hosts, rig.sim.Lookahead()
 		j.sim = rig.net.Node(hosts[0]).Base().Sim()
@@ -191,33 +194,57 @@ func (j *prJob) waits() int {
 	return 0
 }
 
-// Start implements syncctl.Executor: the group's ring all-reduce over the
-// fabric, booked as one synchronisation of the job.
-func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
-	if j.rounds >= j.target {
-		j.sim.AfterFunc(0, done)
-		return
+// Start implements syncctl.Executor: the ring all-reduce of one bucket of
+// a group (the whole model without overlap) over the fabric. A group is
+// booked as one synchronisation of the job when its last bucket is
+// reduced; a group launched once the job's worker rounds are done moves
+// no traffic (it has left the fabric).
+func (j *prJob) Start(c *syncctl.Cluster, group []int, bytes float64, done func()) {
+	g := j.groups[group[0]] // a worker is in one group at a time
+	if g == nil {
+		g = &prGroup{began: j.sim.Now(), skip: j.rounds >= j.target}
+		j.groups[group[0]] = g
+		if !g.skip {
+			j.inflight++
+		}
 	}
-	began := j.sim.Now()
-	j.inflight++
-	start := j.ring.Start
-	if j.part {
-		start = func(_ *syncctl.Cluster, group []int, done func()) { j.startGroup(group, done) }
-	}
-	start(c, group, func() {
-		j.inflight--
-		j.syncs++
-		j.syncTime += j.sim.Now() - began
-		j.scale += len(group)
-		j.rounds += len(group)
-		if !j.done && j.rounds >= j.target && j.inflight == 0 {
-			j.done, j.doneAt = true, j.sim.Now()
-			if !j.part { // else counted at the barrier (foldDone)
-				j.onDone()
+	finish := func() {
+		if g.buckets++; g.buckets < j.buckets {
+			done()
+			return
+		}
+		delete(j.groups, group[0])
+		if !g.skip {
+			j.inflight--
+			j.syncs++
+			j.syncTime += j.sim.Now() - g.began
+			j.scale += len(group)
+			j.rounds += len(group)
+			if !j.done && j.rounds >= j.target && j.inflight == 0 {
+				j.done, j.doneAt = true, j.sim.Now()
+				if !j.part { // else counted at the barrier (foldDone)
+					j.onDone()
+				}
 			}
 		}
 		done()
-	})
+	}
+	if g.skip {
+		j.sim.AfterFunc(0, finish)
+		return
+	}
+	if j.part {
+		j.startGroup(group, bytes, finish)
+		return
+	}
+	j.ring.Start(c, group, bytes, finish)
+}
+
+// prGroup is a launched group of a partial-reduce job.
+type prGroup struct {
+	began   netsim.Time
+	skip    bool // launched after the job's rounds were done: no traffic
+	buckets int  // buckets reduced
 }
 
 // check reports an unfinished job, unbalanced transfer books or broken
