@@ -53,10 +53,9 @@ func MixedFabric() *experiments.Experiment {
 			experiments.TextParam("model_file", "", "ring jobs' own CSV layer table (header layer,params|bytes,forward_ms,backward_ms), replacing ring_model, "+
 				"ring_mb and compute_ms for them").OnlyWhenPositive("ring_jobs"),
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
-				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
-				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),
-			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "gradient bucket cap of ring jobs and, with ina_overlap=layer, "+
-				"of INA jobs, MiB as DDP's bucket_cap_mb (the first bucket 1 MiB; 0: a bucket per layer)"),
+				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute (partial-reduce jobs: pr_overlap)").OnlyWhenPositive("ring_jobs"),
+			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "gradient bucket cap of ring jobs and, with ina_overlap=layer "+
+				"or pr_overlap=layer, of INA and partial-reduce jobs, MiB as DDP's bucket_cap_mb (the first bucket 1 MiB; 0: a bucket per layer)"),
 			experiments.EnumParam("ina_overlap", "none", layers.OverlapNames, "INA jobs with compute_ms > 0: none, the whole compute, then "+
 				"the whole gradient (the default, under which the mixed-fabric tables were measured); layer, compute_ms split over "+
 				"ResNet-50's layer table and each bucket of bucket_mib (in ResNet-50's proportions of gradient_mb) aggregated as soon as "+

@@ -9,6 +9,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/topologies"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -25,6 +26,12 @@ func prParams() []experiments.Param {
 		experiments.FloatParam("pr_mb", 2, 0.001, 1e5, "model all-reduced by each group, MB").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_spread", 0.2, 0, 0.99, "each iteration's compute uniform in pr_compute_ms x [1 - s, 1 + s] (times the worker's multiplier)").OnlyWhenPositive("pr_jobs"),
+		// The selective-reduce paper's workers report once their local
+		// training is done (Sec. II-B) and its Eq. 1 adds compute and
+		// synchronisation: none is the default, as in sr-cluster.
+		experiments.EnumParam("pr_overlap", "none", layers.OverlapNames, "none: a worker is ready when its round is computed and its group "+
+			"all-reduces the whole model; layer: ready when backprop produces its first bucket, the group all-reducing bucket by bucket "+
+			"(bucket_mib, in ResNet-50's proportions of pr_mb and pr_compute_ms) as its members produce them").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_dt_ms", 0.1, 0.001, 1e6, "selective-reduce's waiting slot Delta t, ms").OnlyWhen("pr_scheme", "selective-reduce"),
 		// The selective-reduce tunables, named as sr-cluster names them
 		// with the tenant's pr_ prefix; defaults are the paper's (Sec. IV-A).
@@ -126,12 +133,33 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
+	buckets, err := prBuckets(ps, model)
+	if err != nil {
+		return nil, err
+	}
+	if len(buckets) > 1 {
+		j.buckets = len(buckets)
+	}
 	j.cluster, err = syncctl.NewCluster(j.sim, syncctl.Config{BW: bw, ModelBytes: model, Alpha: alpha,
-		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/"}, ctl)
+		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/", Buckets: buckets}, ctl)
 	if err != nil {
 		return nil, err
 	}
 	return j, nil
+}
+
+// prBuckets is the partial-reduce jobs' buckets with pr_overlap=layer
+// (nil with none): ResNet-50's layer table at pr_mb, fused under
+// bucket_mib, its compute proportions splitting each round's compute.
+func prBuckets(ps experiments.Params, model float64) ([]layers.Bucket, error) {
+	if ps.String("pr_overlap") != layers.OverlapLayer.String() {
+		return nil, nil
+	}
+	m, err := layers.Builtin("resnet50")
+	if err != nil {
+		return nil, err
+	}
+	return syncctl.BucketsOf(m, model, layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB})
 }
 
 // selectiveConfig is the selective-reduce controller of the tenant's

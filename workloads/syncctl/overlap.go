@@ -2,6 +2,7 @@ package syncctl
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"syncsim/netsim"
@@ -177,4 +178,22 @@ func (c *Cluster) signalFraction() float64 {
 func (c *Cluster) idleSince(w int, t netsim.Time) netsim.Time {
 	from := max(c.w[w].queuedAt, c.computeEnd(w))
 	return max(0, t-from)
+}
+
+// BucketsOf is model m's buckets for a cluster synchronising modelBytes:
+// m's shape at that size (layers.Model.WithBytes, every layer keeping its
+// share of the bytes), fused under b's caps as DDP fuses the gradient of a
+// model of that size (layers.Buckets). A table without compute times has
+// its compute split by bytes (layers.Model.WithCompute), only the
+// proportions mattering: each round's compute is drawn from the workers'
+// distributions.
+func BucketsOf(m layers.Model, modelBytes float64, b layers.Bucketing) ([]layers.Bucket, error) {
+	if !(modelBytes >= 1) || modelBytes > float64(math.MaxInt64)/2 {
+		return nil, fmt.Errorf("model of %g bytes cannot be split into buckets", modelBytes)
+	}
+	m = m.WithBytes(netsim.Bytes(math.Round(modelBytes)))
+	if m.Compute() == 0 {
+		m = m.WithCompute(netsim.FromSeconds(1), -1)
+	}
+	return layers.Buckets(m, b)
 }
