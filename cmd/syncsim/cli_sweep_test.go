@@ -35,7 +35,7 @@ func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 		{"--vary", "protocol=atp,pa-atp", "--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2",
 			"--set", "workers=3", "--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "ina-leafspine"},
 		{"--vary", "ina_jobs=1,2", "--set", "iterations=1", "mixed-fabric"},
-		{"--vary", "scheme=partial-reduce,selective-reduce", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
+		{"--vary", "scheme=partial-reduce,selective-reduce", "--vary", "overlap=none,layer", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
 		{"--vary", "fidelity=flow,packet", "--vary", "scheme=dssync,gossip", "--set", "model=custom", "--set", "model_mb=4",
 			"--set", "compute_ms=10", "--set", "background=flows", "--set", "iterations=3", "--set", "adjust_every=2", "dssync"},
 		{"--vary", "scheme=crew,blink,toa", "--set", "n=12", "--set", "p=4", "crew-single"},

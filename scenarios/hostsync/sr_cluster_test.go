@@ -156,3 +156,28 @@ func TestSRClusterFlowMatchesAnalytic(t *testing.T) {
 		})
 	}
 }
+
+// TestSRClusterOverlap: overlap=layer on the paper's setting (500 MB,
+// ResNet-50's proportions, DDP's buckets) with a constant compute of
+// 2 s, comparable to a group's synchronisation: partial reduce keeps
+// groups of exactly p, every book balances, the bucket reduces match
+// Eq. 2 at analytic fidelity, and the workers complete more rounds than
+// computing then synchronising; at flow fidelity the books balance too.
+func TestSRClusterOverlap(t *testing.T) {
+	sets := []string{"scheme=partial-reduce", "duration_s=40", "trace=constant", "compute_ms=2000"}
+	none := srRun(t, 4, sets...).Metrics
+	layer := srRun(t, 4, append(sets, "overlap=layer")...).Metrics
+	if layer["avg_sync_scale"] != 12 || none["avg_sync_scale"] != 12 {
+		t.Errorf("group sizes %v and %v, want p = 12", none["avg_sync_scale"], layer["avg_sync_scale"])
+	}
+	if math.Abs(layer["eq2_ratio"]-1) > 1e-9 {
+		t.Errorf("analytic bucket reduces at %v of Eq. 2", layer["eq2_ratio"])
+	}
+	if !(layer["total_iteration"] > none["total_iteration"]) {
+		t.Errorf("%v rounds with overlap, %v without", layer["total_iteration"], none["total_iteration"])
+	}
+	flow := srRun(t, 4, "scheme=selective-reduce", "n=12", "duration_s=10", "fidelity=flow", "overlap=layer", "bucket_mib=0").Metrics
+	if flow["total_sync"] < 1 {
+		t.Errorf("flow fidelity with a bucket per layer: %v syncs", flow["total_sync"])
+	}
+}
