@@ -13,9 +13,9 @@ import (
 // of synchronisation with backprop (syncctl.Config.Buckets,
 // docs/workers.md). The default is none: the selective-reduce paper's
 // workers report to the controller "once it completes the local training"
-// (Sec. II-B), its cost T(p) = pi(p)(t_c + t_s(p)) adds compute and
+// (Sec. II-C), its cost T(p) = pi(p)(t_c + t_s(p)) adds compute and
 // synchronisation (Eq. 1), and computation-communication overlapping is
-// named only as another line of work (Sec. V, item 5).
+// named only as another line of work (Sec. II-E, item 5).
 func srOverlapParams() []experiments.Param {
 	return []experiments.Param{
 		experiments.EnumParam("overlap", "none", layers.OverlapNames,

@@ -27,7 +27,7 @@ func prParams() []experiments.Param {
 		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_spread", 0.2, 0, 0.99, "each iteration's compute uniform in pr_compute_ms x [1 - s, 1 + s] (times the worker's multiplier)").OnlyWhenPositive("pr_jobs"),
 		// The selective-reduce paper's workers report once their local
-		// training is done (Sec. II-B) and its Eq. 1 adds compute and
+		// training is done (Sec. II-C) and its Eq. 1 adds compute and
 		// synchronisation: none is the default, as in sr-cluster.
 		experiments.EnumParam("pr_overlap", "none", layers.OverlapNames, "none: a worker is ready when its round is computed and its group "+
 			"all-reduces the whole model; layer: ready when backprop produces its first bucket, the group all-reducing bucket by bucket "+
