@@ -2,6 +2,8 @@ package hostsync
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -179,5 +181,36 @@ func TestSRClusterOverlap(t *testing.T) {
 	flow := srRun(t, 4, "scheme=selective-reduce", "n=12", "duration_s=10", "fidelity=flow", "overlap=layer", "bucket_mib=0").Metrics
 	if flow["total_sync"] < 1 {
 		t.Errorf("flow fidelity with a bucket per layer: %v syncs", flow["total_sync"])
+	}
+}
+
+// TestSRClusterOverlapRefusals: a bad layer table is refused before the
+// run in one line naming the file and line, and a table without compute
+// times is split by bytes (it runs).
+func TestSRClusterOverlapRefusals(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("layer,params,forward_ms,backward_ms\na,10,1,-2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noCompute := filepath.Join(dir, "nocompute.csv")
+	if err := os.WriteFile(noCompute, []byte("layer,params,forward_ms,backward_ms\na,10,0,0\nb,30,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := SRCluster()
+	for sets, want := range map[string]string{
+		"model_file=" + bad:                        "model_file " + bad + ":2: layer \"a\": backward_ms \"-2\"",
+		"model_file=" + filepath.Join(dir, "none"): "model_file",
+	} {
+		ps, err := e.Resolve([]string{"overlap=layer", sets})
+		if err == nil {
+			err = e.Validate(ps)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want one line with %q", sets, err, want)
+		}
+	}
+	if m := srRun(t, 1, "overlap=layer", "model_file="+noCompute, "duration_s=10").Metrics; m["total_sync"] < 1 {
+		t.Errorf("a table without compute: %v syncs", m["total_sync"])
 	}
 }
