@@ -11,8 +11,8 @@ import (
 )
 
 // Layer-wise overlap of a group's synchronisation with its members'
-// backprop (Config.Buckets; docs/workers.md, "Partial reduce, bucket by
-// bucket").
+// backprop (Config.Buckets; docs/workers.md, "Partial and selective
+// reduce, bucket by bucket").
 //
 // A worker's round of compute d (one draw of its distribution) is split
 // over the buckets as the model's table splits its compute: the forward
