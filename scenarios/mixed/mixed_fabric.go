@@ -8,6 +8,7 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
@@ -52,6 +53,8 @@ func MixedFabric() *experiments.Experiment {
 				"ring jobs' layer table (workloads/layers), its compute scaled to compute_ms; custom: ring_mb bytes in ResNet-50's layer proportions").OnlyWhenPositive("ring_jobs"),
 			experiments.TextParam("model_file", "", "ring jobs' own CSV layer table (header layer,params|bytes,forward_ms,backward_ms), replacing ring_model, "+
 				"ring_mb and compute_ms for them").OnlyWhenPositive("ring_jobs"),
+			layerfile.File("ring jobs' own").OnlyWhenPositive("ring_jobs"),
+			layerfile.GHz().OnlyWhenPositive("ring_jobs"),
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
 				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
 				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),

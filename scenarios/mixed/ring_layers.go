@@ -5,6 +5,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/layers"
 )
@@ -268,14 +269,11 @@ func (r *layerRing) book() {
 // overlap=none all-reduces after computing) and, with overlap=layer, its
 // buckets with their layers' compute (nil with overlap=none).
 func ringPlan(ps experiments.Params, size netsim.Bytes, compute netsim.Time) (netsim.Bytes, netsim.Time, []layers.Bucket, error) {
-	var m layers.Model
-	if path := ps.Str("model_file"); path != "" {
-		t, err := layers.ReadFile(path)
-		if err != nil {
-			return 0, 0, nil, err
-		}
-		m = t
-	} else {
+	m, own, err := layerfile.Load(ps)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if !own {
 		name := ps.String("ring_model")
 		shape := name
 		if name == "custom" {
