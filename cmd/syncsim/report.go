@@ -103,7 +103,7 @@ func seriesNote(w io.Writer, p *plan, out *output) {
 func traceNote(w io.Writer, p *plan, out *output) {
 	if p.tracePath != "" && out.traced == 0 {
 		fmt.Fprintf(w, "syncsim: note: %s recorded no timeline for these parameters (jobs that compute layer by layer do: "+
-			"dssync, mixed-fabric's ring jobs, ina-testbed and ina-leafspine with compute_ms > 0); %s holds no spans\n",
+			"dssync, mixed-fabric's ring jobs and layer-wise INA jobs, ina-testbed and ina-leafspine with compute_ms > 0 and overlap=layer); %s holds no spans\n",
 			p.exp.Name, p.tracePath)
 	}
 }

@@ -24,6 +24,8 @@ var traceCases = []struct {
 		"--set", "workload_file=" + astraTxt, "--vary", "bucket_mib=0,25", "--set", "spines=1", "--set", "leaves=2", "--set", "hosts_per_leaf=3"}},
 	{"ina-testbed", []string{"--vary", "protocol=atp,pa-atp", "--set", "model=custom", "--set", "gradient_mb=0.3",
 		"--set", "iterations=2", "--set", "compute_ms=0.5", "--set", "load=0.3", "--set", "workload_file=" + astraTxt}},
+	{"dssync", []string{"--vary", "scheme=dssync,allreduce,gossip", "--set", "workload_file=" + astraTxt, "--set", "iterations=6",
+		"--set", "adjust_every=3", "--set", "warmup_iters=2", "--set", "fidelity=packet"}},
 }
 
 // runTrace runs a sweep of tc with --trace and the CSV, at parallel,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"syncsim/experiments"
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/layerfile"
 	"syncsim/scenarios/internal/learnrig"
@@ -318,11 +319,15 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 			comm.Row(float64(x.Worker), float64(x.Iter), x.Start.Milliseconds(), x.End.Milliseconds(), (x.End - x.Start).Milliseconds())
 		}
 	}
+	if r.Trace {
+		cfg.Timeline = &timeline.Log{}
+	}
 	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
 	res := r.Exp.NewResult()
+	res.Trace = cfg.Timeline
 	res.Events = out.Events
 	m := res.Metrics
 	m["comm_time_ms"], m["comm_time_max_ms"], m["iter_time_ms"] = out.CommMs, out.CommMaxMs, out.IterMs
