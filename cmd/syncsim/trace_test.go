@@ -151,3 +151,34 @@ func TestTraceRefusals(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestTraceThreads: on the parallel engine, where each host's events run
+// in its own partition, the trace has the same bytes at --threads 1 and
+// 2.
+func TestTraceThreads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs small simulations")
+	}
+	dir := t.TempDir()
+	var got [2][]byte
+	for i, th := range []string{"1", "2"} {
+		p := filepath.Join(dir, "t"+th+".json")
+		args := []string{"run", "mixed-fabric", "--quiet", "--threads", th, "--trace", p, "--set", "engine=partitioned",
+			"--set", "ina_jobs=1", "--set", "ina_overlap=layer", "--set", "bucket_mib=0", "--set", "workers=2", "--set", "ring_jobs=1",
+			"--set", "ring_workers=2", "--set", "pr_jobs=0", "--set", "load=0", "--set", "iterations=2", "--set", "compute_ms=1"}
+		if _, stderr, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = b
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Error("the trace differs between --threads 1 and 2")
+	}
+	if _, err := timeline.Validate(got[0]); err != nil {
+		t.Error(err)
+	}
+}
