@@ -14,7 +14,11 @@
 // Register explicitly when it starts. Package exptest helps test them.
 package experiments
 
-import "math"
+import (
+	"math"
+
+	"syncsim/internal/timeline"
+)
 
 // Metric declares one number an experiment reports.
 type Metric struct {
@@ -34,6 +38,10 @@ type Run struct {
 	Check bool
 	// Series asks the run to collect time series into Result.Series.
 	Series bool
+	// Trace asks the run to record its jobs' timelines into Result.Trace
+	// (experiments whose workers compute layer by layer; others leave it
+	// nil).
+	Trace bool
 	// Threads is how many threads the run's simulation uses (the
 	// parallel engine; 1 unless the experiment has Threads set).
 	Threads int
@@ -107,6 +115,8 @@ type Result struct {
 	// those a run built in memory, and those it wrote with OpenSeries
 	// when no series directory was given.
 	Series []Series
+	// Trace is the jobs' timelines, recorded only when Run.Trace asks.
+	Trace *timeline.Log
 
 	// streamed lists the series OpenSeries wrote to the series
 	// directory, for the manifest.

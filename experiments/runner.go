@@ -64,6 +64,7 @@ type Runner struct {
 	Parallel int    // worker goroutines, in [1, MaxParallel]
 	Check    bool   // passed to every Run
 	Series   bool   // passed to every Run
+	Trace    bool   // passed to every Run
 	// Threads is the threads of each run (the parallel engine), in
 	// [1, MaxThreads]; above 1 only for experiments with Threads set.
 	// Results do not depend on it.
@@ -383,7 +384,7 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 			d = fail(fmt.Errorf("%v", v), debug.Stack())
 		}
 	}()
-	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, mon: m,
+	run := &Run{Exp: r.Exp, Params: ps, Seed: seed, Trial: j.trial, Check: r.Check, Series: r.Series, Trace: r.Trace, mon: m,
 		point: j.point, Threads: max(r.Threads, 1), EngineProfile: r.EngineProfile, Concurrent: min(r.Parallel, r.Total())}
 	if r.Series {
 		run.seriesDir = r.SeriesDir

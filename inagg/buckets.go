@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 )
 
@@ -153,10 +154,14 @@ type bucketRun struct {
 	// left[b] counts the results of bucket b the worker still lacks in
 	// its current (communication) iteration.
 	left []int64
+	// rec records the worker's timeline (nil: none); syncAt[b] is when
+	// bucket b of the worker's communication iteration was produced.
+	rec    *timeline.Worker
+	syncAt []netsim.Time
 }
 
 func newBucketRun(p *bucketPlan) *bucketRun {
-	r := &bucketRun{p: p, ready: make([]bool, p.n), left: make([]int64, p.n)}
+	r := &bucketRun{p: p, ready: make([]bool, p.n), left: make([]int64, p.n), syncAt: make([]netsim.Time, p.n)}
 	for b := range r.ready {
 		r.ready[b] = true
 	}
@@ -201,6 +206,14 @@ func (r *bucketRun) step(w *worker) {
 	}
 	r.busy = true
 	d := r.p.boundary(r.seg, r.total) - r.p.boundary(r.seg-1, r.total)
+	if r.rec != nil {
+		now := w.host.Sim().Now()
+		if r.seg < r.p.n {
+			r.rec.Add(timeline.Forward, r.iter, r.seg, int64(now), int64(now+d))
+		} else {
+			r.rec.Add(timeline.Backward, r.iter, 2*r.p.n-1-r.seg, int64(now), int64(now+d))
+		}
+	}
 	w.host.Sim().After(d, w, evLayer, nil, int64(r.seg))
 }
 
@@ -220,6 +233,7 @@ func (r *bucketRun) segmentDone(w *worker, seg int64) {
 		case w.iter == r.iter:
 			w.gateEnd = w.iterBase + r.p.hi[b]
 			opened = !empty
+			r.syncAt[b] = w.host.Sim().Now()
 		case !empty || w.iter != r.iter+1:
 			panic(fmt.Sprintf("inagg: job %d worker %d produced bucket %d of iteration %d while in iteration %d",
 				w.j.cfg.ID, w.idx, b, r.iter, w.iter))
@@ -249,6 +263,7 @@ func (r *bucketRun) onResult(w *worker, seq int64) {
 	b := r.p.bucketOf(seq - w.iterBase)
 	r.left[b]--
 	if r.left[b] == 0 {
+		r.rec.Add(timeline.Sync, w.iter, b, int64(r.syncAt[b]), int64(w.host.Sim().Now()))
 		r.ready[b] = true
 		r.step(w)
 	}

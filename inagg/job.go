@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 )
 
@@ -41,6 +42,11 @@ type JobConfig struct {
 	// forward pass of its layers waits for its results. Nil (or a nil
 	// Compute): the whole compute, then the whole gradient.
 	Buckets []Bucket
+	// Trace, with Buckets, records worker i's timeline into Trace[i]
+	// (its forward and backward passes per bucket, and each bucket's
+	// aggregation from when backprop produced it to its last result);
+	// nil records nothing.
+	Trace []*timeline.Worker
 	// Start is when the job starts (its first compute phase).
 	Start netsim.Time
 	// Params are the protocol constants; the zero value selects
@@ -199,6 +205,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		w.rto.Init(h.Sim(), w, evRTO)
 		if plan != nil {
 			w.bk = newBucketRun(plan)
+			if i < len(cfg.Trace) {
+				w.bk.rec = cfg.Trace[i]
+			}
 		}
 		j.workers[i] = w
 	}

@@ -24,7 +24,9 @@ func sweepFile(t *testing.T, args ...string) (string, string, int) {
 
 // TestSweepRealExperimentsIdenticalForAnyParallel sweeps small points of
 // the packet-level experiments (incast, background traffic on a leaf-spine,
-// INA jobs with background, the mixed fabric), of sr-cluster,
+// INA jobs with background, the mixed fabric and its partial-reduce
+// tenants with and without overlap), of sr-cluster (with and without
+// overlap),
 // crew-single and crew-training at flow fidelity and of dssync at both:
 // the CSV is byte-identical at --parallel 1 and 2, and another seed
 // changes it.
@@ -35,7 +37,9 @@ func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 		{"--vary", "protocol=atp,pa-atp", "--set", "spines=2", "--set", "leaves=2", "--set", "hosts_per_leaf=4", "--set", "jobs=2",
 			"--set", "workers=3", "--set", "model=custom", "--set", "gradient_mb=0.2", "--set", "load=0.3", "ina-leafspine"},
 		{"--vary", "ina_jobs=1,2", "--set", "iterations=1", "mixed-fabric"},
-		{"--vary", "scheme=partial-reduce,selective-reduce", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
+		{"--vary", "pr_overlap=none,layer", "--set", "ina_jobs=0", "--set", "ring_jobs=0", "--set", "pr_jobs=2", "--set", "pr_scheme=selective-reduce",
+			"--set", "pr_workers=4", "--set", "pr_p=2", "--set", "iterations=2", "mixed-fabric"},
+		{"--vary", "scheme=partial-reduce,selective-reduce", "--vary", "overlap=none,layer", "--set", "n=12", "--set", "duration_s=10", "--set", "fidelity=flow", "sr-cluster"},
 		{"--vary", "fidelity=flow,packet", "--vary", "scheme=dssync,gossip", "--set", "model=custom", "--set", "model_mb=4",
 			"--set", "compute_ms=10", "--set", "background=flows", "--set", "iterations=3", "--set", "adjust_every=2", "dssync"},
 		{"--vary", "scheme=crew,blink,toa", "--set", "n=12", "--set", "p=4", "crew-single"},

@@ -73,6 +73,7 @@ func runCommand(reg *experiments.Registry) *cli.Command {
 				printBooks(c.App.Writer, p.exp.Name, outs)
 			}
 			seriesNote(c.App.ErrWriter, p, out)
+			traceNote(c.App.ErrWriter, p, out)
 			return nil
 		},
 	}

@@ -98,6 +98,7 @@ func sweepCommand(reg *experiments.Registry) *cli.Command {
 				printBooks(c.App.ErrWriter, p.exp.Name, outs)
 			}
 			seriesNote(c.App.ErrWriter, p, out)
+			traceNote(c.App.ErrWriter, p, out)
 			return plotSweep(c, p)
 		},
 	}

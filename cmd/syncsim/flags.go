@@ -27,6 +27,8 @@ func gridFlags(sweep bool) []cli.Flag {
 		&cli.BoolFlag{Name: "resume", Usage: "continue the CSV of an interrupted command: keep its rows and run only the missing ones (the same command otherwise)"},
 		&cli.BoolFlag{Name: "force", Usage: "replace an existing CSV, its provenance, its series and its --plot figures instead of refusing"},
 		&cli.StringFlag{Name: "series-dir", Usage: "collect time series and write them to `DIR`/<exp>_<point>_<trial>_<name>.csv, with a manifest per run"},
+		&cli.StringFlag{Name: "trace", Usage: "write the jobs' timelines (per worker, compute and each synchronisation) as a Chrome/Perfetto trace to `FILE`.json, " +
+			"and each collective's exposed communication time to FILE.comm.csv (experiments whose workers compute layer by layer)"},
 		&cli.BoolFlag{Name: "timing", Usage: "add wall_s and events_per_s (wall-clock, not reproducible)"},
 		&cli.BoolFlag{Name: "check", Usage: "verify conservation books at the end of every run, fail if they do not balance, and print their totals"},
 		&cli.Float64Flag{Name: "stall-ms", Value: 1000, Usage: "end a run that makes no progress for this much simulated time, `ms` (0: never)"},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"syncsim/experiments"
+	"syncsim/internal/timeline"
 )
 
 // checkOutputs refuses, before anything runs, to write over results or
@@ -114,6 +115,12 @@ type output struct {
 	series    int // series files written
 	manifests int // runs whose series were written
 
+	// trace writes --trace's files, traced counts the runs that
+	// recorded a timeline.
+	trace      *timeline.Writer
+	traceFiles []*os.File
+	traced     int
+
 	csvLock, dirLock *lock
 	fresh            bool // the CSV holds nothing but what this command wrote
 	sidecar          bool // this command wrote the sidecar
@@ -148,6 +155,11 @@ func (p *plan) open() (_ *output, err error) {
 			if err := removeSeries(p.seriesDir, p.exp.Name); err != nil {
 				return nil, fmt.Errorf("--series-dir: %w", err)
 			}
+		}
+	}
+	if p.tracePath != "" {
+		if err := out.openTrace(p.tracePath, p.force); err != nil {
+			return nil, err
 		}
 	}
 	if p.csvPath == "" {
@@ -218,6 +230,13 @@ func prepareDir(dir string) error {
 // manifest last), then its CSV row, so a row in the CSV always has
 // complete series.
 func (o *output) write(oc *experiments.Outcome) error {
+	if o.trace != nil && oc.Result != nil && oc.Result.Trace != nil {
+		label := fmt.Sprintf("%s point %d trial %d seed %d", o.exp, oc.Point, oc.Trial, oc.Seed)
+		if err := o.trace.Run(label, oc.Point, oc.Trial, oc.Seed, oc.Result.Trace); err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+		o.traced++
+	}
 	if o.seriesDir != "" {
 		n, err := experiments.WriteSeries(o.seriesDir, o.exp, oc)
 		if err != nil {
@@ -247,6 +266,15 @@ func (o *output) rows() int {
 // close closes the CSV; its rows are already flushed. Closing twice is
 // harmless.
 func (o *output) close() error {
+	if err := o.closeTrace(); err != nil {
+		o.closeCSV()
+		return err
+	}
+	return o.closeCSV()
+}
+
+// closeCSV closes the CSV file.
+func (o *output) closeCSV() error {
 	if o.file == nil {
 		return nil
 	}
@@ -282,4 +310,53 @@ func (o *output) discard() bool {
 	}
 	o.release()
 	return removed
+}
+
+// commPath is the exposed-time CSV beside the trace at path: FILE.json's
+// is FILE.comm.csv.
+func commPath(path string) string {
+	return strings.TrimSuffix(path, ".json") + ".comm.csv"
+}
+
+// openTrace creates --trace's two files, refusing to replace existing
+// ones without force.
+func (o *output) openTrace(path string, force bool) error {
+	var files []*os.File
+	for _, name := range []string{path, commPath(path)} {
+		if _, err := os.Stat(name); err == nil && !force {
+			for _, f := range files {
+				f.Close()
+			}
+			return fmt.Errorf("--trace: %s exists; replace it with --force, or use another name", name)
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+			return fmt.Errorf("--trace: %w", bareError(err))
+		}
+		files = append(files, f)
+	}
+	o.traceFiles = files
+	o.trace = timeline.NewWriter(files[0], files[1])
+	return nil
+}
+
+// closeTrace ends and closes --trace's files. Closing twice is harmless.
+func (o *output) closeTrace() error {
+	if o.trace == nil {
+		return nil
+	}
+	err := o.trace.Close()
+	for _, f := range o.traceFiles {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	o.trace, o.traceFiles = nil, nil
+	if err != nil {
+		return fmt.Errorf("--trace: %w", err)
+	}
+	return nil
 }

@@ -27,6 +27,7 @@ type plan struct {
 	engineProfile bool // print the parallel engine's report of each run
 	csvPath       string
 	seriesDir     string
+	tracePath     string
 	timing        bool
 	check         bool
 	resume        bool
@@ -89,7 +90,7 @@ func newPlan(c *cli.Context, reg *experiments.Registry, varies []string) (*plan,
 	p := &plan{
 		cmd: c.Command.Name, exp: e, trials: c.Int("trials"), seed: c.Uint64("seed"), parallel: c.Int("parallel"),
 		threads: c.Int("threads"), engineProfile: c.Bool("engine-profile"),
-		csvPath: c.String("csv"), seriesDir: c.String("series-dir"),
+		csvPath: c.String("csv"), seriesDir: c.String("series-dir"), tracePath: c.String("trace"),
 		timing: c.Bool("timing"), check: c.Bool("check"), resume: c.Bool("resume"), force: c.Bool("force"),
 		quiet: c.Bool("quiet"), stall: c.Float64("stall-ms") / 1e3, every: c.Duration("progress-every"),
 		args: commandLine(c),
@@ -175,6 +176,9 @@ func (p *plan) dryRun(w io.Writer, c *cli.Context) error {
 	if p.seriesDir != "" {
 		writes = append(writes, "series in "+p.seriesDir)
 	}
+	if p.tracePath != "" {
+		writes = append(writes, p.tracePath, commPath(p.tracePath))
+	}
 	if c.IsSet("plot") {
 		writes = append(writes, "figures in "+c.String("plot"))
 	}
@@ -218,8 +222,12 @@ func (p *plan) checkFlags(c *cli.Context) error {
 		return errors.New("--csv needs a file name")
 	case c.IsSet("series-dir") && p.seriesDir == "":
 		return errors.New("--series-dir needs a directory name")
+	case c.IsSet("trace") && p.tracePath == "":
+		return errors.New("--trace needs a file name")
 	case p.resume && p.csvPath == "":
 		return errors.New("--resume continues the file given with --csv; give it")
+	case p.resume && p.tracePath != "":
+		return errors.New("--trace records the runs of one command, and --resume runs only some; give one")
 	case p.resume && p.force:
 		return errors.New("--resume keeps the CSV and --force replaces it; give one")
 	case !(p.stall >= 0):
@@ -305,7 +313,7 @@ func (p *plan) runner(out *output) *experiments.Runner {
 	r := &experiments.Runner{
 		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
 		Threads: p.threads, EngineProfile: p.engineProfile,
-		Check: p.check, Series: p.seriesDir != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
+		Check: p.check, Series: p.seriesDir != "", Trace: p.tracePath != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
 		Shard: p.shard, Shards: p.shards, Stall: p.stall,
 	}
 	if out.resume != nil {

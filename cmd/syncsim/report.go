@@ -99,6 +99,15 @@ func seriesNote(w io.Writer, p *plan, out *output) {
 	}
 }
 
+// traceNote says when --trace was given but no run recorded a timeline.
+func traceNote(w io.Writer, p *plan, out *output) {
+	if p.tracePath != "" && out.traced == 0 {
+		fmt.Fprintf(w, "syncsim: note: %s recorded no timeline for these parameters (jobs that compute layer by layer do: "+
+			"dssync, mixed-fabric's ring jobs and layer-wise INA jobs, ina-testbed and ina-leafspine with compute_ms > 0 and overlap=layer); %s holds no spans\n",
+			p.exp.Name, p.tracePath)
+	}
+}
+
 // plural is "1 trial", "2 trials".
 func plural(n int, what string) string {
 	if n == 1 {

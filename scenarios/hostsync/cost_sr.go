@@ -137,9 +137,19 @@ func srClusterCost() *experiments.Cost {
 			// at the defaults, 0.49 at n = 24, lambda = 0.2).
 			ev += srSlots * duration / (ps.Float("dt_ms") / 1e3)
 		}
+		// With overlap=layer each bucket is a ring all-reduce of its own:
+		// as many transfers per group as buckets (the segments stay the
+		// model's).
+		buckets := 1.0
+		if bs, err := srBuckets(ps, v); err == nil && len(bs) > 1 {
+			buckets = float64(len(bs))
+			// Each further bucket's end, and the wait for its members'
+			// backprop when it is not yet produced.
+			ev += 2 * syncs * (buckets - 1)
+		}
 		switch ps.String("fidelity") {
 		case "flow":
-			ev += flowPerTransfer * syncs * 2 * (g - 1) * g
+			ev += flowPerTransfer * syncs * 2 * (g - 1) * g * buckets
 			ev += srBackgroundEvents(ps, duration, true)
 		case "packet":
 			ev += srPerSegment * syncs * g * math.Ceil(2*(g-1)/g*v/costs.MSS)

@@ -29,6 +29,8 @@ func TestCostModels(t *testing.T) {
 		{"sr-cluster", []string{"n=60", "scheme=allreduce", "stragglers=6", "model_mb=100", "duration_s=40"}},
 		{"sr-cluster", []string{"n=6", "fidelity=packet", "model_mb=1", "duration_s=4", "scheme=partial-reduce", "p_frac=0.5"}},
 		{"sr-cluster", []string{"n=50", "dt_ms=50", "theta=3", "duration_s=60"}},
+		{"sr-cluster", []string{"n=40", "fidelity=flow", "overlap=layer", "duration_s=20"}},
+		{"sr-cluster", []string{"n=30", "scheme=partial-reduce", "overlap=layer", "bucket_mib=0", "layer_model=vgg19", "duration_s=30"}},
 		{"dssync", []string{"iterations=150", "model=wrn-50-2", "scheme=hier-allreduce", "scenario=inter-rack"}},
 		{"dssync", []string{"iterations=60", "layout=even", "workers=12", "racks=3", "scenario=both"}},
 		{"dssync", []string{"iterations=40", "model=bert-base", "overlap=none", "scheme=asp"}},

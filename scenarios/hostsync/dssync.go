@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"syncsim/experiments"
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/scenarios/internal/learnrig"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
@@ -36,6 +38,8 @@ func DSSync() *experiments.Experiment {
 			experiments.FloatParam("model_mb", 100, 0.001, 1e7, "size of the custom model, MB"),
 			experiments.TextParam("model_file", "", "CSV layer table (header layer,params|bytes,forward_ms,backward_ms; one row per layer, input side first) "+
 				"replacing model: its bytes, and its compute unless compute_ms is set"),
+			layerfile.File("the model's own"),
+			layerfile.GHz(),
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames,
 				"layer: each bucket synchronised as soon as backprop produces it, each layer's next forward waiting for its bucket (Sec. V-A1); none: the whole model after the whole compute"),
 			experiments.FloatParam("bucket_mib", 0, 0, 1e7, "gradient bucket cap, MiB as DDP's bucket_cap_mb (25 in DDP, the first bucket 1); 0: a bucket per layer, the paper's per-layer hooks"),
@@ -118,7 +122,7 @@ func dssyncConfig(r *experiments.Run) (dssync.Config, error) {
 }
 
 // dssyncParams maps parameters to a dssync.Config: it parses the layout,
-// reads compute_trace and model_file, and calls resolved (when not nil)
+// reads compute_trace and model_file or workload_file, and calls resolved (when not nil)
 // with what an automatic compute_ms resolved to. Validation and the run
 // share it, so --dry-run refuses what the run would.
 func dssyncParams(ps experiments.Params, resolved func(name string, value float64)) (dssync.Config, error) {
@@ -168,18 +172,22 @@ func dssyncParams(ps experiments.Params, resolved func(name string, value float6
 		return dssync.Config{}, err
 	}
 	var table *layers.Model
-	if path := strings.TrimSpace(ps.Str("model_file")); path != "" {
-		t, err := layers.ReadFile(path)
-		if err != nil {
-			return dssync.Config{}, err
+	t, own, err := layerfile.Load(ps)
+	if err != nil {
+		return dssync.Config{}, err
+	}
+	if own {
+		which := "model_file"
+		if strings.TrimSpace(ps.Str("workload_file")) != "" {
+			which = "workload_file"
 		}
 		table = &t
 		model = dssync.Model{Name: "file", Params: float64(t.Bytes()) / 4, Compute: t.Compute()}
 		if compute == 0 && t.Compute() == 0 {
-			return dssync.Config{}, fmt.Errorf("model_file %s: no compute in the table; set compute_ms", path)
+			return dssync.Config{}, fmt.Errorf("%s %s: no compute in the table; set compute_ms", which, t.Name)
 		}
 		if ps.Int("layers") >= 0 {
-			return dssync.Config{}, fmt.Errorf("model_file cuts the model by its layers; it cannot be used with layers=%d", ps.Int("layers"))
+			return dssync.Config{}, fmt.Errorf("%s cuts the model by its layers; it cannot be used with layers=%d", which, ps.Int("layers"))
 		}
 	}
 	if model.Name == "custom" && compute == 0 {
@@ -311,11 +319,15 @@ func runDSSync(r *experiments.Run) (*experiments.Result, error) {
 			comm.Row(float64(x.Worker), float64(x.Iter), x.Start.Milliseconds(), x.End.Milliseconds(), (x.End - x.Start).Milliseconds())
 		}
 	}
+	if r.Trace {
+		cfg.Timeline = &timeline.Log{}
+	}
 	out, err := dssync.Run(sim, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dssync: %w", err)
 	}
 	res := r.Exp.NewResult()
+	res.Trace = cfg.Timeline
 	res.Events = out.Events
 	m := res.Metrics
 	m["comm_time_ms"], m["comm_time_max_ms"], m["iter_time_ms"] = out.CommMs, out.CommMaxMs, out.IterMs

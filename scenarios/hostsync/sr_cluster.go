@@ -86,9 +86,9 @@ func SRCluster() *experiments.Experiment {
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
 			experiments.TextParam("flows_file", "", setup.FlowsFileHelp+"; replaces bg_load's flows, between any hosts of the fabric, workers' included").OnlyWhen("fidelity", "flow", "packet"),
 			experiments.TextParam("fct_out", "", setup.FCTOutHelp).OnlyWhen("fidelity", "packet"),
-		}, workers.Params()...),
+		}, append(srOverlapParams(), workers.Params()...)...),
 		Metrics: []experiments.Metric{
-			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation"},
+			{Name: "avg_sync_time_s", Unit: "s", Help: "average time of a completed synchronisation (with overlap=layer from its launch at the members' first bucket to its last bucket)"},
 			{Name: "avg_sync_scale", Unit: "workers", Help: "average number of workers per completed synchronisation"},
 			{Name: "total_sync", Unit: "", Help: "number of completed synchronisations"},
 			{Name: "total_iteration", Unit: "", Help: "computations completed by all workers"},
@@ -96,7 +96,7 @@ func SRCluster() *experiments.Experiment {
 			{Name: "idle_s", Unit: "s", Help: "mean time per worker spent in the ready queue"},
 			{Name: "p_workers", Unit: "workers", Help: "the resolved minimum group size p"},
 			{Name: "bpawr_waits", Unit: "", Help: "selective reduce: BPAWR wait-and-replace decisions (0 for other schemes)"},
-			{Name: "eq2_ratio", Unit: "", Help: "mean over completed syncs of measured time / Eq. 2 time at the group's bandwidths at launch (1 at analytic fidelity with static bandwidths)"},
+			{Name: "eq2_ratio", Unit: "", Help: "mean over completed syncs (with overlap=layer, bucket reduces) of measured time / Eq. 2 time at the group's bandwidths at launch (1 at analytic fidelity with static bandwidths)"},
 			{Name: "bg_flows_done", Unit: "flows", Help: "background flows completed (NaN without background)"},
 			{Name: "bg_fct_slowdown_p99", Unit: "", Help: "99th-percentile slowdown of completed background flows (NaN without background)"},
 		},
@@ -166,6 +166,9 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		Cost:       cost,
 	}
 	cfg.Schedule = sched
+	if cfg.Buckets, err = srBuckets(ps, cfg.ModelBytes); err != nil {
+		return nil, fmt.Errorf("sr-cluster: %w", err)
+	}
 	setup := &srClusterSetup{sim: sim, p: p}
 	if r.Series {
 		// Each synchronisation is written as it completes, not kept (to
@@ -201,7 +204,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
-	ratio := &srEq2Ratio{cost: cost, modelBytes: cfg.ModelBytes, alpha: cfg.Alpha}
+	ratio := &srEq2Ratio{cost: cost, alpha: cfg.Alpha}
 	if cfg.Exec == nil {
 		cfg.Exec = syncctl.Analytic{}
 	}
@@ -351,7 +354,8 @@ func srP(ps experiments.Params) int {
 // distribution can be built (a readable trace file, a uniform spread
 // below 1) and the workers' compute times fit the simulated clock
 // (workers.CheckCompute), the bandwidth epochs of bw_model=redraw or walk
-// fit in memory (training.CheckEpochs), and selective reduce can launch a group (p below n, unless
+// fit in memory (training.CheckEpochs), overlap=layer's table can be read
+// and bucketed (srBuckets), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
 	if err := setup.ValidateFlowsFile(ps); err != nil {
@@ -378,6 +382,9 @@ func validateSRCluster(ps experiments.Params) error {
 		}
 	}
 	if err := workers.Validate(ps, ps.Int("n")); err != nil {
+		return err
+	}
+	if _, err := srBuckets(ps, ps.Float("model_mb")*1e6); err != nil {
 		return err
 	}
 	model, err := training.ParseBWModel(ps.String("bw_model"))

@@ -2,6 +2,8 @@ package hostsync
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,5 +156,61 @@ func TestSRClusterFlowMatchesAnalytic(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSRClusterOverlap: overlap=layer on the paper's setting (500 MB,
+// ResNet-50's proportions, DDP's buckets) with a constant compute of
+// 2 s, comparable to a group's synchronisation: partial reduce keeps
+// groups of exactly p, every book balances, the bucket reduces match
+// Eq. 2 at analytic fidelity, and the workers complete more rounds than
+// computing then synchronising; at flow fidelity the books balance too.
+func TestSRClusterOverlap(t *testing.T) {
+	sets := []string{"scheme=partial-reduce", "duration_s=40", "trace=constant", "compute_ms=2000"}
+	none := srRun(t, 4, sets...).Metrics
+	layer := srRun(t, 4, append(sets, "overlap=layer")...).Metrics
+	if layer["avg_sync_scale"] != 12 || none["avg_sync_scale"] != 12 {
+		t.Errorf("group sizes %v and %v, want p = 12", none["avg_sync_scale"], layer["avg_sync_scale"])
+	}
+	if math.Abs(layer["eq2_ratio"]-1) > 1e-9 {
+		t.Errorf("analytic bucket reduces at %v of Eq. 2", layer["eq2_ratio"])
+	}
+	if !(layer["total_iteration"] > none["total_iteration"]) {
+		t.Errorf("%v rounds with overlap, %v without", layer["total_iteration"], none["total_iteration"])
+	}
+	flow := srRun(t, 4, "scheme=selective-reduce", "n=12", "duration_s=10", "fidelity=flow", "overlap=layer", "bucket_mib=0").Metrics
+	if flow["total_sync"] < 1 {
+		t.Errorf("flow fidelity with a bucket per layer: %v syncs", flow["total_sync"])
+	}
+}
+
+// TestSRClusterOverlapRefusals: a bad layer table is refused before the
+// run in one line naming the file and line, and a table without compute
+// times is split by bytes (it runs).
+func TestSRClusterOverlapRefusals(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("layer,params,forward_ms,backward_ms\na,10,1,-2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noCompute := filepath.Join(dir, "nocompute.csv")
+	if err := os.WriteFile(noCompute, []byte("layer,params,forward_ms,backward_ms\na,10,0,0\nb,30,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := SRCluster()
+	for sets, want := range map[string]string{
+		"model_file=" + bad:                        "model_file " + bad + ":2: layer \"a\": backward_ms \"-2\"",
+		"model_file=" + filepath.Join(dir, "none"): "model_file",
+	} {
+		ps, err := e.Resolve([]string{"overlap=layer", sets})
+		if err == nil {
+			err = e.Validate(ps)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want one line with %q", sets, err, want)
+		}
+	}
+	if m := srRun(t, 1, "overlap=layer", "model_file="+noCompute, "duration_s=10").Metrics; m["total_sync"] < 1 {
+		t.Errorf("a table without compute: %v syncs", m["total_sync"])
 	}
 }

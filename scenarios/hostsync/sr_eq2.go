@@ -12,23 +12,24 @@ import (
 // links, background traffic, packets) or changing bandwidths move a
 // synchronisation from the paper's model.
 type srEq2Ratio struct {
-	inner      syncctl.Executor
-	cost       syncctl.CostModel
-	modelBytes float64
-	alpha      float64
-	sum        float64
-	n          int
+	inner syncctl.Executor
+	cost  syncctl.CostModel
+	alpha float64
+	sum   float64
+	n     int
 }
 
-// Start records the launch and runs the inner executor.
-func (e *srEq2Ratio) Start(c *syncctl.Cluster, group []int, done func()) {
+// Start records the launch and runs the inner executor. With overlap each
+// bucket's reduce is one synchronisation here, against Eq. 2 for its
+// bytes.
+func (e *srEq2Ratio) Start(c *syncctl.Cluster, group []int, bytes float64, done func()) {
 	b := math.Inf(1)
 	for _, w := range group {
 		b = math.Min(b, c.BW(w))
 	}
-	want := e.cost.Time(len(group), e.modelBytes, b, e.alpha)
+	want := e.cost.Time(len(group), bytes, b, e.alpha)
 	start := c.Now()
-	e.inner.Start(c, group, func() {
+	e.inner.Start(c, group, bytes, func() {
 		if want > 0 {
 			e.sum += (c.Now() - start) / want
 			e.n++

@@ -6,8 +6,10 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/inagg"
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/switchmodel"
 	"syncsim/topologies"
@@ -52,11 +54,12 @@ func MixedFabric() *experiments.Experiment {
 				"ring jobs' layer table (workloads/layers), its compute scaled to compute_ms; custom: ring_mb bytes in ResNet-50's layer proportions").OnlyWhenPositive("ring_jobs"),
 			experiments.TextParam("model_file", "", "ring jobs' own CSV layer table (header layer,params|bytes,forward_ms,backward_ms), replacing ring_model, "+
 				"ring_mb and compute_ms for them").OnlyWhenPositive("ring_jobs"),
+			layerfile.File("ring jobs' own").OnlyWhenPositive("ring_jobs"),
+			layerfile.GHz().OnlyWhenPositive("ring_jobs"),
 			experiments.EnumParam("overlap", "layer", layers.OverlapNames, "ring jobs: layer, each bucket all-reduced as soon as backprop produces it and "+
-				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute. Partial-reduce groups "+
-				"always synchronise after the whole compute (a worker joins the ready queue when its round is computed)").OnlyWhenPositive("ring_jobs"),
-			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "gradient bucket cap of ring jobs and, with ina_overlap=layer, "+
-				"of INA jobs, MiB as DDP's bucket_cap_mb (the first bucket 1 MiB; 0: a bucket per layer)"),
+				"each layer's next forward waiting for its bucket; none, the whole model after the whole compute (partial-reduce jobs: pr_overlap)").OnlyWhenPositive("ring_jobs"),
+			experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "gradient bucket cap of ring jobs and, with ina_overlap=layer "+
+				"or pr_overlap=layer, of INA and partial-reduce jobs, MiB as DDP's bucket_cap_mb (the first bucket 1 MiB; 0: a bucket per layer)"),
 			experiments.EnumParam("ina_overlap", "none", layers.OverlapNames, "INA jobs with compute_ms > 0: none, the whole compute, then "+
 				"the whole gradient (the default, under which the mixed-fabric tables were measured); layer, compute_ms split over "+
 				"ResNet-50's layer table and each bucket of bucket_mib (in ResNet-50's proportions of gradient_mb) aggregated as soon as "+
@@ -125,6 +128,9 @@ type mixedRig struct {
 	part  bool                // on the parallel engine (engine=partitioned)
 
 	warmupMs float64 // warmup_ms (negative: when the jobs start, bg_warmup_ms)
+	// trace records the jobs' timelines (Run.Trace; nil: none): the ring
+	// jobs' and the INA jobs' that compute layer by layer.
+	trace *timeline.Log
 }
 
 // mixedDemand is the number of hosts the jobs need.
@@ -187,6 +193,9 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, tc), part: sim.Partitions() != nil,
 		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms"),
 		start: netsim.FromMillis(mixedWarmup(ps))}
+	if r.Trace {
+		rig.trace = &timeline.Log{}
+	}
 
 	// Placement: a seeded shuffle of the hosts, taken in order.
 	perm := sim.Rand(mixedPlacementStream).Perm(len(fab.Hosts))
@@ -241,7 +250,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		job, err := inagg.NewJob(net, inagg.JobConfig{
 			ID: j, Protocol: proto, Workers: hs[:len(hs)-1], PS: psHost, Switch: rig.aggs[leaf],
 			Gradient: grad, Iterations: iters, Compute: computeFn, Buckets: inaBuckets, Params: inarig.JobParams(ps), Start: rig.start,
-			OnDone: func(*inagg.Job) { finished() },
+			OnDone: func(*inagg.Job) { finished() }, Trace: inaTrace(rig.trace, inaBuckets, fmt.Sprintf("%s %d", proto, j), len(hs)-1),
 		})
 		if err != nil {
 			return nil, err
@@ -269,7 +278,8 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		job := &mixedRingJob{sim: sim, bulkBooks: newBulkBooks(ringBulk, "ring", net), hosts: ids, size: ringSize,
 			iters: iters, compute: ringCompute, onDone: finished}
 		if buckets != nil {
-			if job.lay, err = newLayerRing(job, net, buckets); err != nil {
+			rec := rig.trace.NewJob(fmt.Sprintf("ring all-reduce %d", j), len(ids))
+			if job.lay, err = newLayerRing(job, net, buckets, rec); err != nil {
 				return nil, fmt.Errorf("mixed-fabric: ring job %d: %w", j, err)
 			}
 		} else if rig.part {
@@ -444,6 +454,7 @@ func runMixedFabric(r *experiments.Run) (*experiments.Result, error) {
 	}
 
 	res := r.Exp.NewResult()
+	res.Trace = rig.trace
 	m := res.Metrics
 	m["makespan_ms"] = (end - rig.start).Milliseconds()
 	m["ina_iter_ms"], m["ring_iter_ms"] = rig.iterationMeans()
@@ -698,4 +709,13 @@ func (j *mixedRingJob) check() error {
 		return fmt.Errorf("finished %d of %d iterations", len(j.times), j.iters)
 	}
 	return j.checkBooks()
+}
+
+// inaTrace is the recorders of an INA job's workers when it computes
+// layer by layer (buckets) and the run is traced (nil otherwise).
+func inaTrace(l *timeline.Log, buckets []inagg.Bucket, name string, workers int) []*timeline.Worker {
+	if l == nil || buckets == nil {
+		return nil
+	}
+	return l.NewJob(name, workers)
 }

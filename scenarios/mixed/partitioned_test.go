@@ -98,9 +98,10 @@ func TestMixedPartitionedThreads(t *testing.T) {
 		"gradient_mb=0.3", "ring_mb=0.5", "iterations=2", "load=0.3", "bg_warmup_ms=0.2", "engine=partitioned",
 		"pr_jobs=1", "pr_workers=3", "pr_p=2", "pr_mb=0.3", "pr_compute_ms=0.05", "pr_scheme=selective-reduce"}
 	for _, overlap := range []string{"none", "layer"} {
-		// The ring jobs all-reduce after the compute, or bucket by bucket
-		// during it (ring_partitioned.go, ring_layers.go).
-		sets := append(sets[:len(sets):len(sets)], "overlap="+overlap)
+		// The ring jobs and the partial-reduce job all-reduce after the
+		// compute, or bucket by bucket during it (ring_partitioned.go,
+		// ring_layers.go, pr_partitioned.go).
+		sets := append(sets[:len(sets):len(sets)], "overlap="+overlap, "pr_overlap="+overlap)
 		one := runMixed(t, 1, sets...)
 		three := runMixed(t, 3, sets...)
 		if !reflect.DeepEqual(one.Metrics, three.Metrics) && !sameNaN(one.Metrics, three.Metrics) {

@@ -9,6 +9,7 @@ import (
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/topologies"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/syncctl"
 	"syncsim/workloads/training"
 )
@@ -25,6 +26,12 @@ func prParams() []experiments.Param {
 		experiments.FloatParam("pr_mb", 2, 0.001, 1e5, "model all-reduced by each group, MB").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_ms", 1, 0.001, 1e6, "mean compute time of a partial-reduce worker per iteration, ms").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_compute_spread", 0.2, 0, 0.99, "each iteration's compute uniform in pr_compute_ms x [1 - s, 1 + s] (times the worker's multiplier)").OnlyWhenPositive("pr_jobs"),
+		// The selective-reduce paper's workers report once their local
+		// training is done (Sec. II-C) and its Eq. 1 adds compute and
+		// synchronisation: none is the default, as in sr-cluster.
+		experiments.EnumParam("pr_overlap", "none", layers.OverlapNames, "none: a worker is ready when its round is computed and its group "+
+			"all-reduces the whole model; layer: ready when backprop produces its first bucket, the group all-reducing bucket by bucket "+
+			"(bucket_mib, in ResNet-50's proportions of pr_mb and pr_compute_ms) as its members produce them").OnlyWhenPositive("pr_jobs"),
 		experiments.FloatParam("pr_dt_ms", 0.1, 0.001, 1e6, "selective-reduce's waiting slot Delta t, ms").OnlyWhen("pr_scheme", "selective-reduce"),
 		// The selective-reduce tunables, named as sr-cluster names them
 		// with the tenant's pr_ prefix; defaults are the paper's (Sec. IV-A).
@@ -64,8 +71,10 @@ type prJob struct {
 	start     netsim.Time
 	onDone    func()
 
-	rounds   int // worker-rounds completed
-	inflight int // groups whose ring all-reduce is under way
+	rounds   int              // worker-rounds completed
+	inflight int              // groups whose synchronisation is under way
+	buckets  int              // buckets per synchronisation (1 without overlap)
+	groups   map[int]*prGroup // groups under way by their first worker
 	syncs    int
 	syncTime netsim.Time
 	scale    int
@@ -99,7 +108,8 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
-	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone}
+	j := &prJob{sim: rig.sim, bulkBooks: newBulkBooks(rig.stack.Persistent(), "partial-reduce", rig.net), target: ps.Int("iterations") * n, start: start, onDone: onDone,
+		buckets: 1, groups: map[int]*prGroup{}}
 	if rig.part {
 		j.part, j.net, j.hosts, j.lookahead = true, rig.net, hosts, rig.sim.Lookahead()
 		j.sim = rig.net.Node(hosts[0]).Base().Sim()
@@ -123,12 +133,33 @@ func newPRJob(rig *mixedRig, ps experiments.Params, id int, hosts []netsim.NodeI
 	if err != nil {
 		return nil, err
 	}
+	buckets, err := prBuckets(ps, model)
+	if err != nil {
+		return nil, err
+	}
+	if len(buckets) > 1 {
+		j.buckets = len(buckets)
+	}
 	j.cluster, err = syncctl.NewCluster(j.sim, syncctl.Config{BW: bw, ModelBytes: model, Alpha: alpha,
-		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/"}, ctl)
+		Compute: training.PerWorker(dist, mult), Exec: j, Streams: name + "/compute/", Buckets: buckets}, ctl)
 	if err != nil {
 		return nil, err
 	}
 	return j, nil
+}
+
+// prBuckets is the partial-reduce jobs' buckets with pr_overlap=layer
+// (nil with none): ResNet-50's layer table at pr_mb, fused under
+// bucket_mib, its compute proportions splitting each round's compute.
+func prBuckets(ps experiments.Params, model float64) ([]layers.Bucket, error) {
+	if ps.String("pr_overlap") != layers.OverlapLayer.String() {
+		return nil, nil
+	}
+	m, err := layers.Builtin("resnet50")
+	if err != nil {
+		return nil, err
+	}
+	return syncctl.BucketsOf(m, model, layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB})
 }
 
 // selectiveConfig is the selective-reduce controller of the tenant's
@@ -191,33 +222,57 @@ func (j *prJob) waits() int {
 	return 0
 }
 
-// Start implements syncctl.Executor: the group's ring all-reduce over the
-// fabric, booked as one synchronisation of the job.
-func (j *prJob) Start(c *syncctl.Cluster, group []int, done func()) {
-	if j.rounds >= j.target {
-		j.sim.AfterFunc(0, done)
-		return
+// Start implements syncctl.Executor: the ring all-reduce of one bucket of
+// a group (the whole model without overlap) over the fabric. A group is
+// booked as one synchronisation of the job when its last bucket is
+// reduced; a group launched once the job's worker rounds are done moves
+// no traffic (it has left the fabric).
+func (j *prJob) Start(c *syncctl.Cluster, group []int, bytes float64, done func()) {
+	g := j.groups[group[0]] // a worker is in one group at a time
+	if g == nil {
+		g = &prGroup{began: j.sim.Now(), skip: j.rounds >= j.target}
+		j.groups[group[0]] = g
+		if !g.skip {
+			j.inflight++
+		}
 	}
-	began := j.sim.Now()
-	j.inflight++
-	start := j.ring.Start
-	if j.part {
-		start = func(_ *syncctl.Cluster, group []int, done func()) { j.startGroup(group, done) }
-	}
-	start(c, group, func() {
-		j.inflight--
-		j.syncs++
-		j.syncTime += j.sim.Now() - began
-		j.scale += len(group)
-		j.rounds += len(group)
-		if !j.done && j.rounds >= j.target && j.inflight == 0 {
-			j.done, j.doneAt = true, j.sim.Now()
-			if !j.part { // else counted at the barrier (foldDone)
-				j.onDone()
+	finish := func() {
+		if g.buckets++; g.buckets < j.buckets {
+			done()
+			return
+		}
+		delete(j.groups, group[0])
+		if !g.skip {
+			j.inflight--
+			j.syncs++
+			j.syncTime += j.sim.Now() - g.began
+			j.scale += len(group)
+			j.rounds += len(group)
+			if !j.done && j.rounds >= j.target && j.inflight == 0 {
+				j.done, j.doneAt = true, j.sim.Now()
+				if !j.part { // else counted at the barrier (foldDone)
+					j.onDone()
+				}
 			}
 		}
 		done()
-	})
+	}
+	if g.skip {
+		j.sim.AfterFunc(0, finish)
+		return
+	}
+	if j.part {
+		j.startGroup(group, bytes, finish)
+		return
+	}
+	j.ring.Start(c, group, bytes, finish)
+}
+
+// prGroup is a launched group of a partial-reduce job.
+type prGroup struct {
+	began   netsim.Time
+	skip    bool // launched after the job's rounds were done: no traffic
+	buckets int  // buckets reduced
 }
 
 // check reports an unfinished job, unbalanced transfer books or broken

@@ -29,10 +29,11 @@ type groupRing struct {
 	left int // hosts yet to report their last chunk (the controller's)
 }
 
-// startGroup starts the ring all-reduce of group (worker indices, in the
-// controller's order) from the controller's partition; done runs there
-// when every host holds its last chunk and has told the controller.
-func (j *prJob) startGroup(group []int, done func()) {
+// startGroup starts the ring all-reduce of bytes among group (worker
+// indices, in the controller's order) from the controller's partition;
+// done runs there when every host holds its last chunk and has told the
+// controller.
+func (j *prJob) startGroup(group []int, bytes float64, done func()) {
 	n := len(group)
 	if n == 1 {
 		j.sim.AfterFunc(0, done)
@@ -40,7 +41,7 @@ func (j *prJob) startGroup(group []int, done func()) {
 	}
 	r := &groupRing{left: n}
 	r.ringSteps = ringSteps{hosts: make([]ringHost, n), ids: make([]netsim.NodeID, n),
-		chunks: collective.EqualChunks(netsim.Bytes(math.Round(j.cluster.Config().ModelBytes)), n), steps: 2 * (n - 1),
+		chunks: collective.EqualChunks(netsim.Bytes(math.Round(bytes)), n), steps: 2 * (n - 1),
 		lookahead: j.lookahead, books: &j.bulkBooks,
 		last: func(h *ringHost) {
 			reach(h.sim, j.sim, j.lookahead, func() {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"syncsim/experiments"
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/workloads/collective"
 	"syncsim/workloads/layers"
 )
@@ -56,11 +58,15 @@ type layerHost struct {
 	st, sb int
 	live   bool
 	ends   []netsim.Time // when each iteration's bucket 0 was in place
+	// rec records the host's timeline (nil: none); syncAt is when the
+	// all-reduce under way at the host started there.
+	rec    *timeline.Worker
+	syncAt netsim.Time
 }
 
 // newLayerRing sets up job's bucketed ring; buckets carry the compute of
 // their layers. On a partitioned network net has partitions.
-func newLayerRing(job *mixedRingJob, net *netsim.Network, buckets []layers.Bucket) (*layerRing, error) {
+func newLayerRing(job *mixedRingJob, net *netsim.Network, buckets []layers.Bucket, rec []*timeline.Worker) (*layerRing, error) {
 	n := len(job.hosts)
 	if n < 2 {
 		return nil, fmt.Errorf("ring all-reduce over %d hosts", n)
@@ -79,6 +85,9 @@ func newLayerRing(job *mixedRingJob, net *netsim.Network, buckets []layers.Bucke
 			h.synced[b] = -1
 		}
 		h.sb = len(buckets) - 1
+		if i < len(rec) {
+			h.rec = rec[i]
+		}
 	}
 	for b, bk := range buckets {
 		if bk.Bytes < netsim.Bytes(n) {
@@ -128,7 +137,7 @@ func (r *layerRing) forward(i int) {
 	if h.l == len(r.buckets) {
 		h.fwd = false
 		h.l = len(r.buckets) - 1
-		h.sim.AfterFunc(r.buckets[h.l].Backward, func() { r.produced(i) })
+		r.compute(h, timeline.Backward, r.buckets[h.l].Backward, func() { r.produced(i) })
 		return
 	}
 	if h.synced[h.l] < h.t-1 {
@@ -136,10 +145,19 @@ func (r *layerRing) forward(i int) {
 		return
 	}
 	h.wait = false
-	h.sim.AfterFunc(r.buckets[h.l].Forward, func() {
+	r.compute(h, timeline.Forward, r.buckets[h.l].Forward, func() {
 		h.l++
 		r.forward(i)
 	})
+}
+
+// compute runs host h's pass of kind over bucket h.l, d long, then then.
+func (r *layerRing) compute(h *layerHost, kind timeline.Kind, d netsim.Time, then func()) {
+	if h.rec != nil {
+		now := h.sim.Now()
+		h.rec.Add(kind, h.t, h.l, int64(now), int64(now+d))
+	}
+	h.sim.AfterFunc(d, then)
 }
 
 // produced: host i's backward pass has produced bucket h.l.
@@ -148,7 +166,7 @@ func (r *layerRing) produced(i int) {
 	h.l--
 	r.trySync(i)
 	if h.l >= 0 {
-		h.sim.AfterFunc(r.buckets[h.l].Backward, func() { r.produced(i) })
+		r.compute(h, timeline.Backward, r.buckets[h.l].Backward, func() { r.produced(i) })
 		return
 	}
 	h.t++
@@ -171,6 +189,7 @@ func (r *layerRing) trySync(i int) {
 		return
 	}
 	h.live = true
+	h.syncAt = h.sim.Now()
 	rs := r.rings[h.sb][h.st%2]
 	rs.hosts[i].live = true
 	rs.try(i)
@@ -187,6 +206,7 @@ func (r *layerRing) synced(i int, rs *ringSteps) {
 	h.live = false
 	b, t := h.sb, h.st
 	h.synced[b] = t
+	h.rec.Add(timeline.Sync, t, b, int64(h.syncAt), int64(h.sim.Now()))
 	if b > 0 {
 		h.sb--
 	} else {
@@ -268,14 +288,11 @@ func (r *layerRing) book() {
 // overlap=none all-reduces after computing) and, with overlap=layer, its
 // buckets with their layers' compute (nil with overlap=none).
 func ringPlan(ps experiments.Params, size netsim.Bytes, compute netsim.Time) (netsim.Bytes, netsim.Time, []layers.Bucket, error) {
-	var m layers.Model
-	if path := ps.Str("model_file"); path != "" {
-		t, err := layers.ReadFile(path)
-		if err != nil {
-			return 0, 0, nil, err
-		}
-		m = t
-	} else {
+	m, own, err := layerfile.Load(ps)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if !own {
 		name := ps.String("ring_model")
 		shape := name
 		if name == "custom" {

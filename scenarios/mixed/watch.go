@@ -8,6 +8,7 @@ import (
 	"syncsim/inagg"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/training"
@@ -34,6 +35,12 @@ func validateMixedFabric(ps experiments.Params) error {
 	if need > hosts {
 		return fmt.Errorf("jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
 			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+	}
+	if ps.Int("ring_jobs") > 0 {
+		// The ring jobs' own layer table is refused before anything runs.
+		if _, _, err := layerfile.Load(ps); err != nil {
+			return err
+		}
 	}
 	if ps.Int("pr_jobs") > 0 {
 		if err := checkPRP(ps.String("pr_scheme"), ps.Int("pr_p"), ps.Int("pr_workers")); err != nil {

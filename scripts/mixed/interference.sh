@@ -6,7 +6,7 @@
 # Hadoop at fabric-basis load 0.3 after ina-leafspine's 12 ms warm-up; the
 # INA jobs' protocol varied; 5 seeds, paired.
 #
-#   scripts/mixed/interference.sh [OUTDIR [ina pr sr protocol]]
+#   scripts/mixed/interference.sh [OUTDIR [ina pr sr protocol overlap]]
 #
 # About 2 CPU-minutes (103 CPU-seconds on a 2-core machine). See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA;
@@ -14,7 +14,7 @@
 # host (a drop-tail NIC, DCTCP growing in CWR).
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=mixed-interference
-figures=(ina pr sr protocol)
+figures=(ina pr sr protocol overlap)
 
 common=(--set ring_jobs=0 --set workers=4 --set gradient_mb=4 --set pr_workers=4 --set pr_p=2 --set pr_mb=2
 	--set pr_compute_ms=0.5 --set iterations=6 --trials 5)
@@ -42,6 +42,17 @@ protocol() {
 	sweep pr-vs-protocol mixed-fabric --set pr_jobs=1 --vary ina_jobs=0,2 --vary protocol=pa-atp,byteps,atp --set load=0 "${common[@]}"
 	table pr-vs-protocol "A partial-reduce job's synchronisation (ms) beside two INA jobs, by their protocol" \
 		pr-vs-protocol.csv --metric pr_sync_ms --vs ina_jobs=0
+}
+
+# The partial-reduce tenant with its groups all-reducing bucket by bucket
+# during backprop (pr_overlap=layer: ResNet-50's proportions, DDP's
+# buckets) against after it, alone and beside two INA jobs, without
+# background (docs/workers.md).
+overlap() {
+	sweep pr-overlap mixed-fabric --set pr_jobs=1 --vary ina_jobs=0,2 --vary pr_scheme=partial-reduce,selective-reduce \
+		--vary pr_overlap=none,layer --set load=0 "${common[@]}"
+	table pr-overlap "A partial-reduce job's completion and synchronisation (ms), layer over none, paired" \
+		pr-overlap.csv --metric pr_jct_ms,pr_sync_ms,pr_scale --of pr_overlap=layer --changes-only
 }
 
 main "$@"

@@ -8,12 +8,12 @@
 #
 # The figures take about 5 CPU-minutes, the readings as much again, and
 # the fabrics with background traffic about 10 (fabric-bg: a minute or
-# more per run); costs.md has each sweep's. EXTRA="--set bw_model=walk" with
+# more per run), overlap a quarter; costs.md has each sweep's. EXTRA="--set bw_model=walk" with
 # another OUTDIR runs every figure under the walk reading.
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=sr-repro
-figures=(fig3 point fig56 fig8 fig9 fig10 fig11 fig12 fig13 fig14 readings fabric fabric-bg fig9-short fig12-bag)
+figures=(fig3 point fig56 fig8 fig9 fig10 fig11 fig12 fig13 fig14 readings fabric fabric-bg fig9-short fig12-bag overlap)
 
 schemes=allreduce,partial-reduce,selective-reduce
 both=(--vary trace=cnn,transformer)
@@ -188,6 +188,24 @@ fig12-bag() {
 		--vary bw_error=0,0.5 --trials 5
 	table fig12-bag "Fig. 12 tested: error 0.5 against none, with BPAWR (theta 1) and BAG alone (theta 1e6)" \
 		fig12-bag.csv --metric avg_sync_scale,avg_sync_time_s,total_sync,total_iteration,bpawr_waits --vs bw_error=0
+}
+
+# Layer-wise overlap of the groups' synchronisation with backprop
+# (overlap=layer, docs/workers.md; the paper's runs are overlap=none):
+# every scheme with and without it, each trace with its model's layer
+# table (ResNet-50 for the CNN trace, BERT-base for the Transformer's),
+# DDP's 25 MiB buckets, n = 40 and 200, the paper's 500 MB model and a
+# 50 MB one, at the paper's latency alpha = 1 ms (each bucket's ring pays
+# Eq. 2's 2(|g|-1) alpha) and without latency, 5 seeds (about 15
+# CPU-seconds).
+overlap() {
+	local grid=(--vary n=40,200 --vary model_mb=500,50 --vary alpha_ms=1,0 --vary scheme=$schemes --vary overlap=none,layer --trials 5)
+	sweep overlap-cnn sr-cluster --set trace=cnn --set layer_model=resnet50 "${grid[@]}"
+	sweep overlap-transformer sr-cluster --set trace=transformer --set layer_model=bert-base "${grid[@]}"
+	for tr in cnn transformer; do
+		table "overlap-$tr" "Overlap, $tr trace: layer over none, paired" "overlap-$tr.csv" \
+			--metric total_iteration,avg_sync_time_s,avg_sync_scale,idle_s --of overlap=layer --changes-only
+	done
 }
 
 main "$@"

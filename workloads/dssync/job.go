@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 	"syncsim/workloads/training"
 )
@@ -63,6 +64,10 @@ type JobConfig struct {
 	OnComm func(CommRecord)
 	// Recorder, if set, hears the synchronisation schedule (recorder.go).
 	Recorder Recorder
+	// Timeline, if set, records worker w's timeline into Timeline[w]:
+	// each piece's forward and backward pass and its synchronisation,
+	// from its invocation to its parameters in place.
+	Timeline []*timeline.Worker
 }
 
 // Job runs the training loop of Pseudo Code 1 with the per-layer hooks of
@@ -114,6 +119,10 @@ type worker struct {
 	last    netsim.Time // latest completion of this iteration
 	warmEnd netsim.Time // when the warm-up ended (its last synchronisation)
 	end     netsim.Time // when the latest iteration's synchronisations completed
+	// rec records the worker's timeline (nil: none); invoked[l] is when
+	// piece l's latest synchronisation was invoked.
+	rec     *timeline.Worker
+	invoked []netsim.Time
 }
 
 const (
@@ -179,6 +188,10 @@ func NewJob(sim *netsim.Sim, cfg JobConfig, s Syncer) (*Job, error) {
 		j.w[i].open = len(cfg.Pieces)
 		j.w[i].warmEnd = cfg.Start
 		j.w[i].synced = make([]int, len(cfg.Pieces))
+		if i < len(cfg.Timeline) && cfg.Timeline[i] != nil {
+			j.w[i].rec = cfg.Timeline[i]
+			j.w[i].invoked = make([]netsim.Time, len(cfg.Pieces))
+		}
 		for l := range j.w[i].synced {
 			j.w[i].synced[l] = -1
 		}
@@ -228,6 +241,9 @@ func (j *Job) HandleEvent(ev netsim.Event) {
 			j.rec().Computed(w, x.t)
 		}
 		x.l--
+		if x.rec != nil {
+			x.invoked[l] = j.sim.Now()
+		}
 		j.sync.Invoke(j, w, x.t, l)
 		j.backward(w)
 	}
@@ -263,7 +279,7 @@ func (j *Job) forward(w int) {
 	if x.l == len(j.cfg.Pieces) {
 		x.fwd = false
 		x.l = len(j.cfg.Pieces) - 1
-		j.sim.After(j.backwardTime(x), j, evBackward, nil, int64(w))
+		j.compute(w, timeline.Backward, j.backwardTime(x), evBackward)
 		return
 	}
 	if x.synced[x.l] < x.t-1 {
@@ -271,7 +287,18 @@ func (j *Job) forward(w int) {
 		return
 	}
 	x.waiting = false
-	j.sim.After(j.forwardTime(x), j, evForward, nil, int64(w))
+	j.compute(w, timeline.Forward, j.forwardTime(x), evForward)
+}
+
+// compute runs worker w's pass of kind over its current piece, d long,
+// ending with event ev.
+func (j *Job) compute(w int, kind timeline.Kind, d netsim.Time, ev int32) {
+	x := &j.w[w]
+	if x.rec != nil {
+		now := j.sim.Now()
+		x.rec.Add(kind, x.t, x.l, int64(now), int64(now+d))
+	}
+	j.sim.After(d, j, ev, nil, int64(w))
 }
 
 // forwardTime is the forward computation of worker x's current piece.
@@ -295,7 +322,7 @@ func (j *Job) backwardTime(x *worker) netsim.Time {
 func (j *Job) backward(w int) {
 	x := &j.w[w]
 	if x.l >= 0 {
-		j.sim.After(j.backwardTime(x), j, evBackward, nil, int64(w))
+		j.compute(w, timeline.Backward, j.backwardTime(x), evBackward)
 		return
 	}
 	x.t++
@@ -314,6 +341,9 @@ func (j *Job) Synced(w, t, l int) {
 	}
 	x.synced[l] = t
 	now := j.sim.Now()
+	if x.rec != nil {
+		x.rec.Add(timeline.Sync, t, l, int64(x.invoked[l]), int64(now))
+	}
 	x.last = max(x.last, now)
 	x.open--
 	if x.open == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 	"syncsim/netsim/fluid"
 	"syncsim/switchmodel"
@@ -97,6 +98,9 @@ type Config struct {
 
 	// Recorder hears the synchronisation schedule (nil: nobody).
 	Recorder Recorder
+
+	// Timeline records the job's workers' timelines (nil: none).
+	Timeline *timeline.Log
 }
 
 // Result is what one run measured.
@@ -310,6 +314,9 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	jc := JobConfig{Name: "job", Hosts: r.hosts, Pieces: r.plan.Pieces,
 		Spread: c.Spread, Trace: c.Trace, Mult: c.Mult, Iterations: c.Iterations,
 		Warmup: c.Warmup, Record: c.Record, OnComm: c.OnComm, Recorder: c.Recorder}
+	if c.Timeline != nil {
+		jc.Timeline = c.Timeline.NewJob(c.Scheme, len(r.hosts))
+	}
 	r.plan.apply(&jc, c.Compute, c.BackwardFrac)
 	job, err := NewJob(r.sim, jc, s)
 	if err != nil {

@@ -19,10 +19,13 @@
 //   - builtin.go: the registry of built-in tables and the measured
 //     throughput that turns their compute into milliseconds.
 //   - file.go: a user's own table (model_file=PATH, CSV).
+//   - astra.go: a user's ASTRA-sim 1.0 text workload (workload_file=PATH,
+//     DATA parallelism), read into the same table.
 //   - bucket.go: DDP's gradient buckets.
 //   - overlap.go: the schedule of one or more iterations given each
 //     bucket's synchronisation time (a pure function: no network), so
-//     tests and schemes can check the critical path.
+//     tests and schemes can check the critical path; Record draws it as a
+//     timeline (internal/timeline).
 //
 // Times are netsim.Time, sizes netsim.Bytes.
 package layers

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 )
 
@@ -43,6 +44,7 @@ func (o Overlap) String() string { return OverlapNames[o] }
 // the buckets are (input side first).
 type Timeline struct {
 	Start      netsim.Time   // the forward pass starts
+	Forward    []netsim.Time // the bucket's forward pass starts
 	ComputeEnd netsim.Time   // the backward pass ends
 	Ready      []netsim.Time // the bucket's gradient is complete (with OverlapNone: the backward pass has ended)
 	SyncStart  []netsim.Time // the bucket's synchronisation starts
@@ -83,7 +85,7 @@ func Schedule(bs []Bucket, sync []netsim.Time, o Overlap, concurrent bool, iters
 	out := make([]Timeline, 0, max(iters, 0))
 	var computeFree, syncFree netsim.Time
 	for i := range iters {
-		tl := Timeline{Ready: make([]netsim.Time, K), SyncStart: make([]netsim.Time, K), SyncEnd: make([]netsim.Time, K)}
+		tl := Timeline{Forward: make([]netsim.Time, K), Ready: make([]netsim.Time, K), SyncStart: make([]netsim.Time, K), SyncEnd: make([]netsim.Time, K)}
 		t := computeFree
 		for k := range K {
 			if i > 0 {
@@ -97,6 +99,7 @@ func Schedule(bs []Bucket, sync []netsim.Time, o Overlap, concurrent bool, iters
 			if k == 0 {
 				tl.Start = t
 			}
+			tl.Forward[k] = t
 			t += bs[k].Forward
 		}
 		for k := K - 1; k >= 0; k-- {
@@ -119,4 +122,22 @@ func Schedule(bs []Bucket, sync []netsim.Time, o Overlap, concurrent bool, iters
 		out = append(out, tl)
 	}
 	return out, nil
+}
+
+// Record adds the spans of the schedule tls of buckets bs (Schedule) to
+// w: each bucket's forward and backward pass on the compute, each
+// bucket's synchronisation from its start to its end.
+func Record(w *timeline.Worker, bs []Bucket, tls []Timeline) {
+	for i, tl := range tls {
+		// The backward pass runs buckets K-1..0 without a gap and ends
+		// at ComputeEnd (Ready is ComputeEnd for every bucket with
+		// OverlapNone).
+		end := tl.ComputeEnd
+		for k, b := range bs {
+			w.Add(timeline.Forward, i, k, int64(tl.Forward[k]), int64(tl.Forward[k]+b.Forward))
+			w.Add(timeline.Backward, i, k, int64(end-b.Backward), int64(end))
+			end -= b.Backward
+			w.Add(timeline.Sync, i, k, int64(tl.SyncStart[k]), int64(tl.SyncEnd[k]))
+		}
+	}
 }

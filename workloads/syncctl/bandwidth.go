@@ -178,8 +178,8 @@ func (c *Cluster) scheduleEpoch() {
 // is added at the end. With constant bandwidths this is Eq. 2 exactly.
 // ok is false when the end lies past the clock's end (netsim.Later) or
 // the volume is not moved by the run's Duration.
-func (c *Cluster) analyticEnd(group []int) (at netsim.Time, ok bool) {
-	lat, vol := c.cfg.Cost.Split(len(group), c.cfg.ModelBytes, c.cfg.Alpha)
+func (c *Cluster) analyticEnd(group []int, bytes float64) (at netsim.Time, ok bool) {
+	lat, vol := c.cfg.Cost.Split(len(group), bytes, c.cfg.Alpha)
 	now := c.sim.Now()
 	t := now.Seconds()
 	for e := c.epochAt(now); vol > 0; e++ {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"syncsim/netsim"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/training"
 )
 
@@ -51,11 +52,21 @@ type Config struct {
 	Streams string
 	// Recorder, if set, hears the schedule (recorder.go).
 	Recorder Recorder
+	// Buckets, if set, overlaps synchronisation with backprop layer by
+	// layer (overlap.go): the model's buckets input side first
+	// (layers.Buckets), whose bytes split ModelBytes and whose forward
+	// and backward times split each round's compute draw, in proportion.
+	// A worker is ready when backprop has produced its first bucket, and
+	// a launched group reduces the buckets one at a time as its members
+	// produce them. nil (or one bucket) synchronises the whole model
+	// after the whole compute.
+	Buckets []layers.Bucket
 }
 
-// Executor runs one group all-reduce and calls done when it completes.
+// Executor runs one group all-reduce of bytes (the model, or one bucket
+// of it with Config.Buckets) and calls done when it completes.
 type Executor interface {
-	Start(c *Cluster, group []int, done func())
+	Start(c *Cluster, group []int, bytes float64, done func())
 }
 
 // Analytic runs a group all-reduce in the time given by the cluster's
@@ -65,17 +76,17 @@ type Executor interface {
 type Analytic struct{}
 
 // Start schedules done after the Eq. 2 time.
-func (Analytic) Start(c *Cluster, group []int, done func()) {
+func (Analytic) Start(c *Cluster, group []int, bytes float64, done func()) {
 	var at netsim.Time
 	ok := false
 	if c.varying() {
-		at, ok = c.analyticEnd(group)
+		at, ok = c.analyticEnd(group, bytes)
 	} else {
 		b := math.Inf(1)
 		for _, w := range group {
 			b = math.Min(b, c.bw[w])
 		}
-		d := c.cfg.Cost.Time(len(group), c.cfg.ModelBytes, b, c.cfg.Alpha)
+		d := c.cfg.Cost.Time(len(group), bytes, b, c.cfg.Alpha)
 		at, ok = netsim.Later(c.sim.Now(), d)
 	}
 	if ok { // else it ends after the clock's end: never within the run
@@ -115,7 +126,8 @@ type worker struct {
 	start    netsim.Time // start of the current computation
 	readyAt  netsim.Time // its end
 	queuedAt netsim.Time
-	last     float64 // duration of the last computation, seconds
+	last     float64 // duration of the last computation (to the ready signal), seconds
+	dur      float64 // the current round's whole compute, seconds
 	iters    int     // completed computations
 	rounds   int     // completed synchronisations
 	idle     netsim.Time
@@ -133,6 +145,7 @@ type Cluster struct {
 	queue []int
 	poll  netsim.Timer
 	exec  Executor
+	ov    *overlapPlan // nil: no overlap
 
 	syncs     int
 	syncTime  netsim.Time
@@ -193,6 +206,12 @@ func NewCluster(sim *netsim.Sim, cfg Config, ctl Controller) (*Cluster, error) {
 	if c.exec == nil {
 		c.exec = Analytic{}
 	}
+	if len(cfg.Buckets) > 1 {
+		var err error
+		if c.ov, err = newOverlapPlan(cfg.Buckets, cfg.ModelBytes); err != nil {
+			return nil, err
+		}
+	}
 	for i := range c.w {
 		prefix := cfg.Streams
 		if prefix == "" {
@@ -244,11 +263,19 @@ func (c *Cluster) BW(w int) float64 { return c.bw[w] }
 // Epoch is the bandwidth epoch in force (0 for static bandwidths).
 func (c *Cluster) Epoch() int { return c.epoch }
 
-// Dist is worker w's compute-time distribution (what a warm-started
-// controller knows in advance).
-func (c *Cluster) Dist(w int) training.Dist { return c.w[w].dist }
+// Dist is worker w's distribution of the time from a round's start to its
+// ready signal (what a warm-started controller knows in advance): its
+// compute-time distribution, scaled to the share of a round before the
+// first bucket with Config.Buckets.
+func (c *Cluster) Dist(w int) training.Dist {
+	if c.ov == nil {
+		return c.w[w].dist
+	}
+	return scaledDist{d: c.w[w].dist, f: c.ov.signal()}
+}
 
-// LastCompute is the duration in seconds of worker w's last computation.
+// LastCompute is the duration in seconds of worker w's last computation,
+// to its ready signal.
 func (c *Cluster) LastCompute(w int) float64 { return c.w[w].last }
 
 // Computing calls f for every computing worker in ID order with the time
@@ -291,7 +318,7 @@ func (c *Cluster) Launch(group []int) {
 			panic(fmt.Sprintf("syncctl: %s launched worker %d which is not in the ready queue", c.ctl.Name(), w))
 		}
 		c.w[w].state = syncing
-		c.w[w].idle += now - c.w[w].queuedAt
+		c.w[w].idle += c.idleSince(w, now)
 	}
 	out := c.queue[:0]
 	for _, w := range c.queue {
@@ -303,7 +330,11 @@ func (c *Cluster) Launch(group []int) {
 	c.launched++
 	g := append([]int(nil), group...)
 	start := now
-	c.exec.Start(c, g, func() { c.finishSync(g, start) })
+	if c.ov != nil {
+		c.launchBuckets(g, start)
+		return
+	}
+	c.exec.Start(c, g, c.cfg.ModelBytes, func() { c.finishSync(g, start) })
 }
 
 func (c *Cluster) finishSync(g []int, start netsim.Time) {
@@ -336,8 +367,9 @@ func (c *Cluster) compute(w int) {
 	}
 	x.state = computing
 	x.start = c.sim.Now()
+	x.dur = d
 	var ok bool
-	if x.readyAt, ok = netsim.Later(x.start, d); ok {
+	if x.readyAt, ok = netsim.Later(x.start, d*c.signalFraction()); ok {
 		c.sim.Schedule(x.readyAt, c, evReady, nil, int64(w))
 	} // else a draw from a long tail ends after the clock's end: never within the run
 }

@@ -26,9 +26,9 @@ func (l liar) Name() string  { return "liar" }
 // recorder wraps Analytic and records the launched groups.
 type recorder struct{ groups [][]int }
 
-func (r *recorder) Start(c *Cluster, g []int, done func()) {
+func (r *recorder) Start(c *Cluster, g []int, bytes float64, done func()) {
 	r.groups = append(r.groups, append([]int(nil), g...))
-	Analytic{}.Start(c, g, done)
+	Analytic{}.Start(c, g, bytes, done)
 }
 
 // With v = 0.5 byte and alpha = 0 under CostApprox a group's sync time is

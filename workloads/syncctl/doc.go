@@ -15,7 +15,11 @@
 // (weighted) ring all-reduce either takes the analytic time of Eq. 2 with
 // the group's minimum bandwidth (Analytic), or runs as a ring all-reduce of
 // transfers on a network through a netsim.Bulk engine (FlowExecutor, with
-// the fluid engine or the packet transport stack).
+// the fluid engine or the packet transport stack). With Config.Buckets a
+// worker is ready when its backprop produces its first bucket, and a
+// launched group reduces the model bucket by bucket as its members
+// produce the buckets, overlapping synchronisation with backprop
+// (overlap.go).
 //
 // Units: bandwidths are bits/s and model sizes bytes (float64), algorithm
 // times are seconds (float64); event times are netsim.Time.

@@ -43,9 +43,9 @@ func NewFlowExecutor(bulk netsim.Bulk, hosts []netsim.NodeID) (*FlowExecutor, er
 	return &FlowExecutor{Bulk: bulk, Hosts: hosts}, nil
 }
 
-// Start launches the ring all-reduce of group; done fires when every host
-// has its last chunk.
-func (f *FlowExecutor) Start(c *Cluster, group []int, done func()) {
+// Start launches the ring all-reduce of bytes among group; done fires when
+// every host has its last chunk.
+func (f *FlowExecutor) Start(c *Cluster, group []int, bytes float64, done func()) {
 	if f.Rank != nil {
 		group = append([]int(nil), group...)
 		slices.SortStableFunc(group, func(a, b int) int { return cmp.Compare(f.Rank[a], f.Rank[b]) })
@@ -57,7 +57,7 @@ func (f *FlowExecutor) Start(c *Cluster, group []int, done func()) {
 		}
 		hosts[i] = f.Hosts[w]
 	}
-	size := netsim.Bytes(math.Round(c.cfg.ModelBytes))
+	size := netsim.Bytes(math.Round(bytes))
 	if err := collective.RingAllReduce(c.Sim(), f.Bulk, hosts, size, f.Opts, done); err != nil {
 		panic("syncctl: ring all-reduce of a launched group failed: " + err.Error())
 	}

@@ -22,7 +22,8 @@ type Metrics struct {
 	// launch (see SelectiveReduce).
 	WastedWait float64
 	// Idle is the mean time per worker (seconds) spent in the ready queue,
-	// neither computing nor synchronising.
+	// neither computing nor synchronising (with Config.Buckets, from the
+	// end of its backprop, not from its ready signal).
 	Idle float64
 	// Launched counts launched synchronisations, completed or not.
 	Launched int
@@ -43,7 +44,7 @@ func (c *Cluster) metrics() Metrics {
 		m.TotalIteration += x.iters
 		idle += x.idle.Seconds()
 		if x.state == ready {
-			idle += (now - x.queuedAt).Seconds()
+			idle += c.idleSince(i, now).Seconds()
 		}
 		wasted += x.wasted.Seconds()
 	}

@@ -36,6 +36,7 @@ func (g *Rig) Fill(r *experiments.Run, res *experiments.Result) error {
 	if g.err != nil {
 		return g.err
 	}
+	res.Trace = g.trace
 	m := res.Metrics
 	var sum, worst float64
 	done := 0

@@ -6,11 +6,13 @@ import (
 	"syncsim/experiments"
 	"syncsim/inagg"
 	"syncsim/netsim"
+	"syncsim/scenarios/internal/layerfile"
 	"syncsim/workloads/layers"
 )
 
 // LayerParams are the parameters of INA jobs whose workers compute layer
-// by layer (compute_ms > 0): overlap, bucket_mib and model_file. Their
+// by layer (compute_ms > 0): overlap, bucket_mib, model_file and
+// workload_file with its clock. Their
 // defaults follow PA-ATP's implementation (Sec. IV): its BytePS plugin
 // registers Push() with PyTorch's register(), "called after the
 // calculation of each layer's parameters is completed", so each layer's
@@ -27,13 +29,15 @@ func LayerParams() []experiments.Param {
 		experiments.TextParam("model_file", "", "overlap=layer: CSV layer table (header layer,params|bytes,forward_ms,backward_ms; one "+
 			"row per layer, input side first) replacing the model's built-in one: its bytes and times lay out the buckets and split "+
 			"compute_ms in their proportions (the gradient stays the model's)").OnlyWhen("overlap", "layer"),
+		layerfile.File("overlap=layer: the jobs'").OnlyWhen("overlap", "layer"),
+		layerfile.GHz().OnlyWhen("overlap", "layer"),
 	}
 }
 
 // Buckets are the gradient buckets of a job training model (a name of
 // ModelChoices; custom takes ResNet-50's shape) when its workers compute
 // layer by layer: nil without compute or with overlap=none. The table is
-// model_file's or the model's built-in one (workloads/layers) at full
+// model_file's, workload_file's or the model's built-in one (workloads/layers) at full
 // size, its compute rescaled to compute_ms in its own proportions
 // (layers.Model.WithCompute), its gradients fused into buckets of
 // bucket_mib (layers.Buckets); inagg lays the buckets on the job's
@@ -50,12 +54,11 @@ func Buckets(ps experiments.Params, model string) ([]inagg.Bucket, error) {
 	if o == layers.OverlapNone {
 		return nil, nil
 	}
-	var m layers.Model
-	if path := ps.Str("model_file"); path != "" {
-		if m, err = layers.ReadFile(path); err != nil {
-			return nil, err
-		}
-	} else {
+	m, own, err := layerfile.Load(ps)
+	if err != nil {
+		return nil, err
+	}
+	if !own {
 		shape := model
 		if shape == "custom" {
 			shape = "resnet50"
@@ -83,13 +86,11 @@ func JobBuckets(m layers.Model, compute netsim.Time, capMiB float64) ([]inagg.Bu
 	return out, nil
 }
 
-// ValidateLayers reads the layer table a point names (model_file), so a
-// bad file is refused before anything runs, with its name and line.
+// ValidateLayers reads the layer table a point names (model_file or
+// workload_file), so a bad file is refused before anything runs, with its
+// name and line.
 func ValidateLayers(ps experiments.Params) error {
-	if !ps.Has("model_file") || ps.Str("model_file") == "" {
-		return nil
-	}
-	if _, err := layers.ReadFile(ps.Str("model_file")); err != nil {
+	if _, own, err := layerfile.Load(ps); err != nil || !own {
 		return err
 	}
 	_, err := Buckets(ps, "custom")

@@ -6,6 +6,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/inagg"
+	"syncsim/internal/timeline"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/setup"
 	"syncsim/topologies"
@@ -46,15 +47,20 @@ type Rig struct {
 	up, down *Tier        // fabric tiers, measured from the first job start
 	series   *utilSampler // the fabric_util series, when asked for
 
-	diag  diagnostics // per-job series (series.go)
-	drops *dropBooks  // drop books (drops.go), from the run's start
-	err   error       // a set-up error of Run, returned by Fill
+	diag  diagnostics   // per-job series (series.go)
+	drops *dropBooks    // drop books (drops.go), from the run's start
+	err   error         // a set-up error of Run, returned by Fill
+	trace *timeline.Log // the jobs' timelines (Run.Trace), returned by Fill
 }
 
 // New starts the scenario of run r.
 func New(r *experiments.Run) *Rig {
 	sim := setup.NewSim(r)
-	return &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params), run: r}
+	g := &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params), run: r}
+	if r.Trace {
+		g.trace = &timeline.Log{}
+	}
+	return g
 }
 
 // AggConfig is the aggregator configuration of the run: switch_mem_mb,
@@ -151,6 +157,9 @@ func ComputeFunc(ps experiments.Params) func(w, k int) netsim.Time {
 func (g *Rig) AddJob(cfg inagg.JobConfig) (*inagg.Job, error) {
 	if cfg.Params == nil {
 		cfg.Params = g.Params
+	}
+	if g.trace != nil && cfg.Buckets != nil && cfg.Compute != nil && cfg.Trace == nil {
+		cfg.Trace = g.trace.NewJob(fmt.Sprintf("%s %d", cfg.Protocol, cfg.ID), len(cfg.Workers))
 	}
 	cfg.OnDone = func(*inagg.Job) {
 		g.pending--
