@@ -28,7 +28,9 @@ var timeUnits = map[string]float64{
 
 // splitUnit splits "12.5Gbps" into the number and its unit.
 func splitUnit(s string) (float64, string, bool) {
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' && r != 'e' && r != 'E' && r != '+' && r != '-' })
+	i := strings.IndexFunc(s, func(r rune) bool {
+		return (r < '0' || r > '9') && r != '.' && r != 'e' && r != 'E' && r != '+' && r != '-'
+	})
 	// An exponent letter followed by a unit ("1e9bps") is a number; a
 	// unit starting with e would be mistaken, but none does.
 	if i < 0 {
