@@ -59,6 +59,21 @@ func (f *Fabric) Pod(g int) int {
 	return g / f.edgesPerPod
 }
 
+// Tiers is the number of switch tiers a path between hosts climbs: 1 for
+// a star (Edge only), 2 with Core switches, 3 with Agg and Core (a
+// fat-tree). The longest path between two hosts of a leaf-spine, a
+// dumbbell, racks or a fat-tree has 2 x Tiers cables.
+func (f *Fabric) Tiers() int {
+	t := 1
+	if len(f.Agg) > 0 {
+		t++
+	}
+	if len(f.Core) > 0 {
+		t++
+	}
+	return t
+}
+
 // HostsOf returns the hosts of group g (nil if g is out of range).
 func (f *Fabric) HostsOf(g int) []*netsim.Host {
 	if g < 0 || g >= f.Groups() {

@@ -50,8 +50,12 @@ func TestReadTopologySample(t *testing.T) {
 	if got := countPaths(net, 0, 2, map[netsim.NodeID]int{}); got != 1 {
 		t.Errorf("%d paths within a leaf, want 1", got)
 	}
-	if r, err := f.UniformHostRate(); err != nil || r != 25*netsim.Gbps {
+	if r, err := f.UniformHostRate(); err != nil || r != 25*netsim.Gbps || tf.HostRate() != r {
 		t.Errorf("host rate %v, %v", r, err)
+	}
+	// Hosts on different leaves are 4 cables apart, each of 1 us.
+	if got := tf.RTTBound(); got != 8*netsim.Microsecond {
+		t.Errorf("RTT bound %v, want 8 us", got)
 	}
 }
 
@@ -199,6 +203,9 @@ func TestFatTreeFileMatchesBuilder(t *testing.T) {
 				}
 			}
 			return true
+		}
+		if got := tf.RTTBound(); tc.k > 2 && got != 12*c.Delay {
+			t.Errorf("k=%d: RTT bound %v, want 12 x %v", tc.k, got, c.Delay)
 		}
 		if !same(fa.Hosts, fb.Hosts) || fa.Groups() != fb.Groups() || len(fa.Agg) != len(fb.Agg) || len(fa.Core) != len(fb.Core) || len(fa.Edge) != len(fb.Edge) {
 			t.Fatalf("k=%d: fabrics differ: %v / %v", tc.k, fa, fb)

@@ -162,3 +162,27 @@ func (f *Fabric) UniformHostRate() (netsim.Rate, error) {
 	}
 	return rs[0], nil
 }
+
+// RTTBound bounds the round-trip propagation delay between two hosts on
+// shortest paths: a path climbs at most to the top tier and down again,
+// 2 x top links each way, each at most the file's largest delay. It is
+// exact for a leaf-spine (8 delays) and a fat-tree (12) of uniform
+// delays.
+func (tf *TopologyFile) RTTBound() netsim.Time {
+	_, top := tf.tiers()
+	var d netsim.Time
+	for _, l := range tf.Links {
+		d = max(d, l.Delay)
+	}
+	return netsim.Time(4*top) * d
+}
+
+// HostRate is the rate of the first host's link (0 if none).
+func (tf *TopologyFile) HostRate() netsim.Rate {
+	for _, l := range tf.Links {
+		if !tf.Switch[l.A] || !tf.Switch[l.B] {
+			return l.Rate
+		}
+	}
+	return 0
+}

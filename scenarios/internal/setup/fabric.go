@@ -69,7 +69,21 @@ func Fabric(net *netsim.Network, ps experiments.Params) (*topologies.Fabric, net
 	if err != nil {
 		return nil, 0, err
 	}
+	fab, lc, err := FabricWith(net, ps, lc)
+	if err != nil {
+		return nil, 0, err
+	}
+	return fab, lc.HostRate, nil
+}
+
+// FabricWith is Fabric with the links and queues of lc (its sizes are
+// the leaf-spine's): the fat-tree takes lc's rates, delay and queue, a
+// topology file lc's queue. It returns lc with HostRate the hosts' rate
+// (a file's), and with a file FabricRate the slowest switch-to-switch
+// link's and Delay the longest link's.
+func FabricWith(net *netsim.Network, ps experiments.Params, lc topologies.LeafSpineConfig) (*topologies.Fabric, topologies.LeafSpineConfig, error) {
 	var fab *topologies.Fabric
+	var err error
 	topo := "leaf-spine"
 	if ps.Has("topology") {
 		topo = ps.String("topology")
@@ -78,50 +92,60 @@ func Fabric(net *netsim.Network, ps experiments.Params) (*topologies.Fabric, net
 	case UsesFile(ps):
 		tf, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
 		if err != nil {
-			return nil, 0, err
+			return nil, lc, err
 		}
-		fab, err = topologies.FromFile(net, tf, lc.Queue)
-		if err != nil {
-			return nil, 0, err
+		if fab, err = topologies.FromFile(net, tf, lc.Queue); err != nil {
+			return nil, lc, err
+		}
+		lc.FabricRate, lc.Delay = 0, 0
+		for _, l := range tf.Links {
+			if tf.Switch[l.A] && tf.Switch[l.B] && (lc.FabricRate == 0 || l.Rate < lc.FabricRate) {
+				lc.FabricRate = l.Rate
+			}
+			lc.Delay = max(lc.Delay, l.Delay)
 		}
 	case topo == "leaf-spine":
 		fab, err = topologies.LeafSpine(net, lc)
 	case topo == "fattree":
-		c, err2 := FatTreeFrom(ps)
-		if err2 != nil {
-			return nil, 0, err2
+		c := topologies.FatTreeConfig{K: ps.Int("k"), HostsPerEdge: ps.Int("hosts_per_edge"),
+			HostRate: lc.HostRate, FabricRate: lc.FabricRate, Delay: lc.Delay, Queue: lc.Queue}
+		if c.HostsPerEdge == 0 {
+			c.HostsPerEdge = c.K / 2
 		}
 		fab, err = topologies.FatTree(net, c)
 	default:
-		return nil, 0, fmt.Errorf("unknown topology %q", topo)
+		return nil, lc, fmt.Errorf("unknown topology %q", topo)
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, lc, err
 	}
-	rate, err := fab.UniformHostRate()
-	if err != nil {
-		return nil, 0, err
+	if lc.HostRate, err = fab.UniformHostRate(); err != nil {
+		return nil, lc, err
+	}
+	if lc.FabricRate == 0 {
+		lc.FabricRate = lc.HostRate
 	}
 	if err := ApplyNIC(ps, fab); err != nil {
-		return nil, 0, err
+		return nil, lc, err
 	}
-	return fab, rate, nil
+	return fab, lc, nil
 }
 
 // FabricShape is what a cost model needs of the fabric a point names:
-// its hosts, their groups (edge switches), the switch-to-switch
-// capacity leaving each group in Gbit/s and the host rate in Gbit/s.
+// its hosts, their groups (edge switches), the mean capacity from an
+// edge switch to the switches above it in Gbit/s and the host rate in
+// Gbit/s.
 // For a topology file it reads the file (an unreadable file gives an
 // error).
 type FabricShape struct {
-	Hosts, Groups      int
+	Hosts, Groups        int
 	UplinkGbps, HostGbps float64
 }
 
 // ShapeOf returns the FabricShape of the point's leaf-spine, fat-tree or
 // topology file.
 func ShapeOf(ps experiments.Params) (FabricShape, error) {
-	host := ps.Float("host_gbps")
+	host, fabric := gbps(ps, "host_gbps"), gbps(ps, "fabric_gbps")
 	switch {
 	case UsesFile(ps):
 		tf, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
@@ -130,19 +154,22 @@ func ShapeOf(ps experiments.Params) (FabricShape, error) {
 		}
 		var s FabricShape
 		edge := map[int]bool{}
-		var up float64
 		for _, l := range tf.Links {
-			switch {
-			case !tf.Switch[l.A] || !tf.Switch[l.B]:
+			if !tf.Switch[l.A] || !tf.Switch[l.B] {
 				s.Hosts++
 				s.HostGbps = l.Rate.Gbps()
-				if tf.Switch[l.A] {
-					edge[l.A] = true
-				} else {
-					edge[l.B] = true
-				}
-			default:
+				edge[l.A], edge[l.B] = tf.Switch[l.A], tf.Switch[l.B]
+			}
+		}
+		var up float64
+		for _, l := range tf.Links {
+			if tf.Switch[l.A] && tf.Switch[l.B] && edge[l.A] != edge[l.B] {
 				up += l.Rate.Gbps()
+			}
+		}
+		for id, e := range edge {
+			if !e {
+				delete(edge, id)
 			}
 		}
 		s.Groups = len(edge)
@@ -157,10 +184,10 @@ func ShapeOf(ps experiments.Params) (FabricShape, error) {
 			per = k / 2
 		}
 		g := k * k / 2
-		return FabricShape{Hosts: g * per, Groups: g, UplinkGbps: float64(k/2) * ps.Float("fabric_gbps"), HostGbps: host}, nil
+		return FabricShape{Hosts: g * per, Groups: g, UplinkGbps: float64(k/2) * fabric, HostGbps: host}, nil
 	}
 	l := ps.Int("leaves")
-	return FabricShape{Hosts: l * ps.Int("hosts_per_leaf"), Groups: l, UplinkGbps: float64(ps.Int("spines")) * ps.Float("fabric_gbps"), HostGbps: host}, nil
+	return FabricShape{Hosts: l * ps.Int("hosts_per_leaf"), Groups: l, UplinkGbps: float64(ps.Int("spines")) * fabric, HostGbps: host}, nil
 }
 
 // ValidateFabric refuses, before any run, a fat-tree arity no fat-tree
@@ -182,4 +209,13 @@ func ValidateWindowAndFabric(ps experiments.Params) error {
 		return err
 	}
 	return ValidateFabric(ps)
+}
+
+// gbps is the rate parameter name, or link_gbps in experiments with one
+// rate for every cable.
+func gbps(ps experiments.Params, name string) float64 {
+	if ps.Has(name) {
+		return ps.Float(name)
+	}
+	return ps.Float("link_gbps")
 }
