@@ -27,7 +27,7 @@ func Background() *experiments.Experiment {
 	)
 	return &experiments.Experiment{
 		Name:    "background",
-		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
+		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine or fat-tree: FCT and slowdown",
 		Doc:     doc("background"),
 		Params: slices.Concat([]experiments.Param{
 			experiments.EnumParam("workload", "hadoop", background.Names(), "flow-size distribution"),
