@@ -1,8 +1,10 @@
 // Package topologies builds the networks syncsim experiments run on: a
 // star (one switch), a dumbbell with k parallel paths (the PA-ATP testbed),
 // a leaf-spine fabric (the PA-ATP NS3 setup), racks behind an
-// oversubscribed core (DS-Sync) and a full-mesh WAN with asymmetric
-// per-pair bandwidth (CREW). Every builder wires hosts and
+// oversubscribed core (DS-Sync), a full-mesh WAN with asymmetric
+// per-pair bandwidth (CREW), a k-ary three-tier fat-tree, and any fabric
+// read from a topology file in the HPCC ns-3 branch's format (which
+// WriteFatTree also writes). Every builder wires hosts and
 // switchmodel.Switch nodes with switchmodel.PortQueue output queues, calls
 // Network.BuildRoutes and returns a Fabric describing what it built.
 package topologies

@@ -197,6 +197,17 @@ func ValidateFabric(ps experiments.Params) error {
 		_, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
 		return err
 	}
+	if ps.Has("topology") && ps.String("topology") == "fattree" && ps.Has("hosts_per_edge") {
+		c, err := FatTreeFrom(ps)
+		if err != nil {
+			return err
+		}
+		if hosts := int64(c.K) * int64(c.K/2) * int64(c.HostsPerEdge); hosts > topologies.MaxNodes {
+			return fmt.Errorf("fat-tree: k = %d with %d hosts per edge switch makes %d hosts, above the limit of %d nodes",
+				c.K, c.HostsPerEdge, hosts, topologies.MaxNodes)
+		}
+		return nil
+	}
 	if ps.Has("topology") && ps.String("topology") == "fattree" {
 		return topologies.CheckFatTreeK(ps.Int("k"))
 	}
