@@ -197,19 +197,22 @@ func ValidateFabric(ps experiments.Params) error {
 		_, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
 		return err
 	}
-	if ps.Has("topology") && ps.String("topology") == "fattree" && ps.Has("hosts_per_edge") {
-		c, err := FatTreeFrom(ps)
-		if err != nil {
-			return err
-		}
-		if hosts := int64(c.K) * int64(c.K/2) * int64(c.HostsPerEdge); hosts > topologies.MaxNodes {
-			return fmt.Errorf("fat-tree: k = %d with %d hosts per edge switch makes %d hosts, above the limit of %d nodes",
-				c.K, c.HostsPerEdge, hosts, topologies.MaxNodes)
-		}
+	if !ps.Has("topology") || ps.String("topology") != "fattree" {
 		return nil
 	}
-	if ps.Has("topology") && ps.String("topology") == "fattree" {
-		return topologies.CheckFatTreeK(ps.Int("k"))
+	k := ps.Int("k")
+	if err := topologies.CheckFatTreeK(k); err != nil {
+		return err
+	}
+	if ps.Has("hosts_per_edge") {
+		per := ps.Int("hosts_per_edge")
+		if per == 0 {
+			per = k / 2
+		}
+		if hosts := int64(k) * int64(k/2) * int64(per); hosts > topologies.MaxNodes {
+			return fmt.Errorf("fat-tree: k = %d with %d hosts per edge switch makes %d hosts, above the limit of %d nodes",
+				k, per, hosts, topologies.MaxNodes)
+		}
 	}
 	return nil
 }
