@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -57,6 +58,10 @@ type Param struct {
 	// OldValues maps former values of an Enum parameter to their current
 	// spelling; a setting that uses one is refused, naming the new value.
 	OldValues map[string]string
+	// Aliases maps other spellings of an Enum parameter's values to the
+	// choice they stand for; a setting that uses one is accepted as that
+	// choice (topology=leafspine is topology=leaf-spine).
+	Aliases map[string]string
 	// Only, when set, is the condition under which the parameter has any
 	// effect; setting it where the condition holds at no point of the
 	// grid is an error (see CheckRelevance).
@@ -162,6 +167,18 @@ func (p Param) WasValue(old, now string) Param {
 	return p
 }
 
+// Alias returns p with another spelling alias of its choice now,
+// accepted as now.
+func (p Param) Alias(alias, now string) Param {
+	m := make(map[string]string, len(p.Aliases)+1)
+	for k, v := range p.Aliases {
+		m[k] = v
+	}
+	m[alias] = now
+	p.Aliases = m
+	return p
+}
+
 // OnlyWhen returns p declared relevant only when param has one of values.
 func (p Param) OnlyWhen(param string, values ...string) Param {
 	p.Only = &Condition{Param: param, Values: values}
@@ -206,7 +223,16 @@ func (p Param) Allowed() string {
 	case Float:
 		return fmt.Sprintf("number in [%s, %s]", formatFloat(p.Min), formatFloat(p.Max)) + p.outside()
 	case Enum:
-		return "one of " + strings.Join(p.Choices, "|")
+		s := "one of " + strings.Join(p.Choices, "|")
+		aliases := make([]string, 0, len(p.Aliases))
+		for a, now := range p.Aliases {
+			aliases = append(aliases, a+" for "+now)
+		}
+		if len(aliases) > 0 {
+			sort.Strings(aliases)
+			s += " (or " + strings.Join(aliases, ", ") + ")"
+		}
+		return s
 	case Bool:
 		return "true|false"
 	case Text:
@@ -281,6 +307,9 @@ func (p Param) parse(text string) (string, error) {
 			if t == c {
 				return c, nil
 			}
+		}
+		if now, ok := p.Aliases[t]; ok {
+			return now, nil
 		}
 		if now, ok := p.OldValues[t]; ok {
 			return "", fmt.Errorf("%s=%s was renamed %s=%s", p.Name, t, p.Name, now)

@@ -284,3 +284,27 @@ func TestSpecialValuesOutsideTheRange(t *testing.T) {
 		}
 	}
 }
+
+// TestAlias: an alias is accepted as its choice, listed in Allowed, and a
+// declaration whose alias names no choice (or shadows one) is refused.
+func TestAlias(t *testing.T) {
+	e := testExp()
+	e.Params[2] = e.Params[2].Alias("reno", "newreno")
+	if err := e.validate(); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Resolve([]string{"transport=reno"})
+	if err != nil || ps.String("transport") != "newreno" {
+		t.Fatalf("transport=reno: %v %v", ps.Values(), err)
+	}
+	if got := e.Params[2].Allowed(); got != "one of dctcp|newreno (or reno for newreno)" {
+		t.Errorf("Allowed = %q", got)
+	}
+	for _, bad := range []Param{e.Params[2].Alias("cubic", "bbr"), e.Params[2].Alias("dctcp", "newreno")} {
+		x := testExp()
+		x.Params[2] = bad
+		if err := x.validate(); err == nil {
+			t.Errorf("aliases %v accepted", bad.Aliases)
+		}
+	}
+}

@@ -132,6 +132,11 @@ func (e *Experiment) validateParam(p Param) error {
 			return fmt.Errorf("former value %q: %q is not a choice, or %q still is", old, now, old)
 		}
 	}
+	for alias, now := range p.Aliases {
+		if !slices.Contains(p.Choices, now) || slices.Contains(p.Choices, alias) {
+			return fmt.Errorf("alias %q: %q is not a choice, or %q is one", alias, now, alias)
+		}
+	}
 	if c := p.Only; c != nil {
 		q, ok := e.Param(c.Param)
 		if !ok || q.Name == p.Name {

@@ -141,6 +141,12 @@ func (b *builder) edge(name string) *switchmodel.Switch {
 	return sw
 }
 
+func (b *builder) agg(name string) *switchmodel.Switch {
+	sw := switchmodel.Add(b.net, name)
+	b.f.Agg = append(b.f.Agg, sw)
+	return sw
+}
+
 func (b *builder) core(name string) *switchmodel.Switch {
 	sw := switchmodel.Add(b.net, name)
 	b.f.Core = append(b.f.Core, sw)
@@ -160,7 +166,7 @@ func (b *builder) endGroup() { b.f.groupStart = append(b.f.groupStart, len(b.f.H
 // finish indexes the hosts, lists the switches and builds the routes.
 func (b *builder) finish() *Fabric {
 	f := b.f
-	f.Switches = append(append([]*switchmodel.Switch{}, f.Edge...), f.Core...)
+	f.Switches = append(append(append([]*switchmodel.Switch{}, f.Edge...), f.Agg...), f.Core...)
 	f.hostIndex = make([]int32, b.net.NumNodes())
 	for i := range f.hostIndex {
 		f.hostIndex[i] = -1

@@ -1,6 +1,7 @@
 package topologies
 
 import (
+	"strings"
 	"testing"
 
 	"syncsim/netsim"
@@ -51,6 +52,26 @@ func TestBadInputIsAnError(t *testing.T) {
 			c.Queue.RED = &switchmodel.REDConfig{MinBytes: 5, MaxBytes: 1, Weight: 1}
 			return LeafSpine(n, c)
 		}},
+		{"fat-tree odd k", func(n *netsim.Network) (*Fabric, error) { return FatTree(n, fatTreeK(5)) }},
+		{"fat-tree k 0", func(n *netsim.Network) (*Fabric, error) { return FatTree(n, fatTreeK(0)) }},
+		{"fat-tree k 1", func(n *netsim.Network) (*Fabric, error) { return FatTree(n, fatTreeK(1)) }},
+		{"fat-tree negative k", func(n *netsim.Network) (*Fabric, error) { return FatTree(n, fatTreeK(-4)) }},
+		{"fat-tree k too large", func(n *netsim.Network) (*Fabric, error) { return FatTree(n, fatTreeK(MaxFatTreeK+2)) }},
+		{"fat-tree no hosts", func(n *netsim.Network) (*Fabric, error) {
+			c := fatTreeK(4)
+			c.HostsPerEdge = 0
+			return FatTree(n, c)
+		}},
+		{"fat-tree too many hosts", func(n *netsim.Network) (*Fabric, error) {
+			c := fatTreeK(64)
+			c.HostsPerEdge = 1 << 10
+			return FatTree(n, c)
+		}},
+		{"fat-tree zero fabric rate", func(n *netsim.Network) (*Fabric, error) {
+			c := fatTreeK(4)
+			c.FabricRate = 0
+			return FatTree(n, c)
+		}},
 		{"racks none", func(n *netsim.Network) (*Fabric, error) { return Racks(n, 0, 4, g, g, 0, q0) }},
 		{"racks empty", func(n *netsim.Network) (*Fabric, error) { return Racks(n, 2, 0, g, g, 0, q0) }},
 		{"racks bad uplink", func(n *netsim.Network) (*Fabric, error) {
@@ -71,9 +92,19 @@ func TestBadInputIsAnError(t *testing.T) {
 			if err == nil || f != nil {
 				t.Fatalf("accepted: %v", f)
 			}
+			if msg := err.Error(); strings.ContainsAny(msg, "\n\r") {
+				t.Errorf("message is not one line: %q", msg)
+			}
 			if net.NumNodes() != 0 {
 				t.Errorf("a refused build left %d nodes behind", net.NumNodes())
 			}
 		})
 	}
+}
+
+// fatTreeK is DefaultFatTree at arity k with k/2 hosts per edge.
+func fatTreeK(k int) FatTreeConfig {
+	c := DefaultFatTree()
+	c.K, c.HostsPerEdge = k, k/2
+	return c
 }

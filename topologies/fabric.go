@@ -1,8 +1,10 @@
 // Package topologies builds the networks syncsim experiments run on: a
 // star (one switch), a dumbbell with k parallel paths (the PA-ATP testbed),
 // a leaf-spine fabric (the PA-ATP NS3 setup), racks behind an
-// oversubscribed core (DS-Sync) and a full-mesh WAN with asymmetric
-// per-pair bandwidth (CREW). Every builder wires hosts and
+// oversubscribed core (DS-Sync), a full-mesh WAN with asymmetric
+// per-pair bandwidth (CREW), a k-ary three-tier fat-tree, and any fabric
+// read from a topology file in the HPCC ns-3 branch's format (which
+// WriteFatTree also writes). Every builder wires hosts and
 // switchmodel.Switch nodes with switchmodel.PortQueue output queues, calls
 // Network.BuildRoutes and returns a Fabric describing what it built.
 package topologies
@@ -22,25 +24,57 @@ import (
 type Fabric struct {
 	Net *netsim.Network
 	// Kind names the builder ("star", "dumbbell", "leaf-spine", "racks",
-	// "wan").
+	// "wan", "fat-tree", "topology file").
 	Kind string
 	// Hosts in group-major order (leaf-major for leaf-spine).
 	Hosts []*netsim.Host
-	// Switches lists every switch built: Edge switches first, then Core.
+	// Switches lists every switch built: Edge switches first, then Agg,
+	// then Core.
 	Switches []*switchmodel.Switch
 	// Edge[g] is the switch host group g attaches to.
 	Edge []*switchmodel.Switch
-	// Core are the switches between edge switches: the dumbbell's path
-	// switches (Core[i] carries path i), the leaf-spine's spines, the
-	// racks' core switch; empty for a star and a WAN.
+	// Agg are the switches between Edge and Core in a three-tier fabric:
+	// a fat-tree's aggregation switches (pod-major, k/2 per pod), a
+	// topology file's middle tiers; empty for the other builders.
+	Agg []*switchmodel.Switch
+	// Core are the switches at the top of the fabric, between edge (or
+	// aggregation) switches: the dumbbell's path switches (Core[i]
+	// carries path i), the leaf-spine's spines, the racks' core switch, a
+	// fat-tree's (k/2)^2 core switches, a topology file's highest tier;
+	// empty for a star and a WAN.
 	Core []*switchmodel.Switch
 
-	groupStart []int   // hosts of group g are Hosts[groupStart[g]:groupStart[g+1]]
-	hostIndex  []int32 // NodeID -> position in Hosts, -1 otherwise
+	groupStart  []int   // hosts of group g are Hosts[groupStart[g]:groupStart[g+1]]
+	edgesPerPod int     // fat-tree: edge switches per pod (k/2); 0 otherwise
+	hostIndex   []int32 // NodeID -> position in Hosts, -1 otherwise
 }
 
 // Groups is the number of host groups (edge switches).
 func (f *Fabric) Groups() int { return len(f.groupStart) - 1 }
+
+// Pod is the pod of host group g in a fat-tree (g / (k/2)), or -1 if the
+// fabric has no pods or g is out of range.
+func (f *Fabric) Pod(g int) int {
+	if f.edgesPerPod == 0 || g < 0 || g >= f.Groups() {
+		return -1
+	}
+	return g / f.edgesPerPod
+}
+
+// Tiers is the number of switch tiers a path between hosts climbs: 1 for
+// a star (Edge only), 2 with Core switches, 3 with Agg and Core (a
+// fat-tree). The longest path between two hosts of a leaf-spine, a
+// dumbbell, racks or a fat-tree has 2 x Tiers cables.
+func (f *Fabric) Tiers() int {
+	t := 1
+	if len(f.Agg) > 0 {
+		t++
+	}
+	if len(f.Core) > 0 {
+		t++
+	}
+	return t
+}
 
 // HostsOf returns the hosts of group g (nil if g is out of range).
 func (f *Fabric) HostsOf(g int) []*netsim.Host {

@@ -23,6 +23,11 @@ func TestHopAgreesWithNextHops(t *testing.T) {
 			c.Spines, c.Leaves, c.HostsPerLeaf = 3, 4, 3
 			return LeafSpine(net, c)
 		},
+		"fat-tree": func(net *netsim.Network) (*Fabric, error) {
+			c := DefaultFatTree()
+			c.K, c.HostsPerEdge = 4, 3
+			return FatTree(net, c)
+		},
 		"racks": func(net *netsim.Network) (*Fabric, error) { return Racks(net, 3, 2, g, g, d, q) },
 		"wan": func(net *netsim.Network) (*Fabric, error) {
 			r := [][]netsim.Rate{{0, g, g}, {g, 0, g}, {g, g, 0}}

@@ -80,6 +80,13 @@ var builds = []struct {
 	{"racks", func(n *netsim.Network) (*Fabric, error) {
 		return Racks(n, 3, 4, 20*netsim.Gbps, 20*netsim.Gbps, us, q0)
 	}, 16, 30, 12, 4, 3},
+	// k = 4: 16 hosts, 8 edge, 8 aggregation, 4 core switches; 16 host
+	// cables + 4 pods x 2 x 2 edge-aggregation + 8 x 2 aggregation-core
+	{"fat-tree", func(n *netsim.Network) (*Fabric, error) {
+		c := DefaultFatTree()
+		c.K, c.HostsPerEdge = 4, 2
+		return FatTree(n, c)
+	}, 36, 96, 16, 20, 8},
 	// 6 site pairs + 4 access cables
 	{"wan", func(n *netsim.Network) (*Fabric, error) {
 		return WAN(n, uniformRates(4, netsim.Gbps), uniformDelays(4, ms10), q0)

@@ -166,6 +166,7 @@ type (
 		OnlyWhen     string            `json:"only_when,omitempty"`
 		FormerNames  []string          `json:"former_names,omitempty"`
 		FormerValues map[string]string `json:"former_values,omitempty"`
+		Aliases      map[string]string `json:"aliases,omitempty"`
 		Common       bool              `json:"common,omitempty"` // among the parameters most users change
 	}
 	specialSchema struct {
@@ -186,7 +187,7 @@ func schemaOf(e *experiments.Experiment) experimentSchema {
 	s := experimentSchema{Name: e.Name, Summary: e.Summary, Doc: e.Doc, Parameters: []paramSchema{}, Metrics: []metricSchema{}}
 	for _, p := range e.Params {
 		ps := paramSchema{Name: p.Name, Type: p.Kind.String(), Default: jsonValue(p, p.Default), Help: p.Help,
-			FormerNames: p.Old, FormerValues: p.OldValues, Common: slices.Contains(e.Common, p.Name)}
+			FormerNames: p.Old, FormerValues: p.OldValues, Aliases: p.Aliases, Common: slices.Contains(e.Common, p.Name)}
 		if p.Kind == experiments.Int || p.Kind == experiments.Float {
 			lo, hi := p.Min, p.Max
 			ps.Min, ps.Max = &lo, &hi

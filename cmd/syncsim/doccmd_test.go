@@ -165,7 +165,7 @@ func TestDocCheckerCatchesDefects(t *testing.T) {
 		"Background: `syncsim sweep sr-cluster --set n=40 --set fidelity=flow --set topology=racks --set bg_hosts=1 --vary bg_load=0,0.3 --csv bg.csv`,\n" +
 		"corrected: `syncsim sweep sr-cluster --set n=40 --set fidelity=flow --set topology=racks --set bg_hosts_per_rack=1 --vary bg_load=0,0.3 --csv bg.csv`.\n" +
 		"The V100 estimate: `syncsim run dssync --set compute_ms=0`, corrected `syncsim run dssync --set compute_ms=-1`.\n" +
-		"A fabric: `syncsim run sr-cluster --set topology=leafspine --set fidelity=flow`, corrected `syncsim run sr-cluster --set topology=leaf-spine --set fidelity=flow`.\n" +
+		"A fabric: `syncsim run sr-cluster --set topology=fat-tree --set fidelity=flow`, corrected `syncsim run sr-cluster --set topology=fattree --set fidelity=flow`.\n" +
 		"A placeholder: `syncsim describe EXP`.\n"
 	c := newDocChecker(t)
 	c.page()
@@ -178,7 +178,7 @@ func TestDocCheckerCatchesDefects(t *testing.T) {
 		"fixture.md:7: syncsim summarise fig9.csv --metric sync_time_s",
 		"fixture.md:11: syncsim sweep sr-cluster --set n=40 --set fidelity=flow --set topology=racks --set bg_hosts=1", // renamed bg_hosts_per_rack
 		"fixture.md:13: syncsim run dssync --set compute_ms=0",                                                         // refused; -1 is the estimate
-		"fixture.md:14: syncsim run sr-cluster --set topology=leafspine",                                               // renamed leaf-spine
+		"fixture.md:14: syncsim run sr-cluster --set topology=fat-tree",                                                // spelt fattree
 	}
 	if len(c.failures) != len(want) {
 		t.Errorf("%d failures, want %d:\n%s", len(c.failures), len(want), strings.Join(c.failures, "\n"))

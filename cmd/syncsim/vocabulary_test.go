@@ -37,7 +37,7 @@ var settled = []struct {
 	{name: "warmup_ms", kind: "float", special: map[string]string{"-1": "10% of the run's simulated time, or the jobs' start where the run ends with its jobs"}},
 	{name: "bg_hosts", kind: "enum", choices: []string{"all", "idle"}},
 	{name: "bg_hosts_per_rack", kind: "int"},
-	{name: "topology", kind: "enum", choices: []string{"star", "dumbbell", "leaf-spine", "racks"}},
+	{name: "topology", kind: "enum", choices: []string{"star", "dumbbell", "leaf-spine", "racks", "fattree"}},
 	{name: "model", kind: "enum", perPaper: true},
 	{name: "scheme", kind: "enum", perPaper: true},
 	{name: "trace", kind: "enum", choices: []string{"cnn", "transformer", "constant", "uniform", "lognormal", "file", "t1", "t2", "lstm"}},

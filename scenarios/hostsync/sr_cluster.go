@@ -3,6 +3,7 @@ package hostsync
 import (
 	"fmt"
 	"math"
+	"syncsim/topologies"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
@@ -73,15 +74,18 @@ func SRCluster() *experiments.Experiment {
 				"workers BAG admits to a group unconditionally: p+1 (Alg. 1 line 6 as printed) or p (the text of Sec. III-C)").OnlyWhen("scheme", "selective-reduce"),
 			experiments.EnumParam("k_round", "floor", syncctl.KRoundingNames,
 				"virtual workers of Alg. 2 line 8 from the expected count: floor or round").OnlyWhen("scheme", "selective-reduce"),
-			experiments.EnumParam("topology", "star", []string{"star", "racks", "leaf-spine"},
-				"fabric at flow and packet fidelity: star (the paper's non-blocking switch), racks (ToRs behind one core) or leafspine; "+
-					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub").OnlyWhen("fidelity", "flow", "packet").WasValue("leafspine", "leaf-spine"),
+			experiments.EnumParam("topology", "star", []string{"star", "racks", "leaf-spine", "fattree"},
+				"fabric at flow and packet fidelity: star (the paper's non-blocking switch), racks (ToRs behind one core), leaf-spine or "+
+					"fattree (a k-ary fat-tree whose k^2/2 edge switches are the racks); "+
+					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub").OnlyWhen("fidelity", "flow", "packet").Alias("leafspine", "leaf-spine"),
 			experiments.IntParam("racks", 4, 1, 4096, "topology=racks or leaf-spine: racks (leaves); workers fill them in order, ceil(n/racks) each").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.IntParam("spines", 2, 1, 1024, "topology=leaf-spine: spine switches (ECMP by flow hash)").OnlyWhen("topology", "leaf-spine"),
-			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leaf-spine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)").OnlyWhen("topology", "racks", "leaf-spine"),
+			experiments.IntParam("k", 4, 2, topologies.MaxFatTreeK, "topology=fattree: ports per switch, even; its k^2/2 edge switches are the racks, "+
+				"workers fill them in order, ceil(n/(k^2/2)) each, and every cable has alpha/6 of propagation (6 cables between pods)").OnlyWhen("topology", "fattree"),
+			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leaf-spine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
 			experiments.EnumParam("ring_order", "rack", []string{"rack", "listed"},
-				"topology=racks or leaf-spine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leaf-spine"),
-			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine"),
+				"topology=racks or leaf-spine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
+			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
 			experiments.TextParam("flows_file", "", setup.FlowsFileHelp+"; replaces bg_load's flows, between any hosts of the fabric, workers' included").OnlyWhen("fidelity", "flow", "packet"),
@@ -322,6 +326,9 @@ func srCheckTopology(ps experiments.Params) error {
 	}
 	if ps.Float("bg_load") > 0 && topo == "star" {
 		return fmt.Errorf("bg_load needs topology=racks or leafspine (a star has no shared link for background traffic)")
+	}
+	if topo == "fattree" {
+		return topologies.CheckFatTreeK(ps.Int("k"))
 	}
 	if racks, n := ps.Int("racks"), ps.Int("n"); topo != "star" && racks > n {
 		return fmt.Errorf("racks=%d exceeds n=%d workers: every rack needs a worker", racks, n)

@@ -36,6 +36,12 @@ const srNICGbps = training.MaxBandwidthGbps
 //     / oversub: oversub = 1 is non-blocking for any draw of b_i.
 //     bg_load > 0 adds bg_hosts background hosts per rack at 20 Gbps,
 //     which send background flows to each other across the core.
+//   - fattree: a k-ary fat-tree (topologies.FatTree) whose k^2/2 edge
+//     switches are the racks, filled in order as above (ceil(n/(k^2/2))
+//     workers each; edges past the last worker hold only background
+//     hosts), with every cable at alpha/6 (six cables between pods) and
+//     each edge's k/2 uplinks together at ceil(n/racks) x 20 Gbps /
+//     oversub, every switch-to-switch cable at that over k/2.
 type srNet struct {
 	net   *netsim.Network
 	fab   *topologies.Fabric
@@ -61,9 +67,12 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 			return nil, err
 		}
 		copy(s.hosts, s.fab.HostIDs())
-	case "racks", "leaf-spine":
+	case "racks", "leaf-spine", "fattree":
 		racks := ps.Int("racks")
-		if racks > n {
+		if topo == "fattree" {
+			racks = ps.Int("k") * ps.Int("k") / 2
+		}
+		if racks > n && topo != "fattree" {
 			return nil, fmt.Errorf("racks=%d exceeds n=%d workers: every rack needs a worker", racks, n)
 		}
 		per := (n + racks - 1) / racks
@@ -74,9 +83,18 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 		nic := training.GbpsToRate(srNICGbps)
 		delay := netsim.FromSeconds(alpha / 4)
 		up := float64(per) * float64(nic) / ps.Float("oversub")
-		if topo == "racks" {
+		switch topo {
+		case "racks":
 			s.fab, err = topologies.Racks(s.net, racks, per+bgPer, nic, netsim.Rate(math.Round(up)), delay, q)
-		} else {
+		case "fattree":
+			// Six cables join two pods: alpha/6 each keeps the longest
+			// path at alpha, as Eq. 2's latency term.
+			k := ps.Int("k")
+			s.fab, err = topologies.FatTree(s.net, topologies.FatTreeConfig{
+				K: k, HostsPerEdge: per + bgPer, HostRate: nic,
+				FabricRate: netsim.Rate(math.Round(up / float64(k/2))), Delay: netsim.FromSeconds(alpha / 6), Queue: q,
+			})
+		default:
 			spines := ps.Int("spines")
 			s.fab, err = topologies.LeafSpine(s.net, topologies.LeafSpineConfig{
 				Spines: spines, Leaves: racks, HostsPerLeaf: per + bgPer, HostRate: nic,

@@ -64,14 +64,19 @@ func TestSRSharedFabric(t *testing.T) {
 
 // TestSRFabricMatchesStar: a non-blocking fabric (oversub = 1) with every
 // group's ring rack by rack gives the star's synchronisation times up to
-// the shorter intra-rack latency (alpha/2 instead of alpha), on the
-// paper's skewed bandwidths and the CNN trace; the same decisions follow.
+// the shorter intra-rack latency (alpha/2 instead of alpha; a fat-tree's
+// alpha/3 within an edge and 2 alpha/3 within a pod), on the paper's
+// skewed bandwidths and the CNN trace; the same decisions follow.
 func TestSRFabricMatchesStar(t *testing.T) {
-	for _, topo := range []string{"racks", "leaf-spine"} {
+	for _, topo := range []string{"racks", "leaf-spine", "fattree"} {
 		t.Run(topo, func(t *testing.T) {
 			sets := []string{"scheme=selective-reduce", "n=16", "duration_s=20", "fidelity=flow", "alpha_ms=0.01"}
 			star := srRun(t, 4, sets...).Metrics
-			fab := srRun(t, 4, append(sets, "topology="+topo, "racks=4")...).Metrics
+			size := "racks=4"
+			if topo == "fattree" {
+				size = "k=4"
+			}
+			fab := srRun(t, 4, append(sets, "topology="+topo, size)...).Metrics
 			t.Logf("star %v s over %v syncs, %s %v s", star["avg_sync_time_s"], star["total_sync"], topo, fab["avg_sync_time_s"])
 			if math.Abs(star["avg_sync_time_s"]-fab["avg_sync_time_s"]) > 1e-4*star["avg_sync_time_s"] ||
 				star["total_sync"] != fab["total_sync"] {
@@ -116,6 +121,7 @@ func TestSRFabricErrors(t *testing.T) {
 		{[]string{"topology=racks"}, "fidelity"},
 		{[]string{"fidelity=flow", "bg_load=0.3"}, "bg_load"},
 		{[]string{"fidelity=flow", "topology=racks", "racks=50"}, "racks"},
+		{[]string{"fidelity=flow", "topology=fattree", "k=5"}, "k = 5 is odd"},
 		{[]string{"bw_model=walk", "bw_walk_step=0"}, "bw_walk_step"},
 	} {
 		_, err := exptest.Try(SRCluster(), 1, append(tc.sets, "n=8", "duration_s=1")...)

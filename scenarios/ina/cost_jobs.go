@@ -6,6 +6,7 @@ import (
 	"syncsim/experiments"
 	"syncsim/scenarios/internal/costs"
 	"syncsim/scenarios/internal/inarig"
+	"syncsim/scenarios/internal/setup"
 )
 
 // The cost models of ina-testbed and ina-leafspine: INA jobs beside DCTCP
@@ -94,6 +95,16 @@ func leafSpineCost() *experiments.Cost {
 		}
 		jobs, workers := ps.Int("jobs"), ps.Int("workers")
 		spines, leaves, hpl := ps.Int("spines"), ps.Int("leaves"), ps.Int("hosts_per_leaf")
+		if ps.String("topology") != "leaf-spine" || setup.UsesFile(ps) {
+			// A fat-tree or a file as the leaf-spine of its edge
+			// switches with the same uplink capacity.
+			s, err := setup.ShapeOf(ps)
+			if err != nil || s.Groups == 0 {
+				return math.NaN()
+			}
+			leaves, hpl = s.Groups, max(1, s.Hosts/s.Groups)
+			spines = max(1, int(math.Round(s.UplinkGbps/ps.Float("link_gbps"))))
+		}
 		grads, err := jobGradients(ps, jobs, rl)
 		if err != nil {
 			return math.NaN()

@@ -45,9 +45,14 @@ func LeafSpine() *experiments.Experiment {
 		"; steady's ResNet50 iteration is 1976 packets, 3 base RTTs at line rate (iter_rtts shows the iterations' actual length)"),
 		experiments.IntParam("jobs", 8, 1, 256, "training jobs (Fig. 13: 8-32)"),
 		experiments.IntParam("workers", 12, 1, inagg.MaxWorkers, "workers per job (Fig. 12: 12-24)"),
+		setup.TopologyParam([]string{"leaf-spine", "fattree"}, "fabric: the NS3 leaf-spine, or a k-ary fat-tree (every job's INA switch is "+
+			"its PS's edge switch, as on the leaf-spine)"),
 		experiments.IntParam("spines", ls.Spines, 1, 1024, "spine switches"),
 		experiments.IntParam("leaves", ls.Leaves, 1, 1024, "leaf switches"),
 		experiments.IntParam("hosts_per_leaf", ls.HostsPerLeaf, 1, 1024, "hosts under each leaf"),
+	)
+	params = append(params, setup.FatTreeParams()...)
+	params = append(params, setup.TopologyFileParam(),
 		experiments.FloatParam("link_gbps", float64(ls.HostRate)/float64(netsim.Gbps), 0.001, 1600, "rate of every cable, Gbit/s"),
 		experiments.FloatParam("delay_us", ls.Delay.Seconds()*1e6, 0, 1e6, "propagation delay of every cable, us"),
 		experiments.FloatParam("buffer_kb", float64(ls.Queue.Buffer)/1000, 1.5, 1e7, "drop-tail buffer per port, KB"),
@@ -87,7 +92,9 @@ func LeafSpine() *experiments.Experiment {
 	}, 10) // series_us: 1 to 2 ms of a default run in ~170 rows per job
 }
 
-// leafSpineINAConfig is the fabric of the run, with ECN in bytes.
+// leafSpineINAConfig is the fabric of the run, with ECN in bytes: the
+// leaf-spine's, whose longest path has 4 cables each way (a fat-tree's
+// has 6).
 func leafSpineINAConfig(ps experiments.Params) (topologies.LeafSpineConfig, error) {
 	c := topologies.DefaultLeafSpine()
 	c.Spines, c.Leaves, c.HostsPerLeaf = ps.Int("spines"), ps.Int("leaves"), ps.Int("hosts_per_leaf")
@@ -95,14 +102,64 @@ func leafSpineINAConfig(ps experiments.Params) (topologies.LeafSpineConfig, erro
 	c.FabricRate = c.HostRate
 	c.Delay = netsim.FromMicros(ps.Float("delay_us"))
 	rtt := 8 * c.Delay
-	// DCTCP's K in full-size segments, as bytes, so that 310 B INA
-	// packets see the same marking depth as 1500 B segments.
-	k := netsim.Bytes(switchmodel.DCTCPK(c.HostRate, rtt, 1500)) * 1500
-	if kb := ps.Float("ecn_k_kb"); kb >= 0 {
-		k = netsim.Bytes(math.Round(kb * 1000))
+	if ps.Has("topology") && ps.String("topology") == "fattree" {
+		rtt = 12 * c.Delay
 	}
-	c.Queue = switchmodel.QueueConfig{Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000), ECNBytes: k}
+	c.Queue = switchmodel.QueueConfig{Buffer: netsim.Bytes(ps.Float("buffer_kb") * 1000), ECNBytes: inaECN(ps, c.HostRate, rtt)}
 	return c, c.Queue.Validate()
+}
+
+// inaECN is the ECN threshold in bytes: ecn_k_kb, or with -1 DCTCP's K
+// for a bottleneck of rate and round trip rtt in full-size segments, as
+// bytes, so that 310 B INA packets see the same marking depth as 1500 B
+// segments.
+func inaECN(ps experiments.Params, rate netsim.Rate, rtt netsim.Time) netsim.Bytes {
+	if kb := ps.Float("ecn_k_kb"); kb >= 0 {
+		return netsim.Bytes(math.Round(kb * 1000))
+	}
+	return netsim.Bytes(switchmodel.DCTCPK(rate, rtt, 1500)) * 1500
+}
+
+// inaFabric builds the run's fabric: the topology_file if one is set
+// (its links' rates and delays; with ecn_k_kb=-1, K from its host rate
+// and topologies.TopologyFile.RTTBound), else the leaf-spine or the
+// fat-tree (k, hosts_per_edge at link_gbps and delay_us). It returns the
+// fabric and its configuration with the host rate and queues it was
+// built with.
+func inaFabric(net *netsim.Network, ps experiments.Params) (*topologies.Fabric, topologies.LeafSpineConfig, error) {
+	lc, err := leafSpineINAConfig(ps)
+	if err != nil {
+		return nil, lc, err
+	}
+	var fab *topologies.Fabric
+	switch {
+	case setup.UsesFile(ps):
+		tf, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
+		if err != nil {
+			return nil, lc, err
+		}
+		lc.HostRate = tf.HostRate()
+		lc.Queue.ECNBytes = inaECN(ps, lc.HostRate, tf.RTTBound())
+		if fab, err = topologies.FromFile(net, tf, lc.Queue); err != nil {
+			return nil, lc, err
+		}
+		if lc.HostRate, err = fab.UniformHostRate(); err != nil {
+			return nil, lc, err
+		}
+	case ps.String("topology") == "fattree":
+		c := topologies.FatTreeConfig{K: ps.Int("k"), HostsPerEdge: ps.Int("hosts_per_edge"),
+			HostRate: lc.HostRate, FabricRate: lc.FabricRate, Delay: lc.Delay, Queue: lc.Queue}
+		if c.HostsPerEdge == 0 {
+			c.HostsPerEdge = c.K / 2
+		}
+		fab, err = topologies.FatTree(net, c)
+	default:
+		fab, err = topologies.LeafSpine(net, lc)
+	}
+	if err != nil {
+		return nil, lc, err
+	}
+	return fab, lc, setup.ApplyNIC(ps, fab)
 }
 
 // placeJobs deals hosts out to jobs (see the experiment's Doc): job j gets
@@ -173,25 +230,18 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 		return nil, 0, err
 	}
 	rl.Record(r)
-	lc, err := leafSpineINAConfig(ps)
-	if err != nil {
-		return nil, 0, err
-	}
-	if ps.Float("ecn_k_kb") < 0 {
-		r.Resolved("ecn_k_kb", float64(lc.Queue.ECNBytes)/1000)
-	}
 	jobs, workers := ps.Int("jobs"), ps.Int("workers")
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
 	start := netsim.FromMillis(rl.WarmupMs)
 	g := inarig.New(r)
 	g.Skip = rl.SkipIters
 	g.UtilEvery = netsim.FromMicros(ps.Float("sample_us"))
-	fab, err := topologies.LeafSpine(g.Net, lc)
+	fab, lc, err := inaFabric(g.Net, ps)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := setup.ApplyNIC(ps, fab); err != nil {
-		return nil, 0, err
+	if ps.Float("ecn_k_kb") < 0 {
+		r.Resolved("ecn_k_kb", float64(lc.Queue.ECNBytes)/1000)
 	}
 	g.Fab = fab
 	if err := g.Partition(); err != nil {

@@ -37,9 +37,10 @@ func validateINAMotivation(ps experiments.Params) error {
 	return setup.ValidateWindow(ps)
 }
 
-// validateINALeafSpine: the switch queues are valid, a job's hosts fit
-// on the fabric, skip_iters leaves an iteration to measure, model_file
-// reads, and a host-basis load is one every tier can carry.
+// validateINALeafSpine: the switch queues are valid, the fat-tree's k is
+// one and the topology file reads, a job's hosts fit on the fabric,
+// skip_iters leaves an iteration to measure, model_file reads, and on a
+// leaf-spine a host-basis load is one every tier can carry.
 func validateINALeafSpine(ps experiments.Params) error {
 	if err := setup.ValidateFlowsFile(ps); err != nil {
 		return err
@@ -48,7 +49,15 @@ func validateINALeafSpine(ps experiments.Params) error {
 	if err != nil {
 		return err
 	}
-	if hosts := lc.Leaves * lc.HostsPerLeaf; ps.Int("workers")+1 > hosts {
+	if err := setup.ValidateFabric(ps); err != nil {
+		return err
+	}
+	shape, err := setup.ShapeOf(ps)
+	if err != nil {
+		return err
+	}
+	leafSpine := !setup.UsesFile(ps) && ps.String("topology") == "leaf-spine"
+	if hosts := shape.Hosts; ps.Int("workers")+1 > hosts {
 		return fmt.Errorf("a job needs workers+1 = %d distinct hosts but the fabric has %d", ps.Int("workers")+1, hosts)
 	}
 	if _, err := inarig.ResolveRunLength(ps, leafSpinePresets); err != nil {
@@ -60,7 +69,9 @@ func validateINALeafSpine(ps experiments.Params) error {
 	if err := inarig.ValidateLayers(ps); err != nil {
 		return err
 	}
-	if ps.Float("load") > 0 {
+	// On a fat-tree or a topology file the run checks the load against the
+	// fabric it builds (inarig.FabricGroups).
+	if ps.Float("load") > 0 && leafSpine {
 		if _, err := inarig.HostLoad(ps.Float("load"), ps.String("load_basis"), leafSpineTiers(ps, lc)); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package mixed
 
 import (
 	"math"
+	"syncsim/scenarios/internal/setup"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
@@ -32,6 +33,16 @@ func mixedCost() *experiments.Cost {
 		iters := float64(ps.Int("iterations"))
 		rate := ps.Float("host_gbps") * 1e9 / 8 // bytes/s
 		spines, leaves, hpl := ps.Int("spines"), ps.Int("leaves"), ps.Int("hosts_per_leaf")
+		if ps.String("topology") != "leaf-spine" || setup.UsesFile(ps) {
+			// A fat-tree or a file as the leaf-spine of its edge
+			// switches with the same uplink capacity.
+			s, err := setup.ShapeOf(ps)
+			if err != nil || s.Groups == 0 {
+				return math.NaN()
+			}
+			leaves, hpl = s.Groups, max(1, s.Hosts/s.Groups)
+			spines = max(1, int(math.Round(s.UplinkGbps/ps.Float("fabric_gbps"))))
+		}
 		hosts := leaves * hpl
 		senders := hosts
 		if ps.String("bg_hosts") == "idle" {

@@ -36,6 +36,9 @@ func MixedFabric() *experiments.Experiment {
 			experiments.IntParam("spines", 2, 1, 1024, "spine switches (PA-ATP NS3: 8)"),
 			experiments.IntParam("leaves", 4, 1, 1024, "leaf switches (PA-ATP NS3: 8)"),
 			experiments.IntParam("hosts_per_leaf", 4, 1, 1024, "hosts under each leaf (PA-ATP NS3: 16)"),
+			setup.TopologyParam([]string{"leaf-spine", "fattree"}, "fabric: a leaf-spine, or a k-ary fat-tree at host_gbps and fabric_gbps "+
+				"(INA jobs aggregate at their PS's edge switch either way)"),
+			setup.FatTreeParams()[0], setup.FatTreeParams()[1], setup.TopologyFileParam(),
 			experiments.FloatParam("host_gbps", 100, 0.001, 1600, "host link rate, Gbit/s"),
 			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine link rate, Gbit/s"),
 			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
@@ -175,11 +178,8 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	}
 	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
-	fab, err := topologies.LeafSpine(net, lc)
+	fab, lc, err := setup.FabricWith(net, ps, lc)
 	if err != nil {
-		return nil, err
-	}
-	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	// engine=partitioned: partition the fabric before any host stack,
@@ -191,7 +191,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		return nil, fmt.Errorf("mixed-fabric: the parallel engine found no lookahead (a zero-delay cable between partitions)")
 	}
 	rig := &mixedRig{sim: sim, net: net, fab: fab, stack: transport.NewStack(net, tc), part: sim.Partitions() != nil,
-		aggs: make([]*inagg.Aggregator, lc.Leaves), warmupMs: ps.Float("warmup_ms"),
+		aggs: make([]*inagg.Aggregator, fab.Groups()), warmupMs: ps.Float("warmup_ms"),
 		start: netsim.FromMillis(mixedWarmup(ps))}
 	if r.Trace {
 		rig.trace = &timeline.Log{}
@@ -228,7 +228,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	// trip (4 cables each way between leaves) in 310 B gradient packets.
 	acfg := inagg.DefaultAggregatorConfig()
 	acfg.Memory = netsim.Bytes(math.Round(ps.Float("switch_mem_mib") * float64(netsim.MiB)))
-	acfg.BDPPackets = mixedBDPPackets(lc)
+	acfg.BDPPackets = mixedBDPPackets(lc, 2*fab.Tiers())
 	if err := acfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -292,10 +292,10 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 
 	// Partial-reduce jobs: each group's ring all-reduce over DCTCP. Their
 	// controllers' latency alpha is the fabric's longest one-way path (4
-	// cables between leaves). The first pr_slow_nics hosts of each job get
+	// cables between leaves, 6 between a fat-tree's pods). The first pr_slow_nics hosts of each job get
 	// cables at pr_slow_nic_gbps both ways, before any packet moves; the
 	// controllers read every worker's rate from the cables (hostBandwidth).
-	alpha := (4 * lc.Delay).Seconds()
+	alpha := (netsim.Time(2*fab.Tiers()) * lc.Delay).Seconds()
 	slow := netsim.Rate(math.Round(ps.Float("pr_slow_nic_gbps") * float64(netsim.Gbps)))
 	for j := 0; j < nPR; j++ {
 		hs := take(ps.Int("pr_workers"))
@@ -391,17 +391,19 @@ func setHostRate(fab *topologies.Fabric, h netsim.NodeID, r netsim.Rate) error {
 }
 
 // mixedBDPPackets is the bandwidth-delay product of the fabric's longest
-// round trip in INA gradient packets: 4 cables each way (host-leaf-spine-
-// leaf-host), one 310 B gradient serialised on each cable out and one 62 B
-// GACK on each cable back (sizes from inagg's wire format), rounded down.
-func mixedBDPPackets(lc topologies.LeafSpineConfig) int {
+// round trip in INA gradient packets: cables each way (4 on a leaf-spine,
+// host-leaf-spine-leaf-host; 6 on a fat-tree), one 310 B gradient
+// serialised on each cable out and one 62 B GACK on each cable back
+// (sizes from inagg's wire format), rounded down.
+func mixedBDPPackets(lc topologies.LeafSpineConfig, cables int) int {
 	const grad, gack = inagg.INAPayloadBytes + inagg.INAHeaderBytes, inagg.INAHeaderBytes
 	rate := lc.HostRate
 	if lc.FabricRate < rate {
 		rate = lc.FabricRate
 	}
-	rtt := 8*lc.Delay + 2*(netsim.TxTime(grad, lc.HostRate)+netsim.TxTime(grad, lc.FabricRate)) +
-		2*(netsim.TxTime(gack, lc.HostRate)+netsim.TxTime(gack, lc.FabricRate))
+	fc := netsim.Time(cables - 2) // fabric cables each way
+	rtt := netsim.Time(2*cables)*lc.Delay + 2*netsim.TxTime(grad, lc.HostRate) + fc*netsim.TxTime(grad, lc.FabricRate) +
+		2*netsim.TxTime(gack, lc.HostRate) + fc*netsim.TxTime(gack, lc.FabricRate)
 	bdp := int(netsim.BytesIn(rate, rtt) / grad)
 	if bdp < 1 {
 		bdp = 1

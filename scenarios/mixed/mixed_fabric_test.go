@@ -197,7 +197,7 @@ func TestMixedFabricErrors(t *testing.T) {
 // fabric by hand: 8 x 2 us + 4 x 24.8 ns (310 B at 100 Gbps) + 4 x 4.96 ns
 // (62 B) = 16.119 us; 100 Gbps x 16.119 us = 201 488 B = 649 packets of 310 B.
 func TestMixedBDP(t *testing.T) {
-	got := mixedBDPPackets(topologies.DefaultLeafSpine())
+	got := mixedBDPPackets(topologies.DefaultLeafSpine(), 4)
 	if got != 649 {
 		t.Fatalf("BDP = %d packets, want 649", got)
 	}

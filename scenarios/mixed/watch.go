@@ -30,11 +30,18 @@ func validateMixedFabric(ps experiments.Params) error {
 	if ps.Int("ina_jobs")+ps.Int("ring_jobs")+ps.Int("pr_jobs") == 0 {
 		return fmt.Errorf("no jobs (ina_jobs=0, ring_jobs=0 and pr_jobs=0); the run ends when the jobs do")
 	}
-	hosts := int64(ps.Int("leaves")) * int64(ps.Int("hosts_per_leaf"))
+	if err := setup.ValidateFabric(ps); err != nil {
+		return err
+	}
+	shape, err := setup.ShapeOf(ps)
+	if err != nil {
+		return err
+	}
+	hosts := int64(shape.Hosts)
 	need := mixedDemand(ps)
 	if need > hosts {
 		return fmt.Errorf("jobs need %d hosts (ina_jobs x (workers+1) + ring_jobs x ring_workers + pr_jobs x pr_workers) "+
-			"but the fabric has %d (leaves x hosts_per_leaf)", need, hosts)
+			"but the fabric has %d", need, hosts)
 	}
 	if ps.Int("ring_jobs") > 0 {
 		// The ring jobs' own layer table is refused before anything runs.

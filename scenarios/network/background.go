@@ -2,12 +2,12 @@ package network
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
 	"syncsim/scenarios/internal/setup"
-	"syncsim/topologies"
 	"syncsim/transport"
 	"syncsim/workloads/background"
 )
@@ -28,16 +28,19 @@ func Background() *experiments.Experiment {
 	)
 	return &experiments.Experiment{
 		Name:    "background",
-		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine: FCT and slowdown",
+		Summary: "datacenter background traffic (Hadoop, Cache Follower, web search) on a leaf-spine or fat-tree: FCT and slowdown",
 		Doc:     doc("background"),
-		Params: append([]experiments.Param{
+		Params: slices.Concat([]experiments.Param{
 			experiments.EnumParam("workload", "hadoop", background.Names(), "flow-size distribution"),
 			experiments.FloatParam("load", 0.5, 0.01, 1, "offered load: bytes/s offered over aggregate host NIC capacity"),
+			setup.TopologyParam([]string{"leaf-spine", "fattree"}, "fabric the hosts share"),
 			experiments.IntParam("spines", 8, 1, 1024, "spine switches"),
 			experiments.IntParam("leaves", 8, 1, 1024, "leaf switches"),
 			experiments.IntParam("hosts_per_leaf", 16, 1, 1024, "hosts under each leaf"),
+		}, setup.FatTreeParams(), []experiments.Param{
+			setup.TopologyFileParam(),
 			experiments.FloatParam("host_gbps", 100, 0.001, 1600, "host link rate, Gbit/s"),
-			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine link rate, Gbit/s"),
+			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine (fat-tree) switch-to-switch link rate, Gbit/s"),
 			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
 			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)").Means("0", "no marking"),
@@ -45,12 +48,12 @@ func Background() *experiments.Experiment {
 			setup.CWRParam(),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
-		}, append(setup.NICParams(), setup.FlowsParams()...)...),
+		}, setup.NICParams(), setup.FlowsParams()),
 		Metrics:  metrics,
 		Common:   []string{"workload", "load", "transport", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "buffer_kb", "duration_ms"},
 		Headline: []string{"flows_done", "offered_load", "fct_p50_us", "fct_p99_us", "fct_slowdown_p50", "fct_slowdown_p99", "drops", "timeouts"},
 		Run:      runBackground,
-		Validate: setup.ValidateWindowFlows,
+		Validate: setup.ValidateBackground,
 		Cost:     backgroundCost(),
 		Threads:  true,
 	}
@@ -71,10 +74,6 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	lc, err := setup.LeafSpineFrom(ps)
-	if err != nil {
-		return nil, err
-	}
 	cdf, err := background.Workload(ps.String("workload"))
 	if err != nil {
 		return nil, err
@@ -85,11 +84,8 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	}
 	sim := setup.NewSim(r)
 	net := netsim.NewNetwork(sim)
-	fab, err := topologies.LeafSpine(net, lc)
+	fab, hostRate, err := setup.Fabric(net, ps)
 	if err != nil {
-		return nil, err
-	}
-	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, err
 	}
 	if err := setup.Parallel(r, net); err != nil {
@@ -102,7 +98,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	}
 	stack := transport.NewStack(net, tc)
 	gen, err := background.New(sim, stack, background.Config{
-		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: lc.HostRate, Stop: end, Network: net, Replay: replay,
+		CDF: cdf, Load: ps.Float("load"), Hosts: fab.HostIDs(), HostRate: hostRate, Stop: end, Network: net, Replay: replay,
 	})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/scenarios/internal/costs"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/background"
 )
 
@@ -75,15 +76,32 @@ const (
 func permutationCost() *experiments.Cost {
 	return &experiments.Cost{NsPerEvent: permNs, Events: func(ps experiments.Params) float64 {
 		hosts := float64(ps.Int("leaves") * ps.Int("hosts_per_leaf"))
-		if ps.String("topology") == "dumbbell" {
+		gbps := ps.Float("host_gbps")
+		switch topo := ps.String("topology"); {
+		case topo == "dumbbell" && !setup.UsesFile(ps):
 			hosts = float64(2 * ps.Int("hosts_per_leaf"))
+		case topo == "fattree" || setup.UsesFile(ps):
+			// A fat-tree's paths have six cables, not four: 1.5x the
+			// leaf-spine's hops per segment, an estimate not yet
+			// calibrated.
+			s, err := setup.ShapeOf(ps)
+			if err != nil {
+				return math.NaN()
+			}
+			return 1.5 * permPerPacket * permFixed(ps, permDelivered*float64(s.Hosts)*linePackets(s.HostGbps, ps.Float("duration_ms")), float64(s.Hosts))
 		}
-		pkts := permDelivered * hosts * linePackets(ps.Float("host_gbps"), ps.Float("duration_ms"))
-		if kb := ps.Float("flow_kb"); kb > 0 {
-			pkts = math.Min(pkts, hosts*flowPackets(kb))
-		}
-		return permPerPacket * pkts
+		pkts := permDelivered * hosts * linePackets(gbps, ps.Float("duration_ms"))
+		return permPerPacket * permFixed(ps, pkts, hosts)
 	}}
+}
+
+// permFixed caps a permutation's delivered segments pkts at what its
+// hosts' fixed-size flows hold.
+func permFixed(ps experiments.Params, pkts, hosts float64) float64 {
+	if kb := ps.Float("flow_kb"); kb > 0 {
+		pkts = math.Min(pkts, hosts*flowPackets(kb))
+	}
+	return pkts
 }
 
 // Background's model: flows arrive at the generator's rate for
@@ -101,14 +119,18 @@ func backgroundCost() *experiments.Cost {
 		if err != nil {
 			return math.NaN()
 		}
-		leaves, hpl := ps.Int("leaves"), ps.Int("hosts_per_leaf")
-		rate := ps.Float("host_gbps") * 1e9
+		s, err := setup.ShapeOf(ps)
+		if err != nil || s.Groups == 0 {
+			return math.NaN()
+		}
+		leaves, hpl := s.Groups, s.Hosts/s.Groups
+		rate := s.HostGbps * 1e9
 		load := ps.Float("load")
 		flows, segs := costs.Background(cdf, load, leaves*hpl, rate, costs.FlowShare(load)*rate, ps.Float("duration_ms")*1e-3)
 		// Segments across the spine are at most what the leaves' uplinks
 		// carry in the window (an oversubscribed fabric).
 		across := costs.Across(leaves, hpl) * segs
-		upSegs := float64(leaves*ps.Int("spines")) * ps.Float("fabric_gbps") * 1e9 * ps.Float("duration_ms") * 1e-3 / (8 * wireBytes)
+		upSegs := float64(leaves) * s.UplinkGbps * 1e9 * ps.Float("duration_ms") * 1e-3 / (8 * wireBytes)
 		local := segs - across
 		across = math.Min(across, upSegs)
 		return (costs.BGPerSegment+2*costs.BGPerHop)*local + (costs.BGPerSegment+4*costs.BGPerHop)*across + costs.BGPerFlow*flows

@@ -264,3 +264,32 @@ func TestFlowFileRefusedInRun(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestFlowFileOnTopologyFile: on a fabric read from a topology file, a
+// flow file names hosts by the topology file's node ids (here the hosts
+// are ids 2 to 5, the switches 0 and 1), and fct.txt's addresses carry
+// them back; with host indices instead, id 5 would not exist and id 2
+// would be the third host.
+func TestFlowFileOnTopologyFile(t *testing.T) {
+	dir := t.TempDir()
+	topo := filepath.Join(dir, "topology.txt")
+	text := "6 2 5\n0 1\n2 0 10Gbps 0.001ms 0\n3 0 10Gbps 0.001ms 0\n4 1 10Gbps 0.001ms 0\n5 1 10Gbps 0.001ms 0\n0 1 10Gbps 0.001ms 0\n"
+	if err := os.WriteFile(topo, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flows := "3\n2 5 3 100 20000 0.000001\n5 2 3 100 3000 0.000002\n4 3 3 100 1000 0.000003\n"
+	m, fct := runFlows(t, flows, 1, "topology_file="+topo, "duration_ms=5")
+	if m["flows_started"] != 3 || m["flows_done"] != 3 {
+		t.Fatalf("%v flows started, %v done; want 3", m["flows_started"], m["flows_done"])
+	}
+	got := map[[2]int]int64{}
+	for _, l := range parseFCT(t, fct) {
+		got[[2]int{l.src, l.dst}] = l.size
+	}
+	want := map[[2]int]int64{{2, 5}: 20000, {5, 2}: 3000, {4, 3}: 1000}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("flow %d -> %d: size %d in fct.txt, want %d (all: %v)", k[0], k[1], got[k], v, got)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"syncsim/experiments"
 	"syncsim/netsim"
@@ -20,13 +21,15 @@ func Permutation() *experiments.Experiment {
 		Name:    "permutation",
 		Summary: "every host sends one long (or fixed-size) flow to another host of a seeded random permutation",
 		Doc:     doc("permutation"),
-		Params: append([]experiments.Param{
-			experiments.EnumParam("topology", "leaf-spine", []string{"leaf-spine", "dumbbell", "star"}, "fabric the hosts share"),
+		Params: slices.Concat([]experiments.Param{
+			setup.TopologyParam([]string{"leaf-spine", "dumbbell", "star", "fattree"}, "fabric the hosts share"),
 			experiments.IntParam("spines", 8, 1, 1024, "spine switches (dumbbell: parallel paths)"),
 			experiments.IntParam("leaves", 8, 1, 1024, "leaf switches (star: hosts are leaves x hosts_per_leaf; dumbbell: unused)"),
 			experiments.IntParam("hosts_per_leaf", 16, 1, 1024, "hosts under each leaf (dumbbell: hosts on each side)"),
+		}, setup.FatTreeParams(), []experiments.Param{
+			setup.TopologyFileParam(),
 			experiments.FloatParam("host_gbps", 100, 0.001, 1600, "host link rate, Gbit/s"),
-			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine (dumbbell path) link rate, Gbit/s"),
+			experiments.FloatParam("fabric_gbps", 100, 0.001, 1600, "leaf-spine, fat-tree (dumbbell path) link rate, Gbit/s"),
 			experiments.FloatParam("delay_us", 2, 0, 1e6, "propagation delay of every cable, us"),
 			experiments.FloatParam("buffer_kb", 256, 1.5, 1e7, "drop-tail buffer per port, KB"),
 			experiments.IntParam("ecn_k_pkts", 65, 0, 1<<20, "ECN marking threshold K per port, packets (0: no marking)").Means("0", "no marking"),
@@ -36,7 +39,7 @@ func Permutation() *experiments.Experiment {
 			experiments.FloatParam("start_jitter_us", 0, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms"),
 			setup.WarmupParam(),
-		}, setup.NICParams()...),
+		}, setup.NICParams()),
 		Metrics: []experiments.Metric{
 			{Name: "goodput_gbps", Unit: "Gbit/s", Help: "aggregate payload delivered to the receivers per second over the window"},
 			{Name: "goodput_frac", Unit: "", Help: "goodput_gbps over the hosts' aggregate NIC capacity"},
@@ -57,7 +60,7 @@ func Permutation() *experiments.Experiment {
 		Common:   []string{"topology", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "transport", "flow_kb", "duration_ms", "buffer_kb"},
 		Headline: []string{"goodput_gbps", "goodput_frac", "flow_goodput_min_gbps", "jain", "flows_done", "fct_p99_us", "drops", "timeouts"},
 		Run:      runPermutation,
-		Validate: setup.ValidateWindow,
+		Validate: setup.ValidateWindowAndFabric,
 		Cost:     permutationCost(),
 		Threads:  true,
 	}
@@ -86,33 +89,39 @@ func derangement(rng *rand.Rand, n int) []int {
 	}
 }
 
-// permutationFabric builds the fabric the topology parameter names.
+// permutationFabric builds the fabric the topology parameter (or
+// topology_file) names.
 func permutationFabric(net *netsim.Network, ps experiments.Params) (*topologies.Fabric, netsim.Rate, error) {
-	lc, err := setup.LeafSpineFrom(ps)
-	if err != nil {
-		return nil, 0, err
-	}
 	var fab *topologies.Fabric
-	switch ps.String("topology") {
-	case "leaf-spine":
-		fab, err = topologies.LeafSpine(net, lc)
-	case "dumbbell":
-		fab, err = topologies.Dumbbell(net, lc.HostsPerLeaf, lc.HostsPerLeaf, lc.Spines, lc.HostRate, lc.FabricRate, lc.Delay, lc.Queue)
-	case "star":
-		fab, err = topologies.Star(net, lc.Leaves*lc.HostsPerLeaf, lc.HostRate, lc.Delay, lc.Queue)
+	var rate netsim.Rate
+	var err error
+	switch topo := ps.String("topology"); {
+	case setup.UsesFile(ps) || topo == "leaf-spine" || topo == "fattree":
+		fab, rate, err = setup.Fabric(net, ps)
+	case topo == "dumbbell" || topo == "star":
+		var lc topologies.LeafSpineConfig
+		if lc, err = setup.LeafSpineFrom(ps); err != nil {
+			return nil, 0, err
+		}
+		if topo == "dumbbell" {
+			fab, err = topologies.Dumbbell(net, lc.HostsPerLeaf, lc.HostsPerLeaf, lc.Spines, lc.HostRate, lc.FabricRate, lc.Delay, lc.Queue)
+		} else {
+			fab, err = topologies.Star(net, lc.Leaves*lc.HostsPerLeaf, lc.HostRate, lc.Delay, lc.Queue)
+		}
+		if err == nil {
+			err = setup.ApplyNIC(ps, fab)
+		}
+		rate = lc.HostRate
 	default:
-		return nil, 0, fmt.Errorf("unknown topology %q", ps.String("topology"))
+		return nil, 0, fmt.Errorf("unknown topology %q", topo)
 	}
 	if err != nil {
-		return nil, 0, err
-	}
-	if err := setup.ApplyNIC(ps, fab); err != nil {
 		return nil, 0, err
 	}
 	if len(fab.Hosts) < 2 {
 		return nil, 0, fmt.Errorf("a permutation needs at least 2 hosts, the %s has %d", fab.Kind, len(fab.Hosts))
 	}
-	return fab, lc.HostRate, nil
+	return fab, rate, nil
 }
 
 func runPermutation(r *experiments.Run) (*experiments.Result, error) {

@@ -13,7 +13,10 @@ import (
 // Drop tiers: where on the fabric a packet was dropped, by the port whose
 // queue refused it. On a leaf-spine the edge switches are the leaves and
 // the core the spines; on a dumbbell the edges are S1 and S2 and the core
-// the path switches (topologies.Fabric).
+// the path switches (topologies.Fabric). On a fat-tree (or a topology
+// file's three tiers) every port towards a higher tier (edge ->
+// aggregation -> core) counts as an uplink and every port towards a
+// lower tier as a downlink.
 const (
 	TierNIC      = iota // a host's NIC (host -> edge)
 	TierUplink          // edge -> core (leaf -> spine)
@@ -102,13 +105,16 @@ func (g *Rig) startDropBooks() error {
 		}
 		b.jobIdx[j.ID()] = i
 	}
-	edge, core := map[netsim.NodeID]bool{}, map[netsim.NodeID]bool{}
-	for _, sw := range f.Edge {
-		edge[sw.ID()] = true
+	// rank: 1 for edge switches, 2 for a fat-tree's aggregation
+	// switches, 3 for core switches; a port towards a higher rank is an
+	// uplink, towards a lower one a downlink.
+	rank := map[netsim.NodeID]int{}
+	for r, tier := range [][]*switchmodel.Switch{f.Edge, f.Agg, f.Core} {
+		for _, sw := range tier {
+			rank[sw.ID()] = r + 1
+		}
 	}
-	for _, sw := range f.Core {
-		core[sw.ID()] = true
-	}
+	edge := func(id netsim.NodeID) bool { return rank[id] == 1 }
 	add := func(pt *netsim.Port, tier int) {
 		pb := &portBook{port: pt, tier: tier, psSide: ps[pt.Node] || psEdge[pt.Node]}
 		b.ports = append(b.ports, pb)
@@ -131,13 +137,13 @@ func (g *Rig) startDropBooks() error {
 			}
 			to := pt.Link.To
 			switch {
-			case edge[sw.ID()] && core[to]:
+			case rank[sw.ID()] > 0 && rank[to] > rank[sw.ID()]:
 				add(pt, TierUplink)
-			case core[sw.ID()] && edge[to]:
+			case rank[to] > 0 && rank[to] < rank[sw.ID()]:
 				add(pt, TierDownlink)
-			case edge[sw.ID()] && isHost(to) && ps[to]:
+			case edge(sw.ID()) && isHost(to) && ps[to]:
 				add(pt, TierPSPort)
-			case edge[sw.ID()] && isHost(to):
+			case edge(sw.ID()) && isHost(to):
 				add(pt, TierHostPort)
 			default:
 				return fmt.Errorf("drop books: the port of %s to %s fits no tier", sw.Name(), g.Net.Node(to).Base().Name())

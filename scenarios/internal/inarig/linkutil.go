@@ -5,6 +5,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/netsim"
+	"syncsim/switchmodel"
 	"syncsim/topologies"
 )
 
@@ -18,26 +19,32 @@ type Tier struct {
 }
 
 // FabricTiers returns the uplink and downlink tiers of fab: every output
-// port of an edge switch towards a core switch, and of a core switch
-// towards an edge switch, in switch order.
+// port of an edge switch towards a switch above it (a core switch, or a
+// fat-tree's aggregation switch), and of such a switch towards an edge
+// switch, in switch order. A fat-tree's aggregation -> core links are in
+// neither: under traffic spread evenly they carry at most what the edge
+// uplinks carry (only the flows leaving the pod).
 func FabricTiers(fab *topologies.Fabric) (up, down *Tier) {
 	edge := map[netsim.NodeID]bool{}
-	core := map[netsim.NodeID]bool{}
+	above := map[netsim.NodeID]bool{}
 	for _, sw := range fab.Edge {
 		edge[sw.ID()] = true
 	}
-	for _, sw := range fab.Core {
-		core[sw.ID()] = true
+	for _, sw := range append(append([]*switchmodel.Switch{}, fab.Agg...), fab.Core...) {
+		above[sw.ID()] = true
 	}
 	up, down = &Tier{}, &Tier{}
 	for _, sw := range fab.Edge {
 		for _, pt := range sw.Ports {
-			if core[pt.Link.To] {
+			if above[pt.Link.To] {
 				up.Ports = append(up.Ports, pt)
 			}
 		}
 	}
-	for _, sw := range fab.Core {
+	for _, sw := range fab.Switches {
+		if !above[sw.ID()] {
+			continue
+		}
 		for _, pt := range sw.Ports {
 			if edge[pt.Link.To] {
 				down.Ports = append(down.Ports, pt)

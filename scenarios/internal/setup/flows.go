@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"syncsim/experiments"
@@ -37,13 +38,26 @@ func FlowsParams() []experiments.Param {
 // the one place a fabric's host numbering is decided: for the built-in
 // fabrics the ids are host indices, the i-th host of fab.HostIDs()
 // (group-major: on a leaf-spine hosts 0 to hosts_per_leaf-1 sit under the
-// first leaf). A fabric read from a topology file (HPCC's topology.txt,
-// whose hosts are the ids that are not switches) plugs in here, returning
-// &background.HostMap{Hosts: fab.HostIDs(), IDs: <the file's id of each
-// host>}, so that flow files name its hosts by the file's ids and
-// fct.txt's addresses carry them.
+// first leaf); for a fabric read from a topology file (HPCC's
+// topology.txt, whose hosts are the ids that are not switches) they are
+// the file's node ids, which topologies.FromFile keeps in the hosts'
+// names ("h<id>"), so that a flow file written for that topology names
+// the same hosts and fct.txt's addresses carry the file's ids.
 func HostMap(fab *topologies.Fabric) *background.HostMap {
-	return background.IndexHostMap(fab.HostIDs())
+	m := background.IndexHostMap(fab.HostIDs())
+	if fab.Kind != topologies.KindFile {
+		return m
+	}
+	m.IDs = make([]int, len(fab.Hosts))
+	for i, h := range fab.Hosts {
+		id, err := strconv.Atoi(strings.TrimPrefix(h.Name(), "h"))
+		if err != nil {
+			id = -1 // FromFile names every host h<id>; no file id matches -1
+		}
+		m.IDs[i] = id
+	}
+	m.Describe = fmt.Sprintf("the %d hosts of the topology file, by its node ids", len(fab.Hosts))
+	return m
 }
 
 // Replays reads flows_file (nil, nil when it is not set) and maps its
@@ -143,4 +157,13 @@ func WriteFCT(r *experiments.Run, net *netsim.Network, tc transport.Config, m *b
 		return fmt.Errorf("fct_out: %w", err)
 	}
 	return nil
+}
+
+// ValidateBackground checks the measurement window, the fabric
+// (topology, k, topology_file) and flows_file before any run.
+func ValidateBackground(ps experiments.Params) error {
+	if err := ValidateWindowAndFabric(ps); err != nil {
+		return err
+	}
+	return ValidateFlowsFile(ps)
 }
