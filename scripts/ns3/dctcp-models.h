@@ -104,7 +104,8 @@ class StepMarkQueue : public Queue<Packet>
         return area / (end - from).GetSeconds();
     }
 
-  private:
+  protected:
+    // Account integrates the packet count up to now.
     void Account()
     {
         Time now = Simulator::Now();
@@ -115,6 +116,7 @@ class StepMarkQueue : public Queue<Packet>
         }
     }
 
+  private:
     void Mark(Ptr<Packet> p)
     {
         PppHeader ppp;

@@ -13,7 +13,8 @@
 // Output (--fct FILE), one line per completed flow, as qp_finish writes it
 // (lines 163-170): "sip dip sport dport size start_ns fct_ns ideal_ns",
 // addresses as 8 hex digits of 11.x.y.1 for node x * 256 + y (line 155),
-// source ports from 10000 per host pair in flow order (line 988).
+// source ports from 10000 per host pair in flow order (line 988; the
+// sockets themselves bind ports from 10000 per source host).
 //
 // What is built:
 // - every node an IP node; hosts and switches are the file's roles. Each
@@ -65,6 +66,7 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <fstream>
+#include <deque>
 #include <set>
 #include <sstream>
 #include <string>
@@ -102,6 +104,7 @@ struct Hop
 {
     uint32_t iface;
     Ipv4Address gateway;
+    Ptr<Ipv4Route> route; // built on first use
 };
 
 // FlowEcmpRouting forwards by destination host address along precomputed
@@ -119,7 +122,7 @@ class FlowEcmpRouting : public Ipv4RoutingProtocol
     }
 
     // table: destination address -> next hops (filled after the links).
-    std::unordered_map<uint32_t, std::vector<Hop>> table;
+    mutable std::unordered_map<uint32_t, std::vector<Hop>> table;
     uint64_t salt = 0;
 
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
@@ -127,7 +130,7 @@ class FlowEcmpRouting : public Ipv4RoutingProtocol
                                Ptr<NetDevice> oif,
                                Socket::SocketErrno& sockerr) override
     {
-        const Hop* h = Pick(p, header);
+        Hop* h = Pick(p, header);
         if (h == nullptr)
         {
             sockerr = Socket::ERROR_NOROUTETOHOST;
@@ -145,19 +148,20 @@ class FlowEcmpRouting : public Ipv4RoutingProtocol
                     LocalDeliverCallback lcb,
                     ErrorCallback ecb) override
     {
+        // A node's own addresses are never in its table.
+        Hop* h = Pick(p, header);
+        if (h != nullptr)
+        {
+            ucb(Route(*h, header.GetDestination()), p, header);
+            return true;
+        }
         uint32_t iif = m_ipv4->GetInterfaceForDevice(idev);
         if (m_ipv4->IsDestinationAddress(header.GetDestination(), iif))
         {
             lcb(p, header, iif);
             return true;
         }
-        const Hop* h = Pick(p, header);
-        if (h == nullptr)
-        {
-            return false;
-        }
-        ucb(Route(*h, header.GetDestination()), p, header);
-        return true;
+        return false;
     }
 
     void NotifyInterfaceUp(uint32_t) override
@@ -189,14 +193,14 @@ class FlowEcmpRouting : public Ipv4RoutingProtocol
   private:
     Ptr<Ipv4> m_ipv4;
 
-    const Hop* Pick(Ptr<const Packet> p, const Ipv4Header& header) const
+    Hop* Pick(Ptr<const Packet> p, const Ipv4Header& header) const
     {
         auto it = table.find(header.GetDestination().Get());
         if (it == table.end() || it->second.empty())
         {
             return nullptr;
         }
-        const std::vector<Hop>& hops = it->second;
+        std::vector<Hop>& hops = it->second;
         if (hops.size() == 1)
         {
             return &hops[0];
@@ -214,14 +218,17 @@ class FlowEcmpRouting : public Ipv4RoutingProtocol
         return &hops[key % hops.size()];
     }
 
-    Ptr<Ipv4Route> Route(const Hop& h, Ipv4Address dst) const
+    Ptr<Ipv4Route> Route(Hop& h, Ipv4Address dst) const
     {
-        Ptr<Ipv4Route> r = Create<Ipv4Route>();
-        r->SetDestination(dst);
-        r->SetGateway(h.gateway);
-        r->SetSource(m_ipv4->GetAddress(h.iface, 0).GetLocal());
-        r->SetOutputDevice(m_ipv4->GetNetDevice(h.iface));
-        return r;
+        if (!h.route)
+        {
+            h.route = Create<Ipv4Route>();
+            h.route->SetDestination(dst);
+            h.route->SetGateway(h.gateway);
+            h.route->SetSource(m_ipv4->GetAddress(h.iface, 0).GetLocal());
+            h.route->SetOutputDevice(m_ipv4->GetNetDevice(h.iface));
+        }
+        return h.route;
     }
 };
 
@@ -243,6 +250,96 @@ class FlowEcmpHelper : public Ipv4RoutingHelper
     }
 };
 
+// FlowRRQueue is a host NIC's queue as syncsim's hosts serve their flows
+// (netsim's NIC backpressure: backlogged endpoints take turns packet by
+// packet): one FIFO per flow (its 5-tuple, read from the PPP and IPv4
+// headers the packets carry here), served round robin, drop-tail on the
+// total bytes. It marks an ECT packet CE when it finds at least k packets
+// waiting in all (0: never): ns-3.37 has neither TCP small queues nor
+// RFC 7661's rule that a window grows only while it limits the sender, so
+// without a signal a window grows as long as the NIC queues it.
+class FlowRRQueue : public StepMarkQueue
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("FlowRRQueue").SetParent<StepMarkQueue>().AddConstructor<FlowRRQueue>();
+        return tid;
+    }
+
+    bool Enqueue(Ptr<Packet> p) override
+    {
+        uint64_t key = Key(p);
+        if (!StepMarkQueue::Enqueue(p))
+        {
+            return false;
+        }
+        auto& fifo = m_flows[key];
+        if (fifo.empty())
+        {
+            m_turns.push_back(key);
+        }
+        fifo.push_back(std::prev(GetContainer().end()));
+        return true;
+    }
+
+    Ptr<Packet> Dequeue() override
+    {
+        if (m_turns.empty())
+        {
+            return nullptr;
+        }
+        uint64_t key = m_turns.front();
+        m_turns.pop_front();
+        auto it = m_flows.find(key);
+        ConstIterator pos = it->second.front();
+        it->second.pop_front();
+        if (it->second.empty())
+        {
+            m_flows.erase(it);
+        }
+        else
+        {
+            m_turns.push_back(key);
+        }
+        Account();
+        return DoDequeue(pos);
+    }
+
+    Ptr<Packet> Remove() override
+    {
+        return Dequeue();
+    }
+
+    Ptr<const Packet> Peek() const override
+    {
+        if (m_turns.empty())
+        {
+            return nullptr;
+        }
+        return DoPeek(m_flows.at(m_turns.front()).front());
+    }
+
+  private:
+    std::unordered_map<uint64_t, std::deque<ConstIterator>> m_flows;
+    std::deque<uint64_t> m_turns;
+
+    static uint64_t Key(Ptr<const Packet> p)
+    {
+        uint8_t b[26] = {0}; // PPP (2), IPv4 without options (20), ports (4)
+        p->CopyData(b, sizeof b);
+        uint64_t k = 0;
+        for (int i = 14; i < 26; i++) // addresses and ports
+        {
+            k = k * 0x100000001b3ULL ^ b[i];
+        }
+        return k ^ b[11]; // protocol
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(FlowRRQueue);
+
 // Link is one line of topology.txt and what was built for it.
 struct Link
 {
@@ -259,7 +356,9 @@ struct FlowSpec
     uint32_t src, dst, pg, dport;
     uint64_t size;
     double startS;
-    uint16_t sport = 0;
+    uint16_t sport = 0; // third.cc's: from 10000 per host pair (written)
+    uint16_t bound = 0; // the socket's: from 10000 per source host (ns-3
+                        // binds one local address and port once)
     uint64_t rx = 0;
     Time start, connected = Time(-1), done = Time(-1);
     int64_t idealNs = 0;
@@ -373,6 +472,8 @@ main(int argc, char* argv[])
     uint32_t k = 65;
     double bufferKB = 256;
     double hostBufferKB = 1 << 20;
+    int64_t hostK = -1;
+    std::string hostQueue = "rr";
     double minRtoUs = 1000;
     uint32_t initCwnd = 10;
     uint32_t maxFlows = 0;
@@ -388,6 +489,8 @@ main(int argc, char* argv[])
     cmd.AddValue("ecn_k_pkts", "marking threshold K at every switch port, packets (0: none)", k);
     cmd.AddValue("buffer_kb", "drop-tail buffer of every switch port, KB", bufferKB);
     cmd.AddValue("host_buffer_kb", "drop-tail buffer of every host NIC, KB", hostBufferKB);
+    cmd.AddValue("host_queue", "host NIC service: rr (flows take turns, as syncsim's NICs) or fifo", hostQueue);
+    cmd.AddValue("host_k_pkts", "marking threshold at host NICs, packets (0: none; -1: ecn_k_pkts)", hostK);
     cmd.AddValue("min_rto_us", "minimum RTO, us", minRtoUs);
     cmd.AddValue("init_cwnd", "initial window, segments", initCwnd);
     cmd.AddValue("max_flows", "read at most this many flows (0: the file's count)", maxFlows);
@@ -403,7 +506,8 @@ main(int argc, char* argv[])
         Fatal("--topology, --flows and --fct are required (see --help)");
     }
     if (bufferKB <= 0 || hostBufferKB <= 0 || minRtoUs <= 0 || initCwnd < 1 || stopS < 0 ||
-        (g_fctFrom != "connect" && g_fctFrom != "start") ||
+        (g_fctFrom != "connect" && g_fctFrom != "start") || (hostQueue != "rr" && hostQueue != "fifo") ||
+        hostK < -1 ||
         (recovery != "prr" && recovery != "classic" && recovery != "prr-linux") ||
         (ca != "linux-reno" && ca != "bytes"))
     {
@@ -411,6 +515,9 @@ main(int argc, char* argv[])
     }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
+    ObjectFactory heap;
+    heap.SetTypeId("ns3::HeapScheduler");
+    Simulator::SetScheduler(heap);
 
     Config::SetDefault(
         "ns3::TcpL4Protocol::SocketType",
@@ -487,7 +594,7 @@ main(int argc, char* argv[])
 
     uint32_t buffer = static_cast<uint32_t>(std::llround(bufferKB * 1000));
     uint32_t hostBuffer = static_cast<uint32_t>(std::min<double>(std::llround(hostBufferKB * 1000), 4e9));
-    std::vector<Ptr<StepMarkQueue>> switchQueues;
+    std::vector<Ptr<StepMarkQueue>> switchQueues, hostQueues;
     std::vector<bool> hasAddr(nNodes, false);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(nNodes); // (neighbour, link)
     uint32_t subnet = 0;
@@ -502,7 +609,15 @@ main(int argc, char* argv[])
         for (uint32_t j = 0; j < 2; j++)
         {
             uint32_t id = ends[j];
-            Ptr<StepMarkQueue> q = CreateObject<StepMarkQueue>();
+            Ptr<StepMarkQueue> q;
+            if (isSwitch[id] || hostQueue == "fifo")
+            {
+                q = CreateObject<StepMarkQueue>();
+            }
+            else
+            {
+                q = CreateObject<FlowRRQueue>();
+            }
             if (isSwitch[id])
             {
                 q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, buffer));
@@ -512,6 +627,8 @@ main(int argc, char* argv[])
             else
             {
                 q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, hostBuffer));
+                q->k = hostK < 0 ? k : static_cast<uint32_t>(hostK);
+                hostQueues.push_back(q);
             }
             q->Open();
             DynamicCast<PointToPointNetDevice>(d.Get(j))->SetQueue(q);
@@ -598,7 +715,7 @@ main(int argc, char* argv[])
                 {
                     const Link& l = links[e.second];
                     bool fromA = l.a == u;
-                    r->table[dst.Get()].push_back({fromA ? l.ifA : l.ifB, fromA ? l.addrB : l.addrA});
+                    r->table[dst.Get()].push_back({fromA ? l.ifA : l.ifB, fromA ? l.addrB : l.addrA, nullptr});
                 }
             }
         }
@@ -616,6 +733,7 @@ main(int argc, char* argv[])
         count = maxFlows;
     }
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> nextPort;
+    std::map<uint32_t, uint32_t> nextBound;
     double lastStart = 0;
     for (uint64_t i = 0; i < count; i++)
     {
@@ -648,6 +766,16 @@ main(int argc, char* argv[])
             Fatal(where + ": more than 55536 flows between one pair of hosts");
         }
         f.sport = static_cast<uint16_t>(port++);
+        auto& bound = nextBound[f.src];
+        if (bound == 0)
+        {
+            bound = 10000;
+        }
+        if (bound > 65535)
+        {
+            Fatal(where + ": more than 55536 flows from one host");
+        }
+        f.bound = static_cast<uint16_t>(bound++);
         f.start = NanoSeconds(std::llround(f.startS * 1e9));
         g_flows.push_back(f);
     }
@@ -701,11 +829,11 @@ main(int argc, char* argv[])
             a.Start(Seconds(0));
             a.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, f.dst, dport));
         }
-        g_byKey[{f.dst, HostIP(f.src).Get(), f.sport, dport}] = i;
+        g_byKey[{f.dst, HostIP(f.src).Get(), f.bound, dport}] = i;
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(HostIP(f.dst), dport));
         bulk.SetAttribute("MaxBytes", UintegerValue(f.size));
         bulk.SetAttribute("SendSize", UintegerValue(1460));
-        bulk.SetAttribute("Local", AddressValue(InetSocketAddress(HostIP(f.src), f.sport)));
+        bulk.SetAttribute("Local", AddressValue(InetSocketAddress(HostIP(f.src), f.bound)));
         ApplicationContainer a = bulk.Install(nodes.Get(f.src));
         a.Start(f.start);
         a.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, i));
@@ -761,6 +889,14 @@ main(int argc, char* argv[])
     std::printf("handshake_mean_us %.3f\n", nh > 0 ? handshake / nh * 1e6 : 0.0);
     std::printf("ecn_marks %" PRIu64 "\n", marks);
     std::printf("drops %" PRIu64 "\n", drops);
+    uint64_t hostMarks = 0, hostDrops = 0;
+    for (auto& q : hostQueues)
+    {
+        hostMarks += q->marks;
+        hostDrops += q->drops;
+    }
+    std::printf("host_ecn_marks %" PRIu64 "\n", hostMarks);
+    std::printf("host_drops %" PRIu64 "\n", hostDrops);
     std::printf("max_rss_mb %.1f\n", ru.ru_maxrss / 1024.0);
     std::printf("cpu_s %.2f\n", cpu);
     Simulator::Destroy();
