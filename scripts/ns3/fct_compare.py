@@ -14,13 +14,18 @@ departures: that script keeps only destination port 100 (here --dport, off
 by default) and drops the last line of its sorted input (the largest flow)
 with its [:-2]; here every completed flow counts.
 
-The ideal FCT is recomputed from the topology for every file by default
-(--ideal=recompute), with the formula scripts/ns3/filerun.cc writes: the
-flow's wire bytes (size plus 40 bytes per 1460-byte segment) at the path's
-slowest link, plus the path's propagation, plus the store-and-forward of its
-last segment (at most 1460 + 40 bytes) at every link after the first, on a
-shortest path through switches. So the tools are compared on one yardstick
-whatever each writes in its last column; --ideal=file uses that column.
+The ideal FCT is recomputed from the topology for every file by default, on
+a shortest path through switches, so the tools are compared on one yardstick
+whatever each writes in its last column (--ideal=file uses that column):
+--ideal=hpcc (default) is qp_finish's standalone_fct (third.cc lines
+165-167 and 917-919) with syncsim's packet, payload 1460 B and header 40 B:
+twice the path's propagation plus one payload's serialisation per link, plus
+size + 40 B per segment at the path's slowest link, in integer nanoseconds;
+it goes with FCTs that end at the sender's last ACK (filerun --fct_end=ack,
+syncsim's fct_out). --ideal=oneway goes with FCTs that end at the receiver
+(filerun --fct_end=rx): the wire bytes at the slowest link, plus the
+propagation, plus the store-and-forward of the last segment (at most
+1460 + 40 B) at every link after the first.
 
     python3 fct_compare.py --topology topo.txt --run ns-3 ns3.fct 86.2 --run syncsim syncsim.fct.txt 12.0
 """
@@ -61,7 +66,7 @@ def read_topology(path):
     return n, switches, adj
 
 
-def make_ideal(topo):
+def make_ideal(topo, kind):
     n, switches, adj = topo
     dist_cache = {}
 
@@ -85,17 +90,20 @@ def make_ideal(topo):
             die("no path from host %d to %d" % (src, dst))
         wire = size + (size + MSS - 1) // MSS * HDR
         last = min(size, MSS) + HDR
-        u, first, slowest, prop, fwd = src, True, float("inf"), 0.0, 0.0
+        u, first, slowest, prop, fwd, txp = src, True, float("inf"), 0, 0.0, 0
         while u != dst:
             for v, bps, ns in adj[u]:
                 if dist.get(v, -1) == dist[u] - 1 and (v == dst or v in switches):
                     break
             slowest = min(slowest, bps)
             prop += ns
+            txp += MSS * 8 * 10**9 // int(bps)
             if not first:
                 fwd += last * 8 / bps
             first = False
             u = v
+        if kind == "hpcc":
+            return 2 * int(prop) + txp + wire * 8 * 10**9 // int(slowest)
         return prop + round((wire * 8 / slowest + fwd) * 1e9)
 
     return ideal
@@ -157,12 +165,13 @@ def main():
                     help="a run: its label, its fct.txt and the CPU seconds it took ('-' if unknown); repeat")
     ap.add_argument("--flows", type=int, default=0, help="flows the file asked for (to report completion)")
     ap.add_argument("--step", type=int, default=5, help="bucket width in percent of the flows (default 5)")
-    ap.add_argument("--ideal", choices=["recompute", "file"], default="recompute")
+    ap.add_argument("--ideal", choices=["hpcc", "oneway", "file"], default="hpcc",
+                    help="the ideal FCT: hpcc (qp_finish's, default), oneway, or each file's last column")
     ap.add_argument("--dport", type=int, default=0, help="keep only this destination port (0: all)")
     a = ap.parse_args()
     if not 1 <= a.step <= 100 or 100 % a.step:
         die("--step must divide 100, got %d" % a.step)
-    ideal = make_ideal(read_topology(a.topology)) if a.ideal == "recompute" else None
+    ideal = make_ideal(read_topology(a.topology), a.ideal) if a.ideal != "file" else None
     runs = [(lab, read_fct(path, ideal, a.dport), cpu) for lab, path, cpu in a.run]
     for lab, rows, cpu in runs:
         done = "%d" % len(rows) + (" of %d" % a.flows if a.flows else "")

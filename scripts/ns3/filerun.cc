@@ -46,13 +46,17 @@
 // FCT: --fct_from=connect (default) counts from the moment the sender's
 // connection is established, i.e. when its first data can leave, because
 // syncsim opens no connection; --fct_from=start counts from the file's
-// start_time, handshake included. The ideal FCT (last column) is the flow's
-// completion on an empty network with no window limit: its wire bytes
-// (size plus 40 bytes per 1460-byte segment) at the path's slowest link, plus
-// the path's propagation, plus the store-and-forward of its last segment at
-// every link after the first. Because completion is counted at the
-// receiver, this is one-way (third.cc's standalone_fct counts a round trip
-// because its FCT ends at the sender).
+// start_time, handshake included. --fct_end=ack (default) ends it when the
+// sender has the last byte acknowledged, as third.cc's qp_finish and
+// syncsim's fct_out do, and the ideal FCT (last column) is qp_finish's
+// standalone_fct with syncsim's packet (payload 1460 B, header 40 B):
+// twice the path's propagation plus one payload's serialisation per link,
+// plus size + 40 B per segment at the path's slowest link, in integer
+// nanoseconds. --fct_end=rx ends it when the receiver has every byte, and
+// the ideal is then one-way: the wire bytes at the slowest link, plus the
+// propagation, plus the store-and-forward of the last segment at every link
+// after the first (the completion on an empty network with no window
+// limit).
 //
 // Printed at the end (stdout): flows, flows_done, sim_s (when the last flow
 // completed), handshake_mean_us, ecn_marks and drops at the switch ports,
@@ -360,16 +364,18 @@ struct FlowSpec
     uint16_t bound = 0; // the socket's: from 10000 per source host (ns-3
                         // binds one local address and port once)
     uint64_t rx = 0;
-    Time start, connected = Time(-1), done = Time(-1);
+    Time start, connected = Time(-1), done = Time(-1), acked = Time(-1);
     int64_t idealNs = 0;
+    Ptr<BulkSendApplication> app;
 };
 
 static std::vector<FlowSpec> g_flows;
 // g_byKey finds a flow from its sink: (destination, source address, source
 // port, destination port).
 static std::map<std::tuple<uint32_t, uint32_t, uint16_t, uint16_t>, uint32_t> g_byKey;
-static uint32_t g_done = 0;
+static uint32_t g_done = 0, g_acked = 0;
 static std::string g_fctFrom = "connect";
+static std::string g_fctEnd = "ack";
 
 // OnRx counts a flow's bytes at its sink and completes it at size bytes.
 static void
@@ -386,7 +392,23 @@ OnRx(uint32_t dst, uint16_t dport, Ptr<const Packet> p, const Address& from)
     if (f.rx >= f.size && f.done.IsNegative())
     {
         f.done = Simulator::Now();
-        if (++g_done == g_flows.size())
+        if (++g_done == g_flows.size() && g_fctEnd == "rx")
+        {
+            Simulator::Stop();
+        }
+    }
+}
+
+// OnAck completes a flow at its sender when the data's last byte is
+// acknowledged (the SYN takes sequence number 0, the data 1 .. size).
+static void
+OnAck(uint32_t i, SequenceNumber32, SequenceNumber32 ack)
+{
+    FlowSpec& f = g_flows[i];
+    if (f.acked.IsNegative() && ack.GetValue() >= f.size + 1)
+    {
+        f.acked = Simulator::Now();
+        if (++g_acked == g_flows.size() && g_fctEnd == "ack")
         {
             Simulator::Stop();
         }
@@ -398,9 +420,11 @@ OnRx(uint32_t dst, uint16_t dport, Ptr<const Packet> p, const Address& from)
 static void
 OnTx(uint32_t i, Ptr<const Packet>)
 {
-    if (g_flows[i].connected.IsNegative())
+    FlowSpec& f = g_flows[i];
+    if (f.connected.IsNegative())
     {
-        g_flows[i].connected = Simulator::Now();
+        f.connected = Simulator::Now();
+        f.app->GetSocket()->TraceConnectWithoutContext("HighestRxAck", MakeBoundCallback(&OnAck, i));
     }
 }
 
@@ -498,6 +522,10 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "run number of ns-3's random streams", seed);
     cmd.AddValue("fct_from", "connect (FCT from the established connection) or start (from start_time)",
                  g_fctFrom);
+    cmd.AddValue("fct_end",
+                 "ack (a flow completes when its sender has its last byte acknowledged, as third.cc's "
+                 "qp_finish and syncsim's fct_out) or rx (when its receiver has every byte)",
+                 g_fctEnd);
     cmd.AddValue("recovery", "window reduction in CWR: prr-linux (default), prr (ns-3's) or classic", recovery);
     cmd.AddValue("ca", "congestion-avoidance arithmetic: bytes (syncsim's, default) or linux-reno (ns-3's)", ca);
     cmd.Parse(argc, argv);
@@ -506,7 +534,7 @@ main(int argc, char* argv[])
         Fatal("--topology, --flows and --fct are required (see --help)");
     }
     if (bufferKB <= 0 || hostBufferKB <= 0 || minRtoUs <= 0 || initCwnd < 1 || stopS < 0 ||
-        (g_fctFrom != "connect" && g_fctFrom != "start") || (hostQueue != "rr" && hostQueue != "fifo") ||
+        (g_fctFrom != "connect" && g_fctFrom != "start") || (g_fctEnd != "ack" && g_fctEnd != "rx") || (hostQueue != "rr" && hostQueue != "fifo") ||
         hostK < -1 ||
         (recovery != "prr" && recovery != "classic" && recovery != "prr-linux") ||
         (ca != "linux-reno" && ca != "bytes"))
@@ -788,7 +816,7 @@ main(int argc, char* argv[])
         uint64_t wire = f.size + (f.size + 1459) / 1460 * 40;
         uint64_t last = std::min<uint64_t>(f.size, 1460) + 40;
         uint64_t slowest = UINT64_MAX;
-        int64_t prop = 0;
+        int64_t prop = 0, txPayload = 0;
         double fwd = 0; // seconds
         uint32_t u = f.src;
         bool first = true;
@@ -806,6 +834,7 @@ main(int argc, char* argv[])
             const Link& l = links[next->second];
             slowest = std::min(slowest, l.bps);
             prop += l.delayNs;
+            txPayload += static_cast<int64_t>(1460 * 8000000000ULL / l.bps);
             if (!first)
             {
                 fwd += last * 8.0 / l.bps;
@@ -813,7 +842,16 @@ main(int argc, char* argv[])
             first = false;
             u = next->first;
         }
-        f.idealNs = prop + std::llround((wire * 8.0 / slowest + fwd) * 1e9);
+        if (g_fctEnd == "ack")
+        {
+            // qp_finish's standalone_fct (third.cc lines 165-167, 917-919)
+            // with syncsim's packet: payload 1460, header 40.
+            f.idealNs = 2 * prop + txPayload + static_cast<int64_t>(wire * 8000000000ULL / slowest);
+        }
+        else
+        {
+            f.idealNs = prop + std::llround((wire * 8.0 / slowest + fwd) * 1e9);
+        }
     }
 
     // Sinks, one per destination host and port; senders, one per flow.
@@ -836,6 +874,7 @@ main(int argc, char* argv[])
         bulk.SetAttribute("Local", AddressValue(InetSocketAddress(HostIP(f.src), f.bound)));
         ApplicationContainer a = bulk.Install(nodes.Get(f.src));
         a.Start(f.start);
+        f.app = DynamicCast<BulkSendApplication>(a.Get(0));
         a.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, i));
     }
 
@@ -853,14 +892,15 @@ main(int argc, char* argv[])
     }
     for (const FlowSpec& f : g_flows)
     {
-        if (f.done.IsNegative())
+        Time to = g_fctEnd == "ack" ? f.acked : f.done;
+        if (to.IsNegative())
         {
             continue;
         }
         Time from = g_fctFrom == "start" ? f.start : f.connected;
         std::fprintf(out, "%08x %08x %u %u %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
                      HostIP(f.src).Get(), HostIP(f.dst).Get(), f.sport, f.dport, f.size,
-                     f.start.GetNanoSeconds(), (f.done - from).GetNanoSeconds(), f.idealNs);
+                     f.start.GetNanoSeconds(), (to - from).GetNanoSeconds(), f.idealNs);
     }
     std::fclose(out);
 
@@ -885,6 +925,7 @@ main(int argc, char* argv[])
     double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     std::printf("flows %zu\n", g_flows.size());
     std::printf("flows_done %u\n", g_done);
+    std::printf("flows_acked %u\n", g_acked);
     std::printf("sim_s %.9f\n", end.GetSeconds());
     std::printf("handshake_mean_us %.3f\n", nh > 0 ? handshake / nh * 1e6 : 0.0);
     std::printf("ecn_marks %" PRIu64 "\n", marks);

@@ -12,8 +12,8 @@
 #            at FT_LOAD of the host links (websearch_flows.py, seed S)
 #
 # Raw results stay in OUTDIR (default a temporary directory): per case the
-# input files, ns-3's fct.txt and summary, syncsim's CSV and FILE.fct.txt
-# and their comparison. Runs already there are kept, so an interrupted
+# input files, ns-3's fct.txt and summary, syncsim's CSV and fct.txt and
+# their comparison (the ideal FCT recomputed for both: qp_finish's). Runs already there are kept, so an interrupted
 # comparison resumes. ns-3 takes about 8 CPU-seconds on the sample and
 # a few CPU-minutes on each 500-flow fat-tree case; two run at a time.
 set -euo pipefail
@@ -25,13 +25,19 @@ root=$(cd "$here/../.." && pwd)
 SYNCSIM_EXPERIMENT=${SYNCSIM_EXPERIMENT:-background}
 SYNCSIM_TOPOLOGY_PARAM=${SYNCSIM_TOPOLOGY_PARAM:-topology_file}
 SYNCSIM_FLOWS_PARAM=${SYNCSIM_FLOWS_PARAM:-flows_file}
-SYNCSIM_FCT_SUFFIX=${SYNCSIM_FCT_SUFFIX:-.fct.txt} # written beside --csv FILE
+SYNCSIM_FCT_PARAM=${SYNCSIM_FCT_PARAM:-fct_out} # where it writes its fct.txt
+# Simulated time of each run, ms: arrivals stop at its end (the sample's
+# flows start at 2 s and end by 2.04 s in ns-3).
+SYNCSIM_DURATION_SAMPLE=${SYNCSIM_DURATION_SAMPLE:-2100}
+SYNCSIM_DURATION_FT=${SYNCSIM_DURATION_FT:-100}
 # The settings matched to ns-3's below: K and buffer at every switch port,
 # marking at K at the host NICs too (ns-3 needs it to bound its windows;
 # see filerun.cc), syncsim's default CWR (hold) = ns-3's prr-linux + bytes.
-SYNCSIM_SETS=${SYNCSIM_SETS:-"ecn_k_pkts=65 buffer_kb=256 nic_ecn_k_pkts=65 dctcp_cwr=hold"}
+SYNCSIM_SETS=${SYNCSIM_SETS:-"ecn_k_pkts=65 buffer_kb=256 nic_ecn_k_pkts=65 dctcp_cwr=hold warmup_ms=0"}
 # ---- ns-3's side.
-NS3_ARGS=${NS3_ARGS:-"--ecn_k_pkts=65 --buffer_kb=256 --host_k_pkts=65 --recovery=prr-linux --ca=bytes --fct_from=connect"}
+# FCT from the established connection to the sender's last ACK, as
+# syncsim's fct_out (which opens no connection) counts it.
+NS3_ARGS=${NS3_ARGS:-"--ecn_k_pkts=65 --buffer_kb=256 --host_k_pkts=65 --recovery=prr-linux --ca=bytes --fct_from=connect --fct_end=ack"}
 # ---- the fat-tree case.
 FT_K=${FT_K:-8}
 FT_RATE=${FT_RATE:-100Gbps}
@@ -116,7 +122,7 @@ if [[ -z ${SKIP_SYNCSIM:-} ]]; then
 	first=${CASES%% *}
 	if "$syncsim" run "$SYNCSIM_EXPERIMENT" --dry-run "${sets[@]}" \
 		--set "$SYNCSIM_TOPOLOGY_PARAM=$out/$first.topo" --set "$SYNCSIM_FLOWS_PARAM=$out/$first.flows" \
-		>/dev/null 2>"$out/syncsim-dry-run.err"; then
+		--set "$SYNCSIM_FCT_PARAM=$out/$first.syncsim.fct.txt" >/dev/null 2>"$out/syncsim-dry-run.err"; then
 		syncsim_ok=1
 	else
 		echo "h2h.sh: syncsim does not take these files yet (pending): $(head -1 "$out/syncsim-dry-run.err")" >&2
@@ -126,9 +132,12 @@ if ((syncsim_ok)); then
 	for c in $CASES; do
 		o=$out/$c
 		if [[ ! -s $o.syncsim.cpu ]]; then
-			rm -f "$o.syncsim.csv" "$o.syncsim.csv.json" "$o.syncsim.csv$SYNCSIM_FCT_SUFFIX"
+			rm -f "$o.syncsim.csv" "$o.syncsim.csv.json" "$o.syncsim.fct.txt"
+			d=$SYNCSIM_DURATION_FT
+			[[ $c == sample ]] && d=$SYNCSIM_DURATION_SAMPLE
 			/usr/bin/time -f '%U %S' -o "$o.syncsim.time" "$syncsim" run "$SYNCSIM_EXPERIMENT" "${sets[@]}" \
 				--set "$SYNCSIM_TOPOLOGY_PARAM=$o.topo" --set "$SYNCSIM_FLOWS_PARAM=$o.flows" \
+				--set "$SYNCSIM_FCT_PARAM=$o.syncsim.fct.txt" --set duration_ms="$d" \
 				--csv "$o.syncsim.csv" --quiet >"$o.syncsim.out"
 			awk '{ printf "%.2f\n", $1 + $2 }' "$o.syncsim.time" >"$o.syncsim.cpu"
 		fi
@@ -140,7 +149,7 @@ for c in $CASES; do
 	n=$(head -1 "$o.flows" | awk '{ print $1 }')
 	runs=(--run ns-3 "$o.ns3.fct" "$(awk '$1 == "cpu_s" { print $2 }' "$o.ns3.out")")
 	if ((syncsim_ok)); then
-		runs+=(--run syncsim "$o.syncsim.csv$SYNCSIM_FCT_SUFFIX" "$(cat "$o.syncsim.cpu")")
+		runs+=(--run syncsim "$o.syncsim.fct.txt" "$(cat "$o.syncsim.cpu")")
 	fi
 	echo "== $c ($(head -1 "$o.topo" | awk '{ print $1 - $2 " hosts, " $2 " switches, " $3 " links" }'), $n flows)"
 	python3 "$here/fct_compare.py" --topology "$o.topo" --flows "$n" "${runs[@]}" | tee "$o.compare.txt"
