@@ -11,6 +11,8 @@
 #            every link 100 Gbit/s and 1 us) with FT_FLOWS web-search flows
 #            at FT_LOAD of the host links (websearch_flows.py, seed S)
 #
+# ns-3's results for the default cases are kept in h2h-results/ and reused
+# when the inputs and NS3_ARGS are the same (NS3_REUSE=0 reruns them).
 # Raw results stay in OUTDIR (default a temporary directory): per case the
 # input files, ns-3's fct.txt and summary, syncsim's CSV and fct.txt and
 # their comparison (the ideal FCT recomputed for both: qp_finish's). Runs already there are kept, so an interrupted
@@ -96,6 +98,16 @@ for c in $CASES; do
 		mv "$t.flows" "$out/$c.flows"
 	fi
 	rm -f "$t.topo" "$t.flows"
+	# ns-3's kept results (h2h-results/) stand in for a run on the same
+	# inputs with the same arguments; NS3_REUSE=0 reruns ns-3.
+	kept=$here/h2h-results
+	if [[ ${NS3_REUSE:-1} == 1 && ! -s $out/$c.ns3.out && -s $kept/$c.ns3.out &&
+		$(cat "$kept/ns3-args.txt") == "$NS3_ARGS" ]] &&
+		(cd "$out" && grep -E " ($c\.topo|$c\.flows)\$" "$kept/inputs.sha256" | sha256sum -c --quiet --strict - >/dev/null 2>&1); then
+		gunzip -c "$kept/$c.ns3.fct.gz" >"$out/$c.ns3.fct"
+		cp "$kept/$c.ns3.out" "$out/$c.ns3.out"
+		echo "h2h.sh: $c: ns-3's results kept in h2h-results/ (same inputs and arguments)" >&2
+	fi
 done
 
 # ns-3, two cases at a time; a case whose summary exists is kept.
