@@ -58,9 +58,11 @@
 // after the first (the completion on an empty network with no window
 // limit).
 //
-// Printed at the end (stdout): flows, flows_done, sim_s (when the last flow
-// completed), handshake_mean_us, ecn_marks and drops at the switch ports,
-// max_rss_mb, and cpu_s, the process's user + system CPU time (getrusage).
+// Printed at the end (stdout): flows, flows_done (received whole),
+// flows_acked, sim_s (when the last flow completed), handshake_mean_us,
+// ecn_marks and drops at the switch ports, host_ecn_marks and host_drops at
+// the host NICs, max_rss_mb, and cpu_s, the process's user + system CPU
+// time (getrusage).
 
 #include "dctcp-models.h"
 
