@@ -23,8 +23,10 @@
 //   1500 bytes) and delay; error rates other than 0 are refused.
 // - switch ports: StepMarkQueue (dctcp-models.h), drop-tail of --buffer_kb
 //   marking CE at K = --ecn_k_pkts packets waiting, as syncsim's switch
-//   ports; traffic control removed. Host NICs: the same queue of
-//   --host_buffer_kb without marking (FIFO; see h2h.sh for what differs).
+//   ports; no queue disc is installed. Host NICs: FlowRRQueue (below),
+//   flows served round robin as syncsim's NICs serve them, drop-tail of
+//   --host_buffer_kb, marking at --host_k_pkts (default K);
+//   --host_queue=fifo makes them a single FIFO.
 // - routing: shortest paths by hop count through switches only (hosts do
 //   not forward), as third.cc's CalculateRoute (lines 223-268) and
 //   syncsim's netsim.BuildRoutes, with per-flow ECMP: each node hashes the
