@@ -36,7 +36,7 @@ fi
 out=${NS3_BUILD:-${TMPDIR:-/tmp}/syncsim-ns3}
 mkdir -p "$out"
 bin=$out/r1-dctcp
-if [[ ! -x $bin || $here/r1-dctcp.cc -nt $bin ]]; then
+if [[ ! -x $bin || $here/r1-dctcp.cc -nt $bin || $here/dctcp-models.h -nt $bin ]]; then
 	g++ -O2 -std=c++17 -o "$bin" "$here/r1-dctcp.cc" \
 		-lns3-core -lns3-network -lns3-internet -lns3-point-to-point \
 		-lns3-applications -lns3-traffic-control
