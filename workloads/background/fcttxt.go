@@ -34,7 +34,10 @@ func NodeIP(id int) uint32 {
 func IPNode(ip uint32) int { return int((ip >> 8) & 0xffff) }
 
 // FirstSPort is the first source port of every host: third.cc numbers
-// each host's flows from 10000 in the order they start (portNumder).
+// each host's flows from 10000 in the order they start (portNumder, one
+// counter per source at alibaba-edu/High-Precision-Congestion-Control
+// 4b78df6, simulation/scratch/third.cc ScheduleFlowInputs; some later
+// versions and forks keep one per source and destination pair).
 const FirstSPort = 10000
 
 // Hop is one link of a flow's path: its propagation delay and rate.
