@@ -308,6 +308,11 @@ type Params struct {
 	// ina-leafspine point under PA-ATP: 7 of 8 jobs done by 400 ms, 7.6 M
 	// drops, against an AJCT of 0.72 ms and 20 K drops with pulls.
 	Pull bool
+	// PullAfterReset pulls at every expiry that follows progress (a new
+	// result or GACK that restarted the timer), the earlier model. Default
+	// false: a front pulled once is resent at the next expiry that finds
+	// it still unanswered (worker.pullFirst).
+	PullAfterReset bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -343,6 +348,11 @@ type Params struct {
 	// rounds, as Linux's DCTCP updates alpha per window of acknowledged
 	// data, never for idle time.
 	AWDRoundsElapsed bool
+	// AWDCutPerWindow cuts AWD by Eq. 2 on an AECN mark at most once per
+	// window of AACKs (awdCtl.cutAllowed), as ECN's and DCTCP's senders
+	// react once per window of data. Default false: at most once per
+	// smoothed GACK round trip, Sec. III-B3's "RTT round".
+	AWDCutPerWindow bool
 
 	// GapThreshold is how far past a missing result the results must
 	// reach before the worker retransmits it (fast retransmit on an AACK
