@@ -70,9 +70,11 @@ type asyncCtl struct {
 type awdCtl struct {
 	wgt, maxw     float64 // beta weight w, AWD cap
 	elapsed       bool    // +1 per RTT elapsed in a round (Params.AWDRoundsElapsed)
+	perWindow     bool    // Eq. 2 at most once per window of AACKs (Params.AWDCutPerWindow), not once per RTT
 	awd, beta     float64
 	round         netsim.Time // start of the current round (-1: before the first AACK)
 	cutAt         netsim.Time // time of the last cut (-1: none)
+	cutEnd        int64       // the highest sequence sent at the last cut (-1: none)
 	srtt          netsim.Time // smoothed GACK round-trip time (RFC 6298 gain 1/8)
 	results, aecn int         // AACKs and AECN-marked AACKs in the round
 	cuts          uint64
@@ -82,7 +84,8 @@ type awdCtl struct {
 }
 
 func newAWDCtl(p Params, initAWD float64) *awdCtl {
-	a := &awdCtl{wgt: p.W, maxw: float64(p.MaxWindow), beta: p.InitBeta, round: -1, cutAt: -1, elapsed: p.AWDRoundsElapsed}
+	a := &awdCtl{wgt: p.W, maxw: float64(p.MaxWindow), beta: p.InitBeta, round: -1, cutAt: -1, cutEnd: -1,
+		elapsed: p.AWDRoundsElapsed, perWindow: p.AWDCutPerWindow}
 	a.set(initAWD)
 	if p.InitBeta == InitBetaSteady {
 		a.beta = BetaApprox(a.awd)
@@ -111,13 +114,15 @@ func (a *awdCtl) sample(r netsim.Time) {
 	}
 }
 
-// onAACK runs Sec. III-B3 on one AACK received at time now, marked with
-// AECN or not: Eq. 2 at most once per RTT on a mark, and at the end of
-// every round (the first AACK at least one RTT after the round began)
-// beta's update and, without marks in the round, +1 (with elapsed, +1 per
-// RTT elapsed). Before the first RTT sample there are no rounds; the first
-// round starts at the first AACK after it.
-func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
+// onAACK runs Sec. III-B3 on one AACK, for sequence seq, received at
+// time now, marked with AECN or not, hi being the highest sequence the job
+// has sent as far as the receiving worker knows: Eq. 2 on a mark at most
+// once per window (see cutAllowed), and at the end of every round (the
+// first AACK at least one RTT after the round began) beta's update and,
+// without marks in the round, +1 (with elapsed, +1 per RTT elapsed).
+// Before the first RTT sample there are no rounds; the first round starts
+// at the first AACK after it.
+func (a *awdCtl) onAACK(now netsim.Time, aecn bool, seq, hi int64) {
 	if a.srtt == 0 {
 		return
 	}
@@ -127,12 +132,13 @@ func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
 	a.results++
 	if aecn {
 		a.aecn++
-		if a.cutAt < 0 || now-a.cutAt >= a.srtt {
+		if a.cutAllowed(now, seq) {
 			prev := a.awd
 			a.awd = CutAWD(a.awd, a.beta) // Eq. 2
 			a.peakSum += prev
 			a.dropSum += prev - a.awd
 			a.cutAt = now
+			a.cutEnd = max(hi, seq)
 			a.cuts++
 		}
 	}
@@ -148,6 +154,34 @@ func (a *awdCtl) onAACK(now netsim.Time, aecn bool) {
 		a.results, a.aecn = 0, 0
 		a.round = now
 	}
+}
+
+// cutAllowed reports whether an AECN mark on the AACK of sequence seq,
+// arriving at now, may cut AWD. By default at most once per smoothed GACK
+// round trip (Sec. III-B3: Eq. 2 per "RTT round"). With
+// Params.AWDCutPerWindow, once per window of AACKs instead: not until the
+// AACK is for a sequence sent after the last cut (beyond the highest
+// sequence sent then), as the CWD is cut at most once per window of GACKs
+// (Sec. III-B2), as ECN's sender reacts at most once per window of data
+// (RFC 3168 Sec. 6.1.2; DCTCP, RFC 8257 Sec. 3.3) and as Sec. III-C's
+// sawtooth cuts once a period (Eq. 4). The occupancy falls only as the
+// sequences in flight at a cut complete, which for a job whose leaders
+// have filled the memory lasts as long as its slowest worker takes to
+// catch up, so once per round trip a mark reports the same overload again
+// and again: on the full-size ina-leafspine point a lone VGG19 job's AWD
+// went from 37,508 to 9.5 in 21 cuts within 0.4 ms and grew back by one a
+// round for the rest of the run (docs/ina-reproduction.md, "A full-size
+// point"). Once per window keeps AWD up, but at 2 percent of the models
+// with 0.5 MiB of memory it let the occupancy stay above the threshold
+// ten times as long (41,469 marks against 3,842) and was slower.
+func (a *awdCtl) cutAllowed(now netsim.Time, seq int64) bool {
+	if a.cutAt < 0 {
+		return true
+	}
+	if !a.perWindow {
+		return now-a.cutAt >= a.srtt
+	}
+	return seq > a.cutEnd
 }
 
 // newAsyncCtl builds an asynchronous window. awd is the asynchronous degree
@@ -261,11 +295,12 @@ func (c *asyncCtl) onResult(w *worker, _ int64, p *netsim.Packet) {
 	if !c.limit {
 		return
 	}
+	hi := max(c.smax, w.sndNext-1)
 	if c.log != nil {
-		*c.log = append(*c.log, awdInput{at: w.host.Sim().Now(), aecn: p.Flags&netsim.FlagAECN != 0})
+		*c.log = append(*c.log, awdInput{at: w.host.Sim().Now(), aecn: p.Flags&netsim.FlagAECN != 0, seq: p.Seq, hi: hi})
 		return
 	}
-	c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0)
+	c.awd.onAACK(w.host.Sim().Now(), p.Flags&netsim.FlagAECN != 0, p.Seq, hi)
 }
 
 // onLoss halves CWD, at most once per window, on a fast retransmission:

@@ -7,11 +7,15 @@ import (
 	"syncsim/netsim"
 )
 
-// aackAt delivers an AACK (marked AECN or not) to worker w's controller at
-// time at of w's simulation.
-func aackAt(w *worker, at netsim.Time, aecn bool) {
+// aackAt delivers an AACK for sequence 0 (marked AECN or not) to worker
+// w's controller at time at of w's simulation.
+func aackAt(w *worker, at netsim.Time, aecn bool) { aackSeqAt(w, at, aecn, 0) }
+
+// aackSeqAt delivers an AACK for sequence seq (marked AECN or not) to
+// worker w's controller at time at of w's simulation.
+func aackSeqAt(w *worker, at netsim.Time, aecn bool, seq int64) {
 	w.j.net.Sim.At(at, func() {
-		p := &netsim.Packet{Kind: KindResult}
+		p := &netsim.Packet{Kind: KindResult, Seq: seq}
 		if aecn {
 			p.Flags = netsim.FlagAECN
 		}
@@ -39,6 +43,8 @@ func aackAt(w *worker, at netsim.Time, aecn bool) {
 //	t=57  AECN    Eq. 2 with that beta: 80.90625 x (1 - 0.388793945/2)
 //
 // With alpha in Eq. 2 the cut at t=15 would leave 101 x 0.55 = 55.55.
+// Every AACK is for sequence 0: the default rule, one cut per RTT, lets
+// t=57 cut; Params.AWDCutPerWindow's is TestAWDCutOncePerWindow's.
 func TestAWDControllerHandWorked(t *testing.T) {
 	for _, elapsed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("elapsed=%v", elapsed), func(t *testing.T) { awdHandWorked(t, elapsed) })
@@ -130,14 +136,68 @@ func TestAWDScope(t *testing.T) {
 				t.Fatalf("AWD %v after the shared mark, %d cuts; want %v, %d", got, j.AWDCuts(), tc.want, tc.cuts)
 			}
 			// A second mark a round later (11 us after the first cut at
-			// t=1): with AWDJob worker 1's copy cuts the job's AWD with
+			// t=1), on an AACK for a sequence sent after the cut (none
+			// had been sent then: the cut's window ends at sequence 0,
+			// the switch's s_max before any GACK): with AWDJob worker 1's copy cuts the job's AWD with
 			// beta still 1 (50 -> 25) and worker 0's copy, 1 us later,
 			// does not; with AWDWorker both copies cut, each its own.
-			aackAt(ws[1], 12*us, true)
-			aackAt(ws[0], 13*us, true)
+			aackSeqAt(ws[1], 12*us, true, 5)
+			aackSeqAt(ws[0], 13*us, true, 5)
 			j.net.Sim.Run(20 * us)
 			if g := [2]float64{j.Window(0).AWD, j.Window(1).AWD}; g != [2]float64{25, 25} || j.AWDCuts() != 2*tc.cuts {
 				t.Fatalf("AWD %v after the second mark, %d cuts; want [25 25], %d", g, j.AWDCuts(), 2*tc.cuts)
+			}
+		})
+	}
+}
+
+// TestAWDCutOncePerWindow: with Params.AWDCutPerWindow Eq. 2 cuts AWD at
+// most once per window of AACKs: a second mark is ignored until an AACK comes for a
+// sequence sent after the cut. Worked by hand, beta 0.5, w = 0.125, AWD
+// 100, an RTT of 10 us, the worker having sent sequences 0-99:
+//
+//	t=0   AECN seq 0    the first cut: AWD = 100 x (1 - 0.5/2) = 75; the
+//	                    window ends at sequence 99; the round starts
+//	t=15  AECN seq 50   a round trip later, but seq 50 was sent before the
+//	                    cut: no cut. The round ends, 2 of 2 marked: beta =
+//	                    0.875 x 0.5 + 0.125 = 0.5625, no +1
+//	(the worker sends sequences 100-199)
+//	t=30  AECN seq 100  sent after the cut: AWD = 75 x (1 - 0.5625/2) =
+//	                    53.90625, the window now ends at 199; beta =
+//	                    0.875 x 0.5625 + 0.125 = 0.6171875
+//	t=45  AECN seq 150  inside that window: no cut
+//
+// Once per RTT (the default) t=15 cuts too,
+// with beta 0.5 (75 -> 56.25), t=30 with 0.5625 (40.4296875) and t=45 with
+// 0.6171875 (27.953...): four cuts where the window rule makes two.
+func TestAWDCutOncePerWindow(t *testing.T) {
+	const us = netsim.Microsecond
+	b2 := 0.875*0.5625 + 0.125
+	for _, perRTT := range []bool{false, true} {
+		want, cuts := 75*(1-0.5625/2), uint64(2)
+		if perRTT {
+			want, cuts = 75*0.75*(1-0.5625/2)*(1-b2/2), 4
+		}
+		t.Run(fmt.Sprintf("perRTT=%v", perRTT), func(t *testing.T) {
+			w := fakeATPWorker()
+			w.sndNext = 100
+			p := DefaultParams()
+			p.InitBeta, p.AWDCutPerWindow = 0.5, !perRTT
+			c := newPAATPCtl(p, 1000, INAHeaderBytes+INAPayloadBytes, nil, 100)
+			c.awd.srtt = 10 * us
+			w.ctl = c
+			aackSeqAt(w, 0, true, 0)
+			aackSeqAt(w, 15*us, true, 50)
+			w.j.net.Sim.At(20*us, func() { w.sndNext = 200 })
+			aackSeqAt(w, 30*us, true, 100)
+			aackSeqAt(w, 45*us, true, 150)
+			w.j.net.Sim.Run(16 * us)
+			if !perRTT && c.awd.awd != 75 {
+				t.Fatalf("AWD %v after a mark inside the first cut's window; want 75", c.awd.awd)
+			}
+			w.j.net.Sim.Run(50 * us)
+			if !near(c.awd.awd, want, 1e-12) || c.awd.cuts != cuts || !near(c.awd.beta, 0.875*b2+0.125, 1e-12) {
+				t.Fatalf("AWD %v, %d cuts, beta %v; want %v, %d cuts, beta %v", c.awd.awd, c.awd.cuts, c.awd.beta, want, cuts, 0.875*b2+0.125)
 			}
 		})
 	}

@@ -129,3 +129,59 @@ func twoExpiries(s *star, w *worker, rec *psRecorder) (first, second []string) {
 	s.net.Sim.Run(200 * netsim.Microsecond)
 	return first, slices.Clone(rec.got)
 }
+
+// TestPulledFrontIsResent: a timeout pulls the acknowledged front once; an
+// expiry that finds the pulled front still unanswered resends it, though a
+// GACK restarted the timer and cleared the backoff in between. Worked by
+// hand (sequences 0-4 sent, 0 GACKed, 1-4 in flight, nothing more to
+// send):
+//   - expiry 1: pull 0, resend 1-4 (1 pull, 4 resends);
+//   - a GACK for 1 (the worker is not AWD-bound): the timer restarts, the
+//     backoff is 0;
+//   - expiry 2: 0 is resent, then 2-4 (1 pull, 8 resends). Under
+//     Params.PullAfterReset (the earlier model) 0 is pulled again (2
+//     pulls, 7 resends), and would be at every expiry so long as a GACK
+//     came between them;
+//   - the result of 0 comes: the front is 1, GACKed and not yet pulled, so
+//     expiry 3 pulls it (2 pulls), then resends 2-4 (11 resends).
+func TestPulledFrontIsResent(t *testing.T) {
+	for _, reset := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reset=%v", reset), func(t *testing.T) {
+			s := newStar(t, starCfg{workers: 2})
+			j := idleJob(t, s, 0, PAATP)
+			j.params.Pull, j.params.PullAfterReset = true, reset
+			w := gackedFront(t, j)
+			w.gateEnd = 5
+			w.timeout()
+			if st := w.stats; st.Pulls != 1 || st.Retransmits != 4 {
+				t.Fatalf("first expiry: %d pulls, %d resends; want 1, 4", st.Pulls, st.Retransmits)
+			}
+			p := s.net.Sim.Packets().Get()
+			p.Kind, p.Seq = KindGACK, 1
+			p.Ext[extJob] = 0
+			w.Receive(p)
+			if w.backoff != 0 || w.lastGACK != 1 || w.sndNext != 5 {
+				t.Fatalf("after the GACK: backoff %d, last_GACK %d, snd_next %d; want 0, 1, 5", w.backoff, w.lastGACK, w.sndNext)
+			}
+			w.timeout()
+			pulls, resends := uint64(1), uint64(8)
+			if reset {
+				pulls, resends = 2, 7
+			}
+			if st := w.stats; st.Pulls != pulls || st.Retransmits != resends {
+				t.Fatalf("second expiry: %d pulls, %d resends; want %d, %d", st.Pulls, st.Retransmits, pulls, resends)
+			}
+			if reset {
+				return
+			}
+			r := s.net.Sim.Packets().Get()
+			r.Kind, r.Seq = KindResult, 0
+			r.Ext[extJob], r.Ext[extValue], r.Ext[extBitmap] = 0, ExpectedSum(2, 0), int64(fullMask(2))
+			w.Receive(r)
+			w.timeout()
+			if st := w.stats; w.lastAACK != 0 || st.Pulls != 2 || st.Retransmits != 11 {
+				t.Fatalf("third expiry: last_AACK %d, %d pulls, %d resends; want 0, 2, 11", w.lastAACK, st.Pulls, st.Retransmits)
+			}
+		})
+	}
+}

@@ -308,6 +308,14 @@ type Params struct {
 	// ina-leafspine point under PA-ATP: 7 of 8 jobs done by 400 ms, 7.6 M
 	// drops, against an AJCT of 0.72 ms and 20 K drops with pulls.
 	Pull bool
+	// PullAfterReset pulls at every expiry that follows progress (a new
+	// result or GACK that restarted the timer). Default true, the model
+	// every published figure was measured with; false (rto_pull_again=
+	// front) pulls a front once and resends it at the next expiry that
+	// finds it still unanswered (worker.pullFirst), which cut the full-size
+	// point's pulls 4.3x (docs/ina-reproduction.md "A full-size point")
+	// and is not the default until the figures are rerun with it.
+	PullAfterReset bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).
@@ -343,6 +351,11 @@ type Params struct {
 	// rounds, as Linux's DCTCP updates alpha per window of acknowledged
 	// data, never for idle time.
 	AWDRoundsElapsed bool
+	// AWDCutPerWindow cuts AWD by Eq. 2 on an AECN mark at most once per
+	// window of AACKs (awdCtl.cutAllowed), as ECN's and DCTCP's senders
+	// react once per window of data. Default false: at most once per
+	// smoothed GACK round trip, Sec. III-B3's "RTT round".
+	AWDCutPerWindow bool
 
 	// GapThreshold is how far past a missing result the results must
 	// reach before the worker retransmits it (fast retransmit on an AACK
@@ -479,6 +492,7 @@ func DefaultParams() Params {
 		SwitchMLThreads:            4,
 		SwitchMLFirstTimeouts:      1,
 		Pull:                       true,
+		PullAfterReset:             true,
 		ResultECN:                  true,
 		LossCut:                    true,
 	}

@@ -49,6 +49,9 @@ type awdInput struct {
 	rtt  netsim.Time // a GACK round-trip sample (awdCtl.sample) when sample is set
 	smp  bool
 	aecn bool // an AACK's AECN bit (awdCtl.onAACK) when smp is not set
+	// seq and hi are the AACK's sequence and the highest sequence the
+	// job had sent as far as its worker knew (awdCtl.onAACK).
+	seq, hi int64
 }
 
 // partitioned sets up the job's books for a partitioned network: the
@@ -94,7 +97,7 @@ func (j *Job) foldAWD() {
 		if in.smp {
 			j.awd.sample(in.rtt)
 		} else {
-			j.awd.onAACK(in.at, in.aecn)
+			j.awd.onAACK(in.at, in.aecn, in.seq, in.hi)
 		}
 	}
 	j.awdBuf = buf[:0]

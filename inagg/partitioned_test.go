@@ -24,16 +24,16 @@ func TestFoldAWDOrder(t *testing.T) {
 	p.InitBeta = 1
 	us := netsim.Microsecond
 	j := &Job{awd: newAWDCtl(p, 10), workers: []*worker{
-		{awdLog: []awdInput{{at: 5 * us, rtt: 10 * us, smp: true}, {at: 20 * us}, {at: 32 * us, aecn: true}}},
-		{awdLog: []awdInput{{at: 5 * us, rtt: 20 * us, smp: true}, {at: 20 * us, aecn: true}}},
+		{awdLog: []awdInput{{at: 5 * us, rtt: 10 * us, smp: true}, {at: 20 * us, seq: 4, hi: 10}, {at: 32 * us, aecn: true, seq: 11, hi: 20}}},
+		{awdLog: []awdInput{{at: 5 * us, rtt: 20 * us, smp: true}, {at: 20 * us, aecn: true, seq: 5, hi: 10}}},
 	}}
 	j.foldAWD()
 	want := newAWDCtl(p, 10)
 	want.sample(10 * us)
 	want.sample(20 * us)
-	want.onAACK(20*us, false)
-	want.onAACK(20*us, true)
-	want.onAACK(32*us, true)
+	want.onAACK(20*us, false, 4, 10)
+	want.onAACK(20*us, true, 5, 10)
+	want.onAACK(32*us, true, 11, 20)
 	a := j.awd
 	if a.srtt != 11250*netsim.Nanosecond || a.cuts != 2 || a.awd != want.awd || a.beta != want.beta || a.round != want.round {
 		t.Fatalf("folded AWD: srtt %v, cuts %d, awd %g, beta %g, round %v; want 11.25us, 2, %g, %g, %v",

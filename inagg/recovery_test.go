@@ -92,7 +92,7 @@ func TestInitialBetaSteady(t *testing.T) {
 			t.Fatalf("initial beta %v for AWD 200, want sqrt(2/200) = 0.1", a.beta)
 		}
 		a.srtt = netsim.Microsecond
-		a.onAACK(0, true)
+		a.onAACK(0, true, 0, 0)
 		if !near(a.awd, c.want, 1e-9) {
 			t.Errorf("init beta %v: AWD %v after the first mark, want %v", c.beta, a.awd, c.want)
 		}

@@ -110,6 +110,10 @@ func ConstantParams() []experiments.Param {
 		experiments.EnumParam("awd_rounds", awdRoundsName(d.AWDRoundsElapsed), []string{"aacks", "elapsed"}, "how a quiet round grows "+
 			"PA-ATP's AWD: aacks = +1 per round of AACKs, however long (Sec. III-B3, \"additively increased by one per RTT round\"); "+
 			"elapsed = +1 per RTT elapsed since the round began (the earlier model)").OnlyWhen("protocol", limited...),
+		experiments.EnumParam("awd_cut", awdCutName(d.AWDCutPerWindow), []string{"rtt", "window"}, "how often an AECN mark may cut "+
+			"PA-ATP's AWD by Eq. 2: rtt = once per GACK round trip (Sec. III-B3, per \"RTT round\"); window = once per window of "+
+			"AACKs, not again until an AACK for a sequence sent after the cut (ECN's and DCTCP's once per window of data, RFC 3168 "+
+			"Sec. 6.1.2; Sec. III-C's one cut per sawtooth period)").OnlyWhen("protocol", limited...),
 		experiments.EnumParam("pc_pmax", d.PCMax.String(), inagg.PMaxModeNames(), "StrawAsyn+PC's p_max: awd = AWD / p_avg as Sec. III-B2 defines it, "+
 			"with the job's initial AWD (no asynchrony control moves it); leader = the most leading worker's progress degree").OnlyWhen("protocol", fixedAWD...),
 		experiments.EnumParam("rto_front", "first", []string{"first", "last"}, "where a timeout of the protocols with GACKs puts the front "+
@@ -147,6 +151,9 @@ func ConstantParams() []experiments.Param {
 			"(GACKed), and resend them only at later expiries (false: resend them at once, as the public ATP client, which has no GACKs, "+
 			"resends from last_ACK + 1)").
 			OnlyWhen("protocol", asynchronous...),
+		experiments.EnumParam("rto_pull_again", pullAgainName(d.PullAfterReset), []string{"front", "reset"}, "when rto_pull asks the PS again: front = once "+
+			"per front sequence (last_AACK + 1), an expiry finding the pulled front unanswered resends it; reset = at every expiry after "+
+			"a GACK or result restarted the timer (the earlier model)").OnlyWhen("rto_pull", "true"),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", atpOnly),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
@@ -189,6 +196,14 @@ func awdRoundsName(elapsed bool) string {
 		return "elapsed"
 	}
 	return "aacks"
+}
+
+// awdCutName is awd_cut's value for Params.AWDCutPerWindow.
+func awdCutName(perWindow bool) string {
+	if perWindow {
+		return "window"
+	}
+	return "rtt"
 }
 
 // lossCutName is loss_cut's value for Params.LossCut.
@@ -240,7 +255,9 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitBeta = ps.Float("init_beta")
 		p.InitAlpha = ps.Float("init_alpha")
 		p.AWDRoundsElapsed = ps.String("awd_rounds") == "elapsed"
+		p.AWDCutPerWindow = ps.String("awd_cut") == "window"
 		p.Pull = ps.Bool("rto_pull")
+		p.PullAfterReset = ps.String("rto_pull_again") == "reset"
 		p.ResultECN = ps.Bool("result_ecn")
 	}
 	if ps.Has("max_window_pkts") {
@@ -346,4 +363,12 @@ func Gradient(model string, mb, scale float64) (netsim.Bytes, error) {
 // Protocol parses the protocol parameter.
 func Protocol(ps experiments.Params) (inagg.Protocol, error) {
 	return inagg.ParseProtocol(ps.String("protocol"))
+}
+
+// pullAgainName is rto_pull_again's value for Params.PullAfterReset.
+func pullAgainName(reset bool) string {
+	if reset {
+		return "reset"
+	}
+	return "front"
 }
