@@ -42,7 +42,9 @@ func TestCrewTrainingOverlapOneBucket(t *testing.T) {
 // and OPR complete more rounds than computing then scattering on three
 // seeds (the backward pass is two thirds of each iteration and hides
 // the output side's buckets' scatter and multicast), the books balance
-// (exptest runs with the checks on), and the workers learn as well.
+// (exptest runs with the checks on), and the workers learn as well; with
+// bandwidths that change under the streams (bw_model=walk) and
+// stragglers the books balance too.
 func TestCrewTrainingOverlap(t *testing.T) {
 	for _, sch := range []string{"crew", "opr"} {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -59,6 +61,12 @@ func TestCrewTrainingOverlap(t *testing.T) {
 				t.Errorf("%s seed %d: accuracy %v with overlap", sch, seed, layer["final_acc"])
 			}
 		}
+	}
+	// Bandwidths that change under the streams and stragglers: the books
+	// balance (checked by exptest) and rounds complete.
+	m := exptest.Run(t, CrewTraining(), 2, append(crewOverlapSets, "overlap=layer", "bw_model=walk", "bw_period_s=1", "stragglers=2")...).Metrics
+	if !(m["prs"] > 10) {
+		t.Errorf("changing bandwidths: %v partial reduces", m["prs"])
 	}
 }
 
