@@ -27,7 +27,8 @@ func sweepFile(t *testing.T, args ...string) (string, string, int) {
 // INA jobs with background, the mixed fabric and its partial-reduce
 // tenants with and without overlap), of sr-cluster (with and without
 // overlap),
-// crew-single and crew-training at flow fidelity and of dssync at both:
+// crew-single and crew-training (with and without overlap) at flow fidelity
+// and of dssync at both:
 // the CSV is byte-identical at --parallel 1 and 2, and another seed
 // changes it.
 func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
@@ -44,6 +45,8 @@ func TestSweepRealExperimentsIdenticalForAnyParallel(t *testing.T) {
 			"--set", "compute_ms=10", "--set", "background=flows", "--set", "iterations=3", "--set", "adjust_every=2", "dssync"},
 		{"--vary", "scheme=crew,blink,toa", "--set", "n=12", "--set", "p=4", "crew-single"},
 		{"--vary", "scatter=blocking,non-blocking", "--set", "n=12", "--set", "p=4", "--set", "duration_s=5", "--set", "faulty_links=3", "crew-training"},
+		{"--vary", "overlap=none,layer", "--vary", "scheme=crew,opr", "--set", "n=12", "--set", "p=4", "--set", "duration_s=5", "--set", "model_mb=40",
+			"--set", "compute_scale=10", "crew-training"},
 	}
 	for _, c := range cases {
 		name := c[len(c)-1]

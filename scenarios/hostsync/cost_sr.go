@@ -141,7 +141,7 @@ func srClusterCost() *experiments.Cost {
 		// as many transfers per group as buckets (the segments stay the
 		// model's).
 		buckets := 1.0
-		if bs, err := srBuckets(ps, v); err == nil && len(bs) > 1 {
+		if bs, err := layerBuckets(ps, v); err == nil && len(bs) > 1 {
 			buckets = float64(len(bs))
 			// Each further bucket's end, and the wait for its members'
 			// backprop when it is not yet produced.

@@ -55,6 +55,7 @@ func CrewTraining() *experiments.Experiment {
 			"(0: it knows every change at once; -1: it never learns a change)").
 			Means("0", "the controller knows every change at once").Means("-1", "the controller never learns a change").OnlyWhen("bw_model", "redraw", "walk", "trace"),
 	}, crewNetParams()...)
+	params = append(params, crewOverlapParams()...)
 	params = append(params, workers.Params()...)
 	return learnrig.With(&experiments.Experiment{
 		Name:    "crew-training",
@@ -147,6 +148,10 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
 	}
+	buckets, err := layerBuckets(ps, float64(s.model))
+	if err != nil {
+		return nil, fmt.Errorf("crew-training: %w", err)
+	}
 	learning, err := learnrig.New(r, s.sim, learnrig.Job{Workers: n})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -154,6 +159,7 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	cl, err := crew.NewCluster(s.net, crew.Config{
 		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"), ComputeMult: mult,
 		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")), Recorder: learning.Crew(),
+		Buckets: buckets,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -187,8 +193,8 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 
 // validateCrewTraining checks a point beyond the declarations: the
 // network's files, the trace file and that the compute times fit the
-// simulated clock (workers.CheckCompute), the outage schedule and its count, and
-// what packet fidelity cannot do.
+// simulated clock (workers.CheckCompute), the outage schedule and its count,
+// what packet fidelity cannot do, and what overlap=layer does not run with.
 func validateCrewTraining(ps experiments.Params) error {
 	if err := validateCrewNet(ps); err != nil {
 		return err
@@ -227,6 +233,9 @@ func validateCrewTraining(ps experiments.Params) error {
 		return fmt.Errorf("outages need fidelity=flow")
 	}
 	if err := workers.Validate(ps, n); err != nil {
+		return err
+	}
+	if err := validateCrewOverlap(ps); err != nil {
 		return err
 	}
 	if m := ps.String("bw_model"); m != "static" {

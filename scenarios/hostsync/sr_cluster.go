@@ -170,7 +170,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		Cost:       cost,
 	}
 	cfg.Schedule = sched
-	if cfg.Buckets, err = srBuckets(ps, cfg.ModelBytes); err != nil {
+	if cfg.Buckets, err = layerBuckets(ps, cfg.ModelBytes); err != nil {
 		return nil, fmt.Errorf("sr-cluster: %w", err)
 	}
 	setup := &srClusterSetup{sim: sim, p: p}
@@ -362,7 +362,7 @@ func srP(ps experiments.Params) int {
 // below 1) and the workers' compute times fit the simulated clock
 // (workers.CheckCompute), the bandwidth epochs of bw_model=redraw or walk
 // fit in memory (training.CheckEpochs), overlap=layer's table can be read
-// and bucketed (srBuckets), and selective reduce can launch a group (p below n, unless
+// and bucketed (layerBuckets), and selective reduce can launch a group (p below n, unless
 // every round is a full all reduce, c = 1: syncctl.SelectiveConfig.CheckWorkers).
 func validateSRCluster(ps experiments.Params) error {
 	if err := setup.ValidateFlowsFile(ps); err != nil {
@@ -391,7 +391,7 @@ func validateSRCluster(ps experiments.Params) error {
 	if err := workers.Validate(ps, ps.Int("n")); err != nil {
 		return err
 	}
-	if _, err := srBuckets(ps, ps.Float("model_mb")*1e6); err != nil {
+	if _, err := layerBuckets(ps, ps.Float("model_mb")*1e6); err != nil {
 		return err
 	}
 	model, err := training.ParseBWModel(ps.String("bw_model"))

@@ -32,9 +32,10 @@ func srOverlapParams() []experiments.Param {
 	}
 }
 
-// srBuckets is the run's buckets with overlap=layer (nil with none): the
-// layer table's shape at modelBytes, fused under bucket_mib.
-func srBuckets(ps experiments.Params, modelBytes float64) ([]layers.Bucket, error) {
+// layerBuckets is the run's buckets with overlap=layer (nil with none): the
+// layer table's shape at modelBytes, fused under bucket_mib. sr-cluster and
+// crew-training (crewOverlapParams) share it and the parameters it reads.
+func layerBuckets(ps experiments.Params, modelBytes float64) ([]layers.Bucket, error) {
 	o, err := layers.ParseOverlap(ps.String("overlap"))
 	if err != nil || o == layers.OverlapNone {
 		return nil, err

@@ -3,18 +3,19 @@
 # 10), as docs/crew.md reports them: Figs. 5, 7, 9 and 10 at the default
 # chunk pipelining, Figs. 4, 6, 8 and 11 under block store-and-forward
 # (--set pipeline=block, as first measured; docs/crew.md's Studies have
-# their pipelined counterparts for Figs. 4, 6 and 8).
+# their pipelined counterparts for Figs. 4, 6 and 8); `overlap` is
+# overlap=layer against none, as docs/workers.md reports it.
 #
 #   scripts/crew/reproduce.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
 # About 85 CPU-minutes on one core, 80 of them the pipelined Figs. 5, 7, 9
-# and 10 (costs.md has each sweep's). The packet-against-flow check comes
-# from the test:
+# and 10, plus 6 for overlap (costs.md has each sweep's). The
+# packet-against-flow check comes from the test:
 #   go test ./workloads/crew -run PacketMatchesFlow -v
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=crew-repro
-figures=(fig4 fig5 fig6 fig7 fig8 fig9 fig10 fig11)
+figures=(fig4 fig5 fig6 fig7 fig8 fig9 fig10 fig11 overlap)
 
 workloads=(--vary network=n1,n2 --vary trace=t1,t2)
 
@@ -98,6 +99,17 @@ fig11() {
 		fig11.csv --metric pr_time_s --vs bw_noise=0
 	table fig11-split "Fig. 11: N-A against E-D at each noise" \
 		fig11.csv --metric pr_time_s --of split=n-a
+}
+
+# Layer-wise overlap of each partial reduce with backprop (overlap=layer,
+# docs/workers.md; the paper's runs, and every figure above, are
+# overlap=none): T2 as in Fig. 9, at its compute x1 and x6, BERT-base's
+# proportions and DDP's buckets, both networks, p = 10.
+overlap() {
+	sweep overlap crew-training --set trace=t2 --vary network=n1,n2 --vary compute_scale=1,6 \
+		--vary overlap=none,layer --trials 5
+	table overlap "Overlap: rounds per worker, partial-reduce time and wait for P, layer over none, paired" \
+		overlap.csv --metric rounds_per_worker,pr_time_s,queue_wait_s --of overlap=layer
 }
 
 main "$@"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"syncsim/netsim"
+	"syncsim/workloads/layers"
 	"syncsim/workloads/training"
 )
 
@@ -41,6 +42,12 @@ type Config struct {
 	Probe netsim.Time
 	// Recorder, if set, hears the schedule (recorder.go).
 	Recorder Recorder
+	// Buckets, if set, overlap each partial reduce with the members'
+	// backprop bucket by bucket (overlap.go): the model's layer buckets,
+	// input side first as layers.Buckets returns them, whose bytes and
+	// compute give the proportions of Model and of each compute draw. Nil:
+	// a worker scatters when its local iteration is done (Sec. III).
+	Buckets []layers.Bucket
 }
 
 // worker states
@@ -103,6 +110,9 @@ type Cluster struct {
 	tasks   []task // under way, in formation order
 
 	defSplit Split // CREW's default plan (P = N), nil when stale
+
+	ov  *overlapPlan // nil without overlap
+	ovw []ovWorker   // per worker, with overlap
 
 	// books
 	rounds     []int
@@ -181,6 +191,16 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 	for w := range c.rng {
 		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
 	}
+	if len(cfg.Buckets) > 0 {
+		if err := cfg.validateOverlap(); err != nil {
+			return nil, err
+		}
+		ov, err := newOverlapPlan(cfg.Buckets, cfg.Chunks)
+		if err != nil {
+			return nil, err
+		}
+		c.ov, c.ovw = ov, make([]ovWorker, n)
+	}
 	if net.Fluid != nil && cfg.Scheme != A2A && !cfg.viaEngine {
 		c.mesh = newMesh(c)
 		net.onRate = c.mesh.capacity
@@ -230,6 +250,10 @@ type Metrics struct {
 // Run simulates cfg.Duration of training and returns the metrics.
 func (c *Cluster) Run() Metrics {
 	for w := 0; w < c.n; w++ {
+		if c.ov != nil {
+			c.ovStart(w)
+			continue
+		}
 		c.startCompute(w)
 	}
 	c.scheduleFaults()
@@ -402,6 +426,10 @@ func (c *Cluster) memberDone(w int) {
 	}
 	c.rec().Holds(w)
 	c.rounds[w]++
+	if c.ov != nil {
+		c.ovSyncOver(w) // the forward pass goes on by itself
+		return
+	}
 	c.startCompute(w)
 }
 
@@ -412,6 +440,10 @@ func (c *Cluster) memberReleased(w int) {
 		return
 	}
 	c.rec().Released(w)
+	if c.ov != nil {
+		c.ovSyncOver(w)
+		return
+	}
 	c.startCompute(w)
 }
 

@@ -16,7 +16,11 @@
 // every chunk as soon as it holds the chunk's p copies (controlled reduce)
 // and streams the result back to every member of P (way-back multicast),
 // so the multicast overlaps the scatter (stream.go). A member starts its
-// next iteration when it holds every chunk's result. OPR is the same with
+// next iteration when it holds every chunk's result; with Config.Buckets
+// (overlap.go, an option the paper leaves to future work, Sec. VI) it is
+// ready at its first gradient bucket, scatters each bucket's chunks as
+// backprop produces them, and starts a layer's next forward pass when it
+// holds that layer's chunks' results. OPR is the same with
 // p blocks over P only; A2A, PS, Ring and the tree baselines are in
 // task_a2a.go and single.go.
 //

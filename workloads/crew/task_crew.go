@@ -143,6 +143,11 @@ func newCrewTask(c *Cluster, pid int, P []int, pre []*preScatter) *crewTask {
 	t.left = p
 	t.planned = make([]bool, p)
 	t.load = make([]float64, c.n)
+	if c.ov != nil {
+		for mi, w := range t.P {
+			c.ovJoin(w, t, mi)
+		}
+	}
 	return t
 }
 
@@ -225,9 +230,10 @@ func (t *crewTask) planArrives(mi int) {
 			c.retarget(s, o)
 		}
 		s.want = target
+		avail := t.ovAvail(mi, target) // with overlap, what backprop has produced
 		if o == w {
-			s.got = append(Block(nil), target...)
-			t.copyArrived(mi, b, target)
+			s.got = append(Block(nil), avail...)
+			t.copyArrived(mi, b, avail)
 			continue
 		}
 		if drop := s.got.Minus(target); drop.Len() > 0 {
@@ -237,7 +243,7 @@ func (t *crewTask) planArrives(mi int) {
 		if s.live && s.cur.Minus(target).Len() > 0 {
 			c.stop(s) // what had left arrives and is filtered by want
 		}
-		s.queue = target.Minus(s.got).Minus(s.prop).Minus(s.cur)
+		s.queue = avail.Minus(s.got).Minus(s.prop).Minus(s.cur)
 		t.copyArrived(mi, b, s.got)
 		c.pump(s)
 	}
@@ -339,6 +345,8 @@ func (t *crewTask) result(mi int, m Block) {
 	}
 	if !t.done[mi] && t.held[mi].Len() == t.c.cfg.Chunks {
 		t.finishMember(mi)
+	} else if t.c.ov != nil {
+		t.c.ovResult(t.P[mi]) // a forward pass may wait for these
 	}
 }
 
