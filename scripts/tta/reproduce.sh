@@ -21,7 +21,8 @@
 # sr-cnn: partial reduce at p = 2 against all reduce, Dirichlet, the CNN to 0.95, n = 8.
 #
 # CPU, with the workers' own models evaluated (costs.md has each
-# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12. The figures under
+# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=5
+# dssync-cnn 5.4 (324 s), sr-cnn 6.2 (374 s), each about twice that at 10. The figures under
 # docs/figures/tta are dssync's PNGs. See scripts/lib/reproduce.sh for
 # SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
