@@ -171,6 +171,10 @@ func (t *Table) caption(st Style, trials int) string {
 			fmt.Fprintf(&b, "; \"%s / %s\": the ratio seed by seed, median [min-max]", a, bb)
 		}
 		b.WriteString(" over the seeds where both are defined")
+		if t.Count {
+			fmt.Fprintf(&b, "; \"k/n below\": on k of those n seeds the change is below %s (\"j at\": exactly %s on j more), above it on the rest",
+				Number(t.Threshold, st.digits()), Number(t.Threshold, st.digits()))
+		}
 	}
 	b.WriteString(".")
 	return b.String()
@@ -252,6 +256,12 @@ func (st Style) change(s Stat, how Change) string {
 	if s.N < s.Of {
 		out += fmt.Sprintf(" (%d of %d seeds)", s.N, s.Of)
 	}
+	if s.Counted {
+		out += fmt.Sprintf(", %d/%d below", s.Below, s.N)
+		if s.At > 0 {
+			out += fmt.Sprintf(", %d at", s.At)
+		}
+	}
 	return out
 }
 
@@ -310,13 +320,19 @@ func Significant(v float64, digits int) string {
 // parameters, the pivot's values, the metric, the statistic ("value",
 // "ratio" or "percent"), the value compared against (for changes), the
 // count of values or pairs used out of the trials or seeds (count,
-// out_of), then median, min and max at full precision. A statistics
+// out_of), then median, min and max at full precision; with Count, a
+// change's seeds below the threshold and at it (below, at; empty for a
+// value). A statistics
 // column whose name a parameter has takes a trailing underscore.
 func (t *Table) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := append([]string(nil), t.Keys...)
 	head = append(head, t.Pivot...)
-	for _, c := range []string{"metric", "statistic", "against", "count", "out_of", "median", "min", "max"} {
+	stats := []string{"metric", "statistic", "against", "count", "out_of", "median", "min", "max"}
+	if t.Count {
+		stats = append(stats, "below", "at")
+	}
+	for _, c := range stats {
 		for slices.Contains(head, c) { // a parameter of that name keeps it
 			c += "_"
 		}
@@ -336,6 +352,13 @@ func (t *Table) CSV(w io.Writer) error {
 		}
 		rec = append(rec, metric, stat, against, strconv.Itoa(s.N), strconv.Itoa(s.Of),
 			experiments.FormatFloat(s.Median), experiments.FormatFloat(s.Min), experiments.FormatFloat(s.Max))
+		if t.Count {
+			below, at := "", ""
+			if s.Counted {
+				below, at = strconv.Itoa(s.Below), strconv.Itoa(s.At)
+			}
+			rec = append(rec, below, at)
+		}
 		return cw.Write(rec)
 	}
 	for _, r := range t.Rows {

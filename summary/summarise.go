@@ -114,13 +114,24 @@ type Spec struct {
 	// experiment's learning metrics when nothing was learnt, a
 	// percentile of flows that never ran.
 	DropUndefined bool
+	// Count, with Compare, counts for every paired change the seeds
+	// whose change lies below Threshold and those exactly at it
+	// (Stat.Below, Stat.At): on how many seeds a claim such as "a is
+	// faster than b" (a / b below 1) holds, the rest being against it.
+	Count     bool
+	Threshold float64
 }
 
 // Stat is one cell: the median, minimum and maximum of N values out of
-// Of (the values left out were undefined, NaN, or had no partner).
+// Of (the values left out were undefined, NaN, or had no partner). For
+// a paired change counted against a threshold (Spec.Count), Below of
+// the N values lie below it and At exactly at it; Counted says they
+// were counted.
 type Stat struct {
 	N, Of            int
 	Median, Min, Max float64
+	Counted          bool
+	Below, At        int
 }
 
 // Row is one line of a summary: the values of the row parameters, the
@@ -147,6 +158,8 @@ type Table struct {
 	Rows       []Row
 	Seeds      []uint64 // every seed in the rows, ascending
 	Dropped    []string // metrics left out as undefined in every row (Spec.DropUndefined)
+	Count      bool     // the changes count their seeds against Threshold (Spec.Count)
+	Threshold  float64
 }
 
 // Summarise computes the summary of d that spec asks for.
@@ -192,7 +205,11 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 		}
 		pis = append(pis, i)
 	}
-	t := &Table{Experiment: d.Experiment, Pivot: pivot, Compare: spec.Compare, Change: spec.Change, Dropped: dropped}
+	if spec.Count && spec.Compare == nil {
+		return nil, fmt.Errorf("counting the seeds against %s is about paired changes; give the baseline (--vs k=v or --of k=v)", Number(spec.Threshold, 3))
+	}
+	t := &Table{Experiment: d.Experiment, Pivot: pivot, Compare: spec.Compare, Change: spec.Change, Dropped: dropped,
+		Count: spec.Count, Threshold: spec.Threshold}
 	for _, m := range metrics {
 		t.Metrics = append(t.Metrics, d.Metrics[m])
 	}
@@ -302,7 +319,12 @@ func (d *Data) Summarise(spec Spec) (*Table, error) {
 				if spec.Compare.Of {
 					a, b = b, a
 				}
-				changes = append(changes, pairedChange(a, b, m, spec.Change))
+				c := pairedChange(a, b, m, spec.Change)
+				if spec.Count {
+					c.Counted = true
+					c.Below, c.At = countAgainst(a, b, m, spec.Change, spec.Threshold)
+				}
+				changes = append(changes, c)
 			}
 			out.Changes = append(out.Changes, changes)
 		}
@@ -438,6 +460,29 @@ func statOf(vals []float64, of int) Stat {
 // change of a over b for every seed both have with defined values and a
 // non-zero b. Of counts the seeds of either side.
 func pairedChange(a, b []row, m int, how Change) Stat {
+	vals, of := pairedValues(a, b, m, how)
+	return statOf(vals, of)
+}
+
+// countAgainst counts the paired changes of metric m of a over b (as
+// pairedChange takes them) below the threshold and exactly at it.
+func countAgainst(a, b []row, m int, how Change, threshold float64) (below, at int) {
+	vals, _ := pairedValues(a, b, m, how)
+	for _, v := range vals {
+		switch {
+		case v < threshold:
+			below++
+		case v == threshold:
+			at++
+		}
+	}
+	return below, at
+}
+
+// pairedValues returns the changes of metric m of a over b, seed by seed
+// in the order of the seeds' names, and the count of seeds either side
+// has.
+func pairedValues(a, b []row, m int, how Change) ([]float64, int) {
 	bySeed := map[string]float64{}
 	all := map[string]bool{}
 	for _, r := range b {
@@ -468,5 +513,5 @@ func pairedChange(a, b []row, m int, how Change) Stat {
 		}
 		vals = append(vals, c)
 	}
-	return statOf(vals, len(all))
+	return vals, len(all)
 }

@@ -66,6 +66,8 @@ func TestSummariseCommand(t *testing.T) {
 		{[]string{"summarise"}, "summarise needs a CSV"},
 		{[]string{"summarise", a, "--vs", "mode=fast", "--of", "mode=slow"}, "--vs and --of both name a baseline; give one"},
 		{[]string{"summarise", a, "--change", "percent"}, "give the baseline with --vs k=v or --of k=v"},
+		{[]string{"summarise", a, "--count-below", "1"}, "give the baseline with --vs k=v or --of k=v"},
+		{[]string{"summarise", a, "--vs", "mode=fast", "--count-below", "NaN"}, "--count-below NaN: want a finite number"},
 		{[]string{"summarise", a, "--vs", "mode=fast,slow"}, "want param=value, one value"},
 		{[]string{"summarise", a, "--metric", "nope"}, "--metric nope: not a metric of toy-cli (metrics: end_us, maybe)"},
 		{[]string{"summarise", a, "--format", "html"}, `--format "html": want markdown or csv`},

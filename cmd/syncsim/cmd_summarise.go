@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,13 +30,15 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			"(X / v; trial t of a point runs with the same seed at every value of k, so the\n" +
 			"comparison is paired), with --of k=v the value v with every other one (v / X);\n" +
 			"several --vs (or --of) make a joint baseline of several parameters;\n" +
-			"--change percent writes 100 (a / b - 1). k's values become columns, as\n" +
+			"--change percent writes 100 (a / b - 1); --count-below v adds to each change\n" +
+			"on how many seeds it lies below v (\"7/10 below\"). k's values become columns, as\n" +
 			"--columns k does without comparing. A NaN (a run that did not finish or a\n" +
 			"metric without a value) is left out and counted (--undefined names it).\n" +
 			"Markdown by default, tidy CSV with --format csv.\n\n" +
 			"EXAMPLES:\n" +
 			"   syncsim summarise incast.csv --metric goodput_gbps,queue_max_pkts\n" +
 			"   syncsim summarise t3.csv --metric comm_time_ms --vs scheme=allreduce\n" +
+			"   syncsim summarise tta.csv --metric tta_s --of scheme=dssync --changes-only --count-below 1\n" +
 			"   syncsim summarise fig12.csv fig13.csv --metric ajct_ms --of protocol=pa-atp --change percent --undefined unfinished\n" +
 			"   syncsim summarise fig56.csv --metric avg_sync_time_s --columns scheme --where trace=cnn\n" +
 			"   syncsim summarise fig5.csv --metric rounds_per_worker --where scheme=crew --of split=n-a --of scheduling=fl\n" +
@@ -46,6 +49,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			&cli.StringSliceFlag{Name: "vs", Usage: "compare every other value of parameter k with `k=v`, seed by seed (X / v); repeat for a joint baseline of several parameters"},
 			&cli.StringSliceFlag{Name: "of", Usage: "compare `k=v` with every other value of k, seed by seed (v / X); repeatable as --vs"},
 			&cli.StringSliceFlag{Name: "columns", Usage: "put the values of `PARAM` in columns (repeatable or p1,p2: their combinations)"},
+			&cli.Float64Flag{Name: "count-below", Usage: "with --vs or --of, count in each change's cell the seeds whose change is below `v` (1 for a ratio, 0 for percent): on how many seeds a claim holds"},
 			&cli.BoolFlag{Name: "changes-only", Usage: "with --vs or --of, print the baseline's values and the changes, not the other values"},
 			&cli.StringFlag{Name: "change", Value: "ratio", Usage: "paired changes as ratio (a / b) or percent (100 (a / b - 1))"},
 			&cli.StringFlag{Name: "undefined", Value: "NaN", Usage: "what to call an undefined (NaN) value in cells, such as unfinished"},
@@ -157,8 +161,15 @@ func summarySpec(c *cli.Context) (summary.Spec, summary.Style, error) {
 	if spec.Change, err = summary.ParseChange(c.String("change")); err != nil {
 		return spec, style, err
 	}
-	if (c.IsSet("change") || style.ChangesOnly) && spec.Compare == nil {
-		return spec, style, errors.New("--change and --changes-only are about paired changes; give the baseline with --vs k=v or --of k=v")
+	if (c.IsSet("change") || style.ChangesOnly || c.IsSet("count-below")) && spec.Compare == nil {
+		return spec, style, errors.New("--change, --changes-only and --count-below are about paired changes; give the baseline with --vs k=v or --of k=v")
+	}
+	if c.IsSet("count-below") {
+		v := c.Float64("count-below")
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return spec, style, fmt.Errorf("--count-below %v: want a finite number, such as 1 for a ratio", v)
+		}
+		spec.Count, spec.Threshold = true, v
 	}
 	return spec, style, nil
 }

@@ -18,7 +18,8 @@
 #             built from this repository into OUTDIR/.syncsim)
 #   PARALLEL  runs at a time (default 2; results do not depend on it)
 #   RESUME=1  continue the CSVs of an interrupted invocation (--resume)
-#             instead of replacing them (--force)
+#             instead of replacing them (--force); NAME.time then adds
+#             the resumed CPU to what it held
 #   EXTRA     more flags for every sweep, e.g. EXTRA="--set bw_model=walk"
 #             (use another OUTDIR for such a variant)
 # Run long ones under `nice -n 10` on a shared machine.
@@ -39,7 +40,17 @@ sweep() {
 	local cmd=("$SYNCSIM" sweep "$@" ${EXTRA:-} --csv "$name.csv" --parallel "${PARALLEL:-2}" "$mode" --quiet)
 	say "$name: syncsim sweep $* ${EXTRA:-} --csv $name.csv"
 	if [[ -x /usr/bin/time ]]; then
-		/usr/bin/time -o "$name.time" -f "%U %S %e %M" "${cmd[@]}"
+		# A resumed sweep adds its cost to the interrupted one's, so
+		# costs.md has the CPU of all the rows, not of the last few.
+		local tfile=$name.time
+		[[ -n ${RESUME:-} && -s $name.time ]] && tfile=$name.time.more
+		/usr/bin/time -o "$tfile" -f "%U %S %e %M" "${cmd[@]}"
+		if [[ $tfile != "$name.time" ]]; then
+			awk 'NR == FNR { u = $1; s = $2; e = $3; m = $4; next }
+				{ printf "%.2f %.2f %.2f %d\n", u + $1, s + $2, e + $3, (m > $4 ? m : $4) }' "$name.time" "$tfile" >"$name.time.sum"
+			mv "$name.time.sum" "$name.time"
+			rm "$tfile"
+		fi
 	else
 		local t0=$SECONDS
 		"${cmd[@]}"
