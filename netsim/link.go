@@ -148,12 +148,19 @@ func (l *Link) arrive(s *Sim, now Time, slot uint32) {
 }
 
 // Delivered is the number of packets that reached the far end: those
-// the sending port serialised, less those still on the wire.
-func (l *Link) Delivered() uint64 { return l.port.TxPackets - uint64(l.count) }
+// the sending port serialised, less those still on the wire (at a port
+// that plans departures, plan.go, those it has handed to the link
+// whether or not their serialisation has started, less those on the
+// link).
+func (l *Link) Delivered() uint64 {
+	l.port.Settle()
+	return l.port.TxPackets + uint64(l.port.nwait) - uint64(l.count)
+}
 
 // DeliveredBytes is the bytes of the packets Delivered counts.
 func (l *Link) DeliveredBytes() uint64 {
-	b := l.port.TxBytes
+	l.port.Settle()
+	b := l.port.TxBytes + l.port.waitBytes()
 	for i := 0; i < int(l.count); i++ {
 		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].d.Size())
 	}

@@ -91,14 +91,15 @@ func (net *Network) addPort(from, to NodeID, rate Rate, delay Time, q Queue) *Po
 }
 
 // portLink is a port and its outgoing link, allocated together: the
-// port's two hot lines, its cold fields, then the link's hot line, in a
-// 320-byte object of five whole cache lines (the allocator places objects
-// of that size class at multiples of 320 bytes from a page boundary).
+// port's two hot lines, the line a planning port (plan.go) reads too, its
+// cold fields, then the link's hot line, in a 384-byte object of six
+// whole cache lines (the allocator places objects of that size class at
+// multiples of 384 bytes from a page boundary).
 type portLink struct {
 	port Port
-	_    [3*64 - unsafe.Sizeof(Port{})]byte
+	_    [4*64 - unsafe.Sizeof(Port{})]byte
 	link Link
-	_    [5*64 - 3*64 - unsafe.Sizeof(Link{})]byte
+	_    [6*64 - 4*64 - unsafe.Sizeof(Link{})]byte
 }
 
 // Node returns the node with the given ID.
@@ -185,6 +186,9 @@ func (net *Network) InFlight() uint64 {
 	var n uint64
 	for _, nd := range net.nodes {
 		for _, pt := range nd.Base().Ports {
+			if pt.plan {
+				continue // its queued packets are on the link already (plan.go)
+			}
 			n += uint64(pt.queue.Len())
 		}
 	}
