@@ -181,7 +181,8 @@ func (net *Network) dropAt(s *Sim, p *Packet, at *Port) {
 }
 
 // InFlight counts packets inside the network: queued at a port, or
-// being serialised onto or propagating on a link.
+// being serialised onto or propagating on a link (between the windows of a
+// partitioned run, posted to a crossing link too).
 func (net *Network) InFlight() uint64 {
 	var n uint64
 	for _, nd := range net.nodes {
@@ -194,6 +195,13 @@ func (net *Network) InFlight() uint64 {
 	}
 	for _, l := range net.links {
 		n += uint64(l.count)
+	}
+	if pr := net.Sim.par; pr != nil && !pr.root.guard {
+		// Between the windows of a partitioned run, the packets posted
+		// to crossing links in the last window wait in the outboxes.
+		for _, box := range pr.out[pr.cur] {
+			n += uint64(len(box))
+		}
 	}
 	return n
 }

@@ -282,8 +282,9 @@ func (pt *Port) HandleEvent(ev Event) {
 	pt.startNext(ev.At)
 }
 
-// Busy reports whether a packet is being serialised.
-func (pt *Port) Busy() bool { return pt.sim.now < pt.freeAt }
+// Busy reports whether a packet is being serialised (between the windows
+// of a partitioned run, at the coordinator's clock).
+func (pt *Port) Busy() bool { return pt.sim.clock() < pt.freeAt }
 
 // BusyTime is the total serialisation time scheduled so far (including the
 // remainder of the packet in service).
