@@ -107,6 +107,10 @@ func (pt *Port) sendPlanned(d Desc) bool {
 		pt.TxBytes += uint64(d.Size())
 	} else if pt.nwait++; pt.nwait == 1 {
 		pt.waitFrom = start
+		if !pt.listed {
+			pt.listed = true
+			pt.sim.settling = append(pt.sim.settling, pt)
+		}
 	}
 	pt.freeAt = start + dt
 	if pt.cross {
@@ -164,4 +168,22 @@ func (pt *Port) waitBytes() uint64 {
 		return 0
 	}
 	return uint64(pt.queue.Bytes())
+}
+
+// settleAll settles the ports of s that may hold planned packets, when a
+// run returns, so that the counters read directly (TxPackets, TxBytes)
+// are those of the run's end. A port leaves the list once nothing of its
+// waits.
+func (s *Sim) settleAll() {
+	keep := s.settling[:0]
+	for _, pt := range s.settling {
+		pt.Settle()
+		if pt.nwait > 0 {
+			keep = append(keep, pt)
+		} else {
+			pt.listed = false
+		}
+	}
+	clear(s.settling[len(keep):])
+	s.settling = keep
 }

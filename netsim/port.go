@@ -145,8 +145,10 @@ type Port struct {
 	// 0 until its first).
 	fslot uint32
 
-	// Counters (a packet is counted when its serialisation starts; at a
-	// planning port, once Settle has booked the start).
+	// Counters (a packet is counted when its serialisation starts). A
+	// port that plans departures (plan.go) books the starts lazily: Run
+	// books them when it returns, but a reader inside a run (an event, a
+	// barrier hook) calls Settle first.
 	TxPackets uint64
 	TxBytes   uint64
 
@@ -165,6 +167,7 @@ type Port struct {
 	waitFrom Time
 	nwait    int32
 	noPlan   bool // SetPlanning(false)
+	listed   bool // in its Sim's settling list (plan.go)
 
 	queue     Queue    // the queue as set
 	nic       *nicFlow // the flow control of a host's port (nic.go), nil elsewhere
