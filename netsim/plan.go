@@ -41,8 +41,14 @@ type PlannedQueue interface {
 	Plannable() bool
 	// AdmitDesc is EnqueueDesc that also returns the descriptor as the
 	// queue keeps it (with any mark set on the way in). (A pointer to the
-	// descriptor, through an interface, would move it to the heap.)
-	AdmitDesc(d Desc, now Time) (Desc, bool)
+	// descriptor, through an interface, would move it to the heap.) With
+	// start set the port is idle and the queue empty: an admitted packet
+	// starts at once, so the queue books its arrival and its departure
+	// at now (as EnqueueDesc then NextDesc would) without holding it.
+	AdmitDesc(d Desc, now Time, start bool) (Desc, bool)
+	// Depart books the departure at now of the oldest packet waiting (as
+	// NextDesc would) and returns its size; the queue must hold one.
+	Depart(now Time) Bytes
 	// BindPort gives the queue the port that plans its departures (nil:
 	// none), whose Settle the queue calls before it reports what it holds.
 	BindPort(pt *Port)
@@ -88,7 +94,10 @@ func (pt *Port) sendPlanned(d Desc) bool {
 	if pt.nwait > 0 && pt.waitFrom <= now {
 		pt.settle(now)
 	}
-	d, ok := pt.pq.AdmitDesc(d, now)
+	// The port is idle when every planned packet has started (the queue
+	// is then empty): d starts now, as startNext would start it.
+	idle := now >= pt.freeAt
+	d, ok := pt.pq.AdmitDesc(d, now, idle)
 	if !ok {
 		pt.Drops++
 		pt.DropBytes += uint64(d.Size())
@@ -97,11 +106,8 @@ func (pt *Port) sendPlanned(d Desc) bool {
 	}
 	dt := pt.txTime(d.Bytes())
 	start := pt.freeAt
-	if now >= start {
-		// The port is idle (every planned packet has started, so the
-		// queue holds only d): d starts now, as startNext would start it.
+	if idle {
 		start = now
-		pt.dq.NextDesc(now)
 		pt.busyTime += dt
 		pt.TxPackets++
 		pt.TxBytes += uint64(d.Size())
@@ -126,14 +132,11 @@ func (pt *Port) sendPlanned(d Desc) bool {
 // port's counters take it, as startNext would have done then.
 func (pt *Port) settle(t Time) {
 	for pt.nwait > 0 && pt.waitFrom <= t {
-		d, _, ok := pt.dq.NextDesc(pt.waitFrom)
-		if !ok {
-			panic(fmt.Sprintf("netsim: port %d of node %d planned %d packets its queue does not hold", pt.Index, pt.Node, pt.nwait))
-		}
-		dt := pt.txTime(d.Bytes())
+		size := pt.pq.Depart(pt.waitFrom)
+		dt := pt.txTime(size)
 		pt.busyTime += dt
 		pt.TxPackets++
-		pt.TxBytes += uint64(d.Size())
+		pt.TxBytes += uint64(size)
 		pt.waitFrom += dt
 		pt.nwait--
 	}

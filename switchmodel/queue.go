@@ -257,10 +257,50 @@ func (q *PortQueue) settle() {
 func (q *PortQueue) Plannable() bool { return q.mode == 0 }
 
 // AdmitDesc implements netsim.PlannedQueue: EnqueueDesc, returning the
-// descriptor as marked.
-func (q *PortQueue) AdmitDesc(d netsim.Desc, now netsim.Time) (netsim.Desc, bool) {
-	ok := q.enqueue(&d, now)
-	return d, ok
+// descriptor as marked; with start, enqueue and NextDesc at once on an
+// empty queue, whose books it leaves as those two would.
+func (q *PortQueue) AdmitDesc(d netsim.Desc, now netsim.Time, start bool) (netsim.Desc, bool) {
+	if !start || q.n != 0 || q.mode != 0 {
+		ok := q.enqueue(&d, now)
+		if ok && start {
+			q.NextDesc(now)
+		}
+		return d, ok
+	}
+	// An empty plain queue: nothing to mark against (K and the byte
+	// threshold are positive when set), the buffer bounds the packet
+	// alone, and its time in the queue is nil (the time average's
+	// arrival and departure at now cancel).
+	size := d.Bytes()
+	if q.buffer > 0 && size > q.buffer {
+		q.refuse(size)
+		return d, false
+	}
+	q.Enqueued++
+	q.EnqueuedBytes += uint64(size)
+	q.MaxBytes = max(q.MaxBytes, size)
+	q.MaxPackets = max(q.MaxPackets, 1)
+	q.Dequeued++
+	q.data.sent += uint64(d.Size())
+	if q.series != nil {
+		q.series.observe(now, size, 1)
+		q.series.observe(now, 0, 0)
+	}
+	return d, true
+}
+
+// Depart implements netsim.PlannedQueue: NextDesc on a plain queue that
+// holds a packet, returning its size.
+func (q *PortQueue) Depart(now netsim.Time) netsim.Bytes {
+	size := q.data.popSize()
+	q.Dequeued++
+	q.n--
+	q.bytes -= size
+	q.avg.depart(now, size)
+	if q.series != nil {
+		q.series.observe(now, q.bytes, q.n)
+	}
+	return size
 }
 
 // BindPort implements netsim.PlannedQueue.
