@@ -28,6 +28,12 @@ import "fmt"
 // Ports with flow control (nic.go) keep the eager path: their departures
 // tell endpoints their credit back. So do queues that are not
 // PlannedQueues or whose Plannable is false.
+//
+// Planning is off by default until the statistical equivalence check
+// (scripts/perf/equivalence.sh) has passed on its whole panel: a build
+// with the tag syncsim_plan turns it on at every port that allows it
+// (plan_on.go), and Port.SetPlanning at one port
+// (docs/performance.md, "One event per packet per hop").
 
 // PlannedQueue is a DescQueue that can tell a port it serves packets in
 // the order it admits them, so that the port may fix each packet's
@@ -54,12 +60,16 @@ type PlannedQueue interface {
 	BindPort(pt *Port)
 }
 
-// SetPlanning turns planned departures on or off at the port (on by
-// default wherever the queue allows them; see plan.go): off, every queued
-// packet takes a start-next event as on any other port. It is for
-// set-up, before packets wait in the port.
+// SetPlanning turns planned departures on or off at the port, wherever
+// the queue allows them (see plan.go; without a call, the build's
+// default: off, on in a build with the tag syncsim_plan): off, every
+// queued packet takes a start-next event as on any other port. It is
+// for set-up, before packets wait in the port.
 func (pt *Port) SetPlanning(on bool) {
-	pt.noPlan = !on
+	pt.planSet = -1
+	if on {
+		pt.planSet = 1
+	}
 	pt.updatePlan()
 }
 
@@ -70,7 +80,8 @@ func (pt *Port) Planned() bool { return pt.plan }
 // queue or its flow control changed.
 func (pt *Port) updatePlan() {
 	pq, _ := pt.queue.(PlannedQueue)
-	plan := pq != nil && !pt.noPlan && !pt.flowCtl && pq.Plannable()
+	want := pt.planSet > 0 || pt.planSet == 0 && planByDefault
+	plan := want && pq != nil && !pt.flowCtl && pq.Plannable()
 	if pt.nwait > 0 && (!plan || pq != pt.pq) {
 		panic(fmt.Sprintf("netsim: port %d of node %d changed its queue or flow control with planned packets waiting", pt.Index, pt.Node))
 	}

@@ -166,7 +166,7 @@ type Port struct {
 	pq       PlannedQueue
 	waitFrom Time
 	nwait    int32
-	noPlan   bool // SetPlanning(false)
+	planSet  int8 // SetPlanning: 1 on, -1 off, 0 the build's default
 	listed   bool // in its Sim's settling list (plan.go)
 
 	queue     Queue    // the queue as set
