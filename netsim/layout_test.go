@@ -7,7 +7,7 @@ import (
 
 // TestPortLinkLayout pins the cache-line layout of a port and its link
 // (allocated together as a portLink): the port's per-packet fields in
-// its first two lines, the link's in one line starting on a line
+// its first two lines, a planning port's in its third, the link's in one line starting on a line
 // boundary, the whole a number of lines; and a packet's per-hop fields in
 // its first 32 bytes, the part of a line every packet of a pool chunk
 // starts (160-byte packets start at multiples of 32 bytes).
@@ -19,6 +19,9 @@ func TestPortLinkLayout(t *testing.T) {
 	pt, l := &pl.port, &pl.link
 	if end := unsafe.Offsetof(pt.tx) + unsafe.Sizeof(pt.tx); end > 128 {
 		t.Errorf("the port's hot fields end at byte %d, beyond its second line", end)
+	}
+	if start, end := unsafe.Offsetof(pt.pq), unsafe.Offsetof(pt.nwait)+unsafe.Sizeof(pt.nwait); start < 128 || end > 192 {
+		t.Errorf("a planning port's fields lie in bytes %d-%d, not in its third line", start, end)
 	}
 	off := uintptr(unsafe.Pointer(l)) - uintptr(unsafe.Pointer(&pl))
 	if off%64 != 0 {

@@ -148,14 +148,41 @@ func (l *Link) arrive(s *Sim, now Time, slot uint32) {
 }
 
 // Delivered is the number of packets that reached the far end: those
-// the sending port serialised, less those still on the wire.
-func (l *Link) Delivered() uint64 { return l.port.TxPackets - uint64(l.count) }
+// the sending port serialised, less those still on the wire or, between
+// the windows of a partitioned run, in the outbox (at a port
+// that plans departures, plan.go, those it has handed to the link
+// whether or not their serialisation has started, less those on the
+// link).
+func (l *Link) Delivered() uint64 {
+	l.port.Settle()
+	n, _ := l.posted()
+	return l.port.TxPackets + uint64(l.port.nwait) - uint64(l.count) - n
+}
 
 // DeliveredBytes is the bytes of the packets Delivered counts.
 func (l *Link) DeliveredBytes() uint64 {
-	b := l.port.TxBytes
+	l.port.Settle()
+	_, b := l.posted()
+	b = l.port.TxBytes + l.port.waitBytes() - b
 	for i := 0; i < int(l.count); i++ {
 		b -= uint64(l.fifo[(int(l.head)+i)&(len(l.fifo)-1)].d.Size())
 	}
 	return b
+}
+
+// posted is the packets and bytes handed to a link into another
+// partition that wait in the sender's outbox (between the windows of a
+// partitioned run; 0 otherwise).
+func (l *Link) posted() (n, b uint64) {
+	pr := l.port.sim.par
+	if !l.port.cross || pr == nil || pr.root.guard {
+		return 0, 0
+	}
+	for _, c := range pr.out[pr.cur][l.port.sim.index*len(pr.parts)+l.rsim.index] {
+		if c.l == l.ID {
+			n++
+			b += uint64(c.d.Size())
+		}
+	}
+	return n, b
 }

@@ -6,8 +6,12 @@ package netsim
 func (s *Sim) Run(until Time) {
 	if s.par != nil && s.par.root == s {
 		s.par.run(until)
+		for _, p := range s.par.parts {
+			p.settleAll()
+		}
 		return
 	}
+	defer s.settleAll()
 	s.stopped = false
 	if s.halted {
 		return

@@ -99,6 +99,7 @@ func (h *Host) SetNICFlowControl(on bool) {
 func (pt *Port) setNIC(n *nicFlow) {
 	old := pt.nic
 	pt.nic, pt.flowCtl = n, n != nil
+	pt.updatePlan()
 	if old != nil {
 		old.flush()
 	}

@@ -128,6 +128,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 		pr.msgs[w] = make([][]message, P*P)
 	}
 	root.par = pr
+	root.settling = nil
 	for id, nd := range net.nodes {
 		b := nd.Base()
 		b.sim = pr.parts[part[id]]
@@ -139,7 +140,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 			}
 		}
 		for _, pt := range b.Ports {
-			pt.sim, pt.fslot = b.sim, 0
+			pt.sim, pt.fslot, pt.listed = b.sim, 0, false
 			pt.SetQueue(pt.queue) // a body queue resolves in the partition's pool
 			if sb, ok := pt.queue.(SimBinder); ok {
 				sb.BindSim(b.sim)

@@ -121,7 +121,8 @@ func (b bodyQueue) NextDesc(now Time) (Desc, int, bool) {
 type Port struct {
 	// The fields read or written for every packet come first, in two
 	// cache lines: the serialiser's state and counters, then the
-	// utilisation and the remembered serialisation times. A Port and its
+	// utilisation and the remembered serialisation times; a planning
+	// port's state starts the third. A Port and its
 	// Link are allocated together (Network.Connect), so a packet's hop
 	// reads adjacent lines instead of scattered objects.
 	dq      DescQueue // the queue, as descriptors (see SetQueue)
@@ -137,11 +138,17 @@ type Port struct {
 	// flowCtl is set on a host's port with flow control (nic.go); the
 	// state itself is the cold field nic.
 	flowCtl bool
+	// plan is set when the port plans each packet's departure at
+	// admission (plan.go).
+	plan bool
 	// fslot numbers the port for its start-next events in sim (fixed.go;
 	// 0 until its first).
 	fslot uint32
 
-	// Counters (a packet is counted when its serialisation starts).
+	// Counters (a packet is counted when its serialisation starts). A
+	// port that plans departures (plan.go) books the starts lazily: Run
+	// books them when it returns, but a reader inside a run (an event, a
+	// barrier hook) calls Settle first.
 	TxPackets uint64
 	TxBytes   uint64
 
@@ -151,6 +158,16 @@ type Port struct {
 	// (data and acknowledgements, usually), saving TxTime's 128-bit
 	// division on most packets.
 	tx [2]txMemo
+
+	// A planning port's queue (plan.go), in the port's third line: the
+	// queue, the packets admitted whose serialisation has not started
+	// (they wait in the queue and are on the link already) and when the
+	// first of them starts.
+	pq       PlannedQueue
+	waitFrom Time
+	nwait    int32
+	planSet  int8 // SetPlanning: 1 on, -1 off, 0 the build's default
+	listed   bool // in its Sim's settling list (plan.go)
 
 	queue     Queue    // the queue as set
 	nic       *nicFlow // the flow control of a host's port (nic.go), nil elsewhere
@@ -178,14 +195,15 @@ func (pt *Port) SetQueue(q Queue) {
 		q = NewFIFO(0)
 	}
 	pt.queue = q
-	if pt.nic != nil && !pt.nic.bind(q) {
-		pt.setNIC(nil)
-	}
 	if dq, ok := q.(DescQueue); ok {
 		pt.dq = dq
 	} else {
 		pt.dq = bodyQueue{q, &pt.sim.pool}
 	}
+	if pt.nic != nil && !pt.nic.bind(q) {
+		pt.setNIC(nil)
+	}
+	pt.updatePlan()
 }
 
 // txTime is TxTime(size, the link's rate), remembered for two sizes.
@@ -210,6 +228,9 @@ func (pt *Port) Send(p *Packet) bool { return pt.SendDesc(p.Desc()) }
 // SendDesc is Send for a packet given as its descriptor: what a switch
 // forwarding a packet it has not read uses.
 func (pt *Port) SendDesc(d Desc) bool {
+	if pt.plan {
+		return pt.sendPlanned(d)
+	}
 	now := pt.sim.now
 	if !pt.dq.EnqueueDesc(d, now) {
 		pt.Drops++
@@ -264,15 +285,20 @@ func (pt *Port) HandleEvent(ev Event) {
 	pt.startNext(ev.At)
 }
 
-// Busy reports whether a packet is being serialised.
-func (pt *Port) Busy() bool { return pt.sim.now < pt.freeAt }
+// Busy reports whether a packet is being serialised (between the windows
+// of a partitioned run, at the coordinator's clock).
+func (pt *Port) Busy() bool { return pt.sim.clock() < pt.freeAt }
 
 // BusyTime is the total serialisation time scheduled so far (including the
 // remainder of the packet in service).
-func (pt *Port) BusyTime() Time { return pt.busyTime }
+func (pt *Port) BusyTime() Time {
+	pt.Settle()
+	return pt.busyTime
+}
 
 // Backlog is the number of packets held by the port: queued plus in service.
 func (pt *Port) Backlog() int {
+	pt.Settle()
 	n := pt.queue.Len()
 	if pt.Busy() {
 		n++

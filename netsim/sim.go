@@ -40,7 +40,10 @@ type Sim struct {
 	// flinks and fports are the links and ports this Sim has numbered
 	// for events without a payload (fixed.go).
 	flinks []*Link
-	fports []*Port
+	// settling lists the ports that plan departures and may hold
+	// planned packets, settled when Run returns (plan.go).
+	settling []*Port
+	fports   []*Port
 	// freaders[i] is flinks[i]'s far node when it reads bodies (a
 	// BodyReader whose ReadsBodies held when the link was numbered), else
 	// nil.

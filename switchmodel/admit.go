@@ -8,6 +8,7 @@ import "syncsim/netsim"
 // shared buffer's dynamic threshold). It changes nothing. RED's random
 // early drops are not foreseen; host NICs, which ask, use no RED.
 func (q *PortQueue) Admits(p *netsim.Packet) bool {
+	q.settle()
 	c := &q.cfg
 	size := p.Size
 	if c.ControlFirst && p.Payload == 0 {

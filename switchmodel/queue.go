@@ -153,16 +153,21 @@ type PortQueue struct {
 
 	avgStart netsim.Time // when the time average (re)started
 	sim      *netsim.Sim
-	red      redState
-	redRng   *rand.Rand
-	name     string
+	// port is the port that plans this queue's departures (netsim's
+	// plan.go), nil when it does not: packets then leave the queue when
+	// it settles them, and every read of what the queue holds settles
+	// first.
+	port   *netsim.Port
+	red    redState
+	redRng *rand.Rand
+	name   string
 	// Padding to a whole number of cache lines, so every queue of the
 	// allocator's size class starts on a line (layout_test.go).
 	_ [queuePad]byte
 }
 
 // queuePad pads PortQueue to 448 bytes, seven whole cache lines.
-const queuePad = 48
+const queuePad = 40
 
 // Bits of PortQueue.mode: the features that take the general path.
 const (
@@ -227,10 +232,79 @@ func (q *PortQueue) SetECNPackets(k int) {
 func (q *PortQueue) Name() string { return q.name }
 
 // Len implements netsim.Queue: packets waiting in both bands.
-func (q *PortQueue) Len() int { return q.n }
+func (q *PortQueue) Len() int {
+	q.settle()
+	return q.n
+}
 
 // Bytes implements netsim.Queue: bytes waiting in both bands.
-func (q *PortQueue) Bytes() netsim.Bytes { return q.bytes }
+func (q *PortQueue) Bytes() netsim.Bytes {
+	q.settle()
+	return q.bytes
+}
+
+// settle books the departures its port has planned up to now (none
+// without planning).
+func (q *PortQueue) settle() {
+	if q.port != nil {
+		q.port.Settle()
+	}
+}
+
+// Plannable implements netsim.PlannedQueue: a plain queue (drop-tail and
+// step marking, no control band, rings, RED or shared buffer) serves in
+// the order it admits and reads nothing at a departure.
+func (q *PortQueue) Plannable() bool { return q.mode == 0 }
+
+// AdmitDesc implements netsim.PlannedQueue: EnqueueDesc, returning the
+// descriptor as marked; with start, enqueue and NextDesc at once on an
+// empty queue, whose books it leaves as those two would.
+func (q *PortQueue) AdmitDesc(d netsim.Desc, now netsim.Time, start bool) (netsim.Desc, bool) {
+	if !start || q.n != 0 || q.mode != 0 {
+		ok := q.enqueue(&d, now)
+		if ok && start {
+			q.NextDesc(now)
+		}
+		return d, ok
+	}
+	// An empty plain queue: nothing to mark against (K and the byte
+	// threshold are positive when set), the buffer bounds the packet
+	// alone, and its time in the queue is nil (the time average's
+	// arrival and departure at now cancel).
+	size := d.Bytes()
+	if q.buffer > 0 && size > q.buffer {
+		q.refuse(size)
+		return d, false
+	}
+	q.Enqueued++
+	q.EnqueuedBytes += uint64(size)
+	q.MaxBytes = max(q.MaxBytes, size)
+	q.MaxPackets = max(q.MaxPackets, 1)
+	q.Dequeued++
+	q.data.sent += uint64(d.Size())
+	if q.series != nil {
+		q.series.observe(now, size, 1)
+		q.series.observe(now, 0, 0)
+	}
+	return d, true
+}
+
+// Depart implements netsim.PlannedQueue: NextDesc on a plain queue that
+// holds a packet, returning its size.
+func (q *PortQueue) Depart(now netsim.Time) netsim.Bytes {
+	size := q.data.popSize()
+	q.Dequeued++
+	q.n--
+	q.bytes -= size
+	q.avg.depart(now, size)
+	if q.series != nil {
+		q.series.observe(now, q.bytes, q.n)
+	}
+	return size
+}
+
+// BindPort implements netsim.PlannedQueue.
+func (q *PortQueue) BindPort(pt *netsim.Port) { q.port = pt }
 
 // ControlLen is the number of packets in the control band (0 without
 // ControlFirst).

@@ -33,6 +33,19 @@ func (r *pktRing) push(d netsim.Desc) {
 	r.bytes += d.Bytes()
 }
 
+// popSize removes the oldest packet, as pop, and returns its size; the
+// ring must not be empty.
+func (r *pktRing) popSize() netsim.Bytes {
+	size := r.ring[r.head].Bytes()
+	r.head = (r.head + 1) & int32(len(r.ring)-1)
+	if r.n--; r.n == 0 {
+		r.head = 0
+	}
+	r.bytes -= size
+	r.sent += uint64(size)
+	return size
+}
+
 // headSize is the size of the oldest packet; the ring must not be empty.
 func (r *pktRing) headSize() netsim.Bytes { return r.ring[r.head].Bytes() }
 

@@ -104,6 +104,7 @@ func (q *PortQueue) Rings() int {
 // RingLen implements netsim.RingQueue: the packets waiting in the ring
 // that packets labelled r join (the whole data band without rings).
 func (q *PortQueue) RingLen(r uint8) int {
+	q.settle()
 	if q.rs == nil {
 		return int(q.data.n)
 	}
@@ -115,6 +116,7 @@ func (q *PortQueue) RingLen(r uint8) int {
 // queue was created: ResetStats leaves it, as the Port's TxBytes, so the
 // two can be compared over any interval. The control band is not counted.
 func (q *PortQueue) RingSentBytes(r uint8) uint64 {
+	q.settle()
 	if q.rs == nil {
 		return q.data.sent
 	}

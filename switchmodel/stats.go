@@ -90,12 +90,14 @@ func (t *timeAvg) mean(start, now netsim.Time, cur uint64, bytes bool) float64 {
 // MeanPackets is the time-averaged number of waiting packets from creation
 // (or the last ResetStats) until now.
 func (q *PortQueue) MeanPackets(now netsim.Time) float64 {
+	q.settle()
 	return q.avg.mean(q.avgStart, now, uint64(q.n), false)
 }
 
 // MeanBytes is the time-averaged occupancy in bytes from creation (or the
 // last ResetStats) until now.
 func (q *PortQueue) MeanBytes(now netsim.Time) float64 {
+	q.settle()
 	return q.avg.mean(q.avgStart, now, uint64(q.bytes), true)
 }
 
@@ -103,6 +105,7 @@ func (q *PortQueue) MeanBytes(now netsim.Time) float64 {
 // warm-up period can be excluded. Maxima restart from the current occupancy.
 // The series, if any, is kept.
 func (q *PortQueue) ResetStats(now netsim.Time) {
+	q.settle()
 	q.Enqueued, q.EnqueuedBytes, q.Dequeued = 0, 0, 0
 	q.Dropped, q.DroppedBytes, q.Marked = 0, 0, 0
 	q.ControlEnqueued, q.ControlDropped = 0, 0
@@ -138,6 +141,7 @@ func (q *PortQueue) EnableSeries(interval netsim.Time) *Series {
 	if interval < 0 {
 		interval = 0
 	}
+	q.settle()
 	now := q.sim.Now()
 	s := &Series{Interval: interval, next: now, curB: q.Bytes(), curN: q.Len()}
 	if interval == 0 {

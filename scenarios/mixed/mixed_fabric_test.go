@@ -2,6 +2,7 @@ package mixed
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,10 +121,11 @@ func TestMixedFabricDeterminism(t *testing.T) {
 //   - INA jobs' AJCT rises when ring jobs run beside them (no background).
 //     Placement takes INA hosts first from the same seeded shuffle, so the
 //     INA jobs sit on the same hosts in both runs. On separate queues the
-//     two runs would give the same AJCT; the margin asserted is 5% (observed
-//     7.6% under PA-ATP's +1 per GACK up to one BDP, 10% or more under the
-//     earlier per-RTT growth, whose windows grew more slowly after the ring
-//     job's marks).
+//     two runs would give the same AJCT; the margin asserted is 5% on the
+//     median of seeds 2-4 (observed 5.2-14.8% on seeds 1-8, 11.8% in
+//     the median; one seed alone, seed 3 at 5.2%, moves across the margin
+//     with the order of same-instant events: 4.7% with planned departures,
+//     netsim/plan.go).
 func TestMixedFabricInteraction(t *testing.T) {
 	fab := []string{"spines=1", "leaves=2", "hosts_per_leaf=4", "gradient_mb=0.5", "ring_mb=0.5", "iterations=2"}
 	with := func(extra ...string) []string { return append(append([]string(nil), fab...), extra...) }
@@ -135,12 +137,17 @@ func TestMixedFabricInteraction(t *testing.T) {
 			quiet["ring_iter_ms"], busy["ring_iter_ms"])
 	}
 
-	alone := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=0", "load=0")...).Metrics
-	shared := exptest.Run(t, MixedFabric(), 3, with("ina_jobs=1", "workers=3", "ring_jobs=1", "ring_workers=4", "load=0")...).Metrics
-	if !(shared["ina_iter_ms"] > 1.05*alone["ina_iter_ms"]) {
-		t.Errorf("INA AJCT %.4f ms alone, %.4f ms beside a ring job: want at least 5%% slower", alone["ina_iter_ms"], shared["ina_iter_ms"])
+	var ratios []float64
+	for seed := uint64(2); seed <= 4; seed++ {
+		alone := exptest.Run(t, MixedFabric(), seed, with("ina_jobs=1", "workers=3", "ring_jobs=0", "load=0")...).Metrics
+		shared := exptest.Run(t, MixedFabric(), seed, with("ina_jobs=1", "workers=3", "ring_jobs=1", "ring_workers=4", "load=0")...).Metrics
+		ratios = append(ratios, shared["ina_iter_ms"]/alone["ina_iter_ms"])
 	}
-	t.Logf("ring %.4f -> %.4f ms; INA %.4f -> %.4f ms", quiet["ring_iter_ms"], busy["ring_iter_ms"], alone["ina_iter_ms"], shared["ina_iter_ms"])
+	slices.Sort(ratios)
+	if !(ratios[1] > 1.05) {
+		t.Errorf("INA AJCT beside a ring job over alone, seeds 2-4: %.3f; want the median at least 5%% slower", ratios)
+	}
+	t.Logf("ring %.4f -> %.4f ms; INA beside a ring job over alone %.3f", quiet["ring_iter_ms"], busy["ring_iter_ms"], ratios)
 }
 
 // TestMixedFabricIdleBackground: with bg_hosts=idle no background flow

@@ -60,6 +60,7 @@ func (t *Tier) Mark(now netsim.Time) {
 	t.at = now
 	t.from = t.from[:0]
 	for _, pt := range t.Ports {
+		pt.Settle() // a port that plans departures books them lazily
 		t.from = append(t.from, pt.TxBytes)
 	}
 }
@@ -80,6 +81,7 @@ func (t *Tier) Util(now netsim.Time) float64 {
 		if i < len(t.from) {
 			from = t.from[i]
 		}
+		pt.Settle()
 		sum += float64(pt.TxBytes-from) * 8 / (float64(pt.Link.Rate) * d.Seconds())
 	}
 	return sum / float64(len(t.Ports))

@@ -259,6 +259,7 @@ func (p *jobProbe) nicShare() float64 {
 	var all, ina uint64
 	ok := true
 	for _, n := range p.nics {
+		n.port.Settle()
 		a := n.port.TxBytes
 		all += a - n.lastAll
 		n.lastAll = a
