@@ -73,3 +73,38 @@ func TestMonitorDoesNotChangeEvents(t *testing.T) {
 		t.Fatal("a removed monitor still halted the run")
 	}
 }
+
+// TestPokeHaltsBetweenCadences checks that a handler's Poke runs the
+// monitor at once (with that event's clock and count) and that a false
+// answer ends the run after the poking event, long before the cadence
+// would have; a Poke without a monitor, or on a nil Sim, does nothing.
+func TestPokeHaltsBetweenCadences(t *testing.T) {
+	s := New(1)
+	fired := 0
+	for i := 1; i <= 100; i++ {
+		s.At(Time(10*i), func() {
+			fired++
+			if fired == 5 {
+				s.Poke()
+			}
+		})
+	}
+	var calls []uint64
+	s.SetMonitor(1000, func(now Time, events uint64) bool {
+		calls = append(calls, events)
+		return now < 50
+	})
+	s.Run(Never)
+	if len(calls) != 1 || calls[0] != 5 || !s.Halted() || fired != 5 || s.Now() != 50 {
+		t.Fatalf("monitor calls %v, halted %v, fired %d, now %v; want [5], true, 5, 50ps", calls, s.Halted(), fired, s.Now())
+	}
+
+	quiet := New(1)
+	quiet.At(10, quiet.Poke)
+	quiet.Run(Never)
+	if quiet.Halted() {
+		t.Fatal("a Poke without a monitor halted the run")
+	}
+	var none *Sim
+	none.Poke()
+}

@@ -327,6 +327,23 @@ func (s *Sim) fire(k key) bool {
 	return true
 }
 
+// Poke calls the monitor now, out of its cadence, for a handler whose own
+// work is long: a learning step of a CNN takes milliseconds of CPU and an
+// evaluation seconds, so the monitor's cadence of events can be minutes
+// apart and an interrupted command would wait for them. When the monitor
+// returns false, Run returns after the current event and Halted reports
+// true, as at its cadence. Poke does nothing on a nil Sim, without a monitor, once
+// halted, or on the coordinator of a partitioned run inside a window.
+// A monitor only stops a run, so results are the same with or without it.
+func (s *Sim) Poke() {
+	if s == nil || s.monitor == nil || s.guard || s.halted {
+		return
+	}
+	if !s.monitor(s.now, s.events) {
+		s.halted, s.stopped = true, true
+	}
+}
+
 // checkMonitor calls the monitor at its cadence and halts on false.
 func (s *Sim) checkMonitor() {
 	s.monitorNext += s.monitorEvery

@@ -42,6 +42,7 @@ type dssyncRec struct {
 func (d *dssyncRec) t() float64 { return d.g.now(0) }
 
 func (d *dssyncRec) Computed(w, _ int) {
+	defer d.g.sim.Poke()
 	if d.asp {
 		d.f.Grad(d.t(), w)
 		return
@@ -89,7 +90,10 @@ type syncctlRec struct {
 	f *learn.Fleet
 }
 
-func (s *syncctlRec) Computed(w int) { s.f.Step(s.g.now(0), w) }
+func (s *syncctlRec) Computed(w int) {
+	s.f.Step(s.g.now(0), w)
+	s.g.sim.Poke()
+}
 
 func (s *syncctlRec) Synced(group []int) {
 	t := s.g.now(0)
@@ -126,7 +130,10 @@ type crewRec struct {
 	task map[int]int // worker -> partial reduce it waits in
 }
 
-func (c *crewRec) Computed(w int) { c.f.Step(c.g.now(0), w) }
+func (c *crewRec) Computed(w int) {
+	c.f.Step(c.g.now(0), w)
+	c.g.sim.Poke()
+}
 
 func (c *crewRec) Formed(pid int, members []int) {
 	c.f.Do(learn.Op{Kind: learn.OpReduce, T: c.g.now(0), Group: members, Weights: c.g.weights(c.f, members), Iter: pid})
@@ -167,6 +174,7 @@ func (g *Rig) Iterations(job int, ends []netsim.Time) {
 		t := (e - g.start[job]).Seconds()
 		for w := range all {
 			f.Step(t, w)
+			g.sim.Poke()
 		}
 		f.Average(t, all, nil, 0)
 		for w := range all {
