@@ -15,7 +15,7 @@ import (
 // communication-computation overlapping to future directions (Sec. VI).
 func crewOverlapParams() []experiments.Param {
 	only := []string{"crew", "opr"}
-	return []experiments.Param{
+	return append([]experiments.Param{
 		experiments.EnumParam("overlap", "none", layers.OverlapNames,
 			"crew, opr: none (a worker is ready when its local iteration is computed and scatters its whole model, Sec. III) or "+
 				"layer (ready when backprop produces its first bucket; each bucket's chunks are scattered as backprop produces them, "+
@@ -23,11 +23,7 @@ func crewOverlapParams() []experiments.Param {
 		experiments.EnumParam("layer_model", "bert-base", layers.Names,
 			"overlap=layer: the layer table whose proportions split the model's bytes and each iteration's compute "+
 				"(bert-base: the closest table to t2's Transformer; no table models t1's LSTM)").OnlyWhen("overlap", "layer"),
-		experiments.TextParam("model_file", "", "overlap=layer: a CSV layer table (header layer,params|bytes,forward_ms,backward_ms) "+
-			"replacing layer_model, its proportions only (model_mb and the trace keep the bytes and times)").OnlyWhen("overlap", "layer"),
-		experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "overlap=layer: gradient bucket cap, MiB as DDP's "+
-			"bucket_cap_mb of the model's gradient (the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhen("overlap", "layer"),
-	}
+	}, layerTableParams("the model's")...)
 }
 
 // validateCrewOverlap refuses, in one line, what overlap=layer does not

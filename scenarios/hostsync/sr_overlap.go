@@ -17,7 +17,7 @@ import (
 // synchronisation (Eq. 1), and computation-communication overlapping is
 // named only as another line of work (Sec. II-E, item 5).
 func srOverlapParams() []experiments.Param {
-	return []experiments.Param{
+	return append([]experiments.Param{
 		experiments.EnumParam("overlap", "none", layers.OverlapNames,
 			"none: a worker is ready when its round is computed and its group reduces the whole model (the paper's Eq. 1); "+
 				"layer: ready when backprop produces its first bucket, the group reducing bucket by bucket as its members produce them "+
@@ -25,10 +25,18 @@ func srOverlapParams() []experiments.Param {
 		experiments.EnumParam("layer_model", "resnet50", layers.Names,
 			"overlap=layer: the layer table whose proportions split model_mb and each round's compute (resnet50: the CNN trace's model, "+
 				"Fig. 1a; bert-base is the closest table to the Transformer trace's)").OnlyWhen("overlap", "layer"),
+	}, layerTableParams("model_mb's")...)
+}
+
+// layerTableParams are the model_file and bucket_mib parameters that
+// overlap=layer reads in sr-cluster and crew-training (layerBuckets);
+// gradient names whose gradient the buckets divide.
+func layerTableParams(gradient string) []experiments.Param {
+	return []experiments.Param{
 		experiments.TextParam("model_file", "", "overlap=layer: a CSV layer table (header layer,params|bytes,forward_ms,backward_ms) "+
 			"replacing layer_model, its proportions only (model_mb and the trace keep the bytes and times)").OnlyWhen("overlap", "layer"),
 		experiments.FloatParam("bucket_mib", layers.DefaultBucketMB, 0, 1e7, "overlap=layer: gradient bucket cap, MiB as DDP's "+
-			"bucket_cap_mb of model_mb's gradient (the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhen("overlap", "layer"),
+			"bucket_cap_mb of "+gradient+" gradient (the first bucket 1 MiB; 0: a bucket per layer)").OnlyWhen("overlap", "layer"),
 	}
 }
 
