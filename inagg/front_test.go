@@ -185,3 +185,56 @@ func TestPulledFrontIsResent(t *testing.T) {
 		})
 	}
 }
+
+// TestGACKedFrontAlone: every outstanding sequence 0..B+2 GACKed (B the
+// recovery batch), the front's pull unanswered. Worked by hand, with
+// Params.Pull and a front pulled once:
+//   - first expiry: B pulls, no resend, under either rule;
+//   - second expiry (the front was pulled): the default resends the batch
+//     0..B-1 (B resends); Params.GACKedFront the front alone (1), as the
+//     ATP client resends last_ACK + 1 alone with no result beyond it;
+//   - a result for 1 (the front stays at 0): the fast retransmission of 0
+//     under either rule, and under the default the round's next GACKed
+//     sequence B as well: B + 2 against 2.
+func TestGACKedFrontAlone(t *testing.T) {
+	for _, front := range []bool{false, true} {
+		t.Run(fmt.Sprintf("front=%v", front), func(t *testing.T) {
+			s := newStar(t, starCfg{workers: 2})
+			j := idleJob(t, s, 0, PAATP)
+			j.params.Pull, j.params.PullAfterReset, j.params.GACKedFront = true, false, front
+			w := j.workers[0]
+			b := j.recoveryBatch
+			n := b + 3
+			if n > int64(len(w.flags)) {
+				t.Fatalf("window of %d flags; the case needs %d", len(w.flags), n)
+			}
+			w.sndNext, w.lastAACK, w.lastGACK, w.gateEnd = n, -1, n-1, n
+			for q := int64(0); q < n; q++ {
+				w.flags[q&w.mask] = fSent | fGACK
+			}
+			w.timeout()
+			if st := w.stats; st.Pulls != uint64(b) || st.Retransmits != 0 {
+				t.Fatalf("first expiry: %d pulls, %d resends; want %d, 0", st.Pulls, st.Retransmits, b)
+			}
+			w.timeout()
+			want := uint64(b)
+			if front {
+				want = 1
+			}
+			if st := w.stats; st.Pulls != uint64(b) || st.Retransmits != want {
+				t.Fatalf("second expiry: %d pulls, %d resends; want %d, %d", st.Pulls, st.Retransmits, b, want)
+			}
+			r := s.net.Sim.Packets().Get()
+			r.Kind, r.Seq = KindResult, 1
+			r.Ext[extJob], r.Ext[extValue], r.Ext[extBitmap] = 0, ExpectedSum(2, 1), int64(fullMask(2))
+			w.Receive(r)
+			want += 1 + 1 // the fast retransmission of 0, and the round's next
+			if front {
+				want = 2
+			}
+			if st := w.stats; w.lastAACK != -1 || st.Retransmits != want || st.FastRetx != 1 {
+				t.Fatalf("after a result for 1: last_AACK %d, %d resends (%d fast); want -1, %d (1 fast)", w.lastAACK, st.Retransmits, st.FastRetx, want)
+			}
+		})
+	}
+}

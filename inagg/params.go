@@ -316,6 +316,19 @@ type Params struct {
 	// point's pulls 4.3x (docs/ina-reproduction.md "A full-size point")
 	// and is not the default until the figures are rerun with it.
 	PullAfterReset bool
+	// GACKedFront makes a timeout of StrawAsyn (+PC, +AL) and PA-ATP that
+	// finds every outstanding sequence GACKed and resends rather than
+	// pulls resend the front (last_AACK + 1) alone, and end its recovery
+	// round there, so that the results that follow resend nothing more:
+	// the public ATP client resends last_ACK + 1 alone when it holds no
+	// result beyond it (in-ATP/ATP client/p4ml_manager.cc:201-241). Default
+	// false: up to one BDP of them from the front (worker.timeout), one more
+	// for every result that does not move the front. On the full-size
+	// point every worker of a VGG19 job, its timer expired, resent up to a
+	// BDP of GACKed sequences the PS mostly held, and its port dropped the
+	// one contribution it lacked among them (docs/ina-reproduction.md "A
+	// full-size point").
+	GACKedFront bool
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).

@@ -610,7 +610,14 @@ func (w *worker) timeout() {
 			// resend at the switch releases the partial aggregate (with
 			// Params.Pull, at a first expiry, pulls ask the PS instead).
 			w.rtxNext = w.lastAACK + 1
-			w.recoverSome(w.j.recoveryBatch, false)
+			if w.j.params.GACKedFront {
+				// The front alone, and the round ends with it
+				// (Params.GACKedFront).
+				w.recoverSome(1, false)
+				w.rtxNext = w.rtxEnd
+			} else {
+				w.recoverSome(w.j.recoveryBatch, false)
+			}
 		}
 	}
 	w.backoff++

@@ -14,12 +14,21 @@
 # [min-max] over the seeds present, and PA-ATP's paired change against the
 # others) from the CSVs there. EXTRA adds flags
 # to every run, as in scripts/lib/reproduce.sh.
+#
+# The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
+# simulated time only (max_ms=100), once per recovery or window rule
+# (rules-default, rules-front, rules-window, rules-client, rules-gacked,
+# rules-elapsed and
+# rules-earlier, the earlier model's line of options from
+# docs/ina-recovery.md), each 100-250 CPU-seconds; `rules` tabulates every
+# job's progress, AWD, timeouts and pulls at 100 ms from their job series
+# into rules.md (scripts/ina/progress.py).
 # Costly: 45-75 CPU-minutes and about 300 MB per run at the engine's
 # present speed (docs/ina-reproduction.md, "A full-size point").
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-elapsed rules-earlier rules)
 
 # full NAME PROTOCOL SEED
 full() {
@@ -37,6 +46,43 @@ atp() { full atp atp 1; }
 pa-atp-2() { full pa-atp-2 pa-atp 2; }
 strawasyn-2() { full strawasyn-2 strawasyn 2; }
 atp-2() { full atp-2 atp 2; }
+
+# rule NAME FLAGS...: PA-ATP seed 1 to 100 ms under one rule.
+rule() {
+	local name=$1
+	shift
+	say "$name: syncsim run ina-leafspine --set protocol=pa-atp --set gradient_scale=1 --set iterations=2 --set skip_iters=1 --set max_ms=100 $*"
+	/usr/bin/time -o "$name.time" -f "%U %S %e %M" "$SYNCSIM" run ina-leafspine --set protocol=pa-atp \
+		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --set max_ms=100 "$@" \
+		--csv "$name.csv" --series-dir "series-$name" --force --quiet
+}
+rules-default() { rule rules-default; }
+rules-front() { rule rules-front --set rto_pull_again=front; }
+rules-window() { rule rules-window --set rto_pull_again=front --set awd_cut=window; }
+rules-client() { rule rules-client --set rto_pull_again=front --set rto_recover=client; }
+rules-gacked() { rule rules-gacked --set rto_pull_again=front --set rto_gacked=front; }
+rules-elapsed() { rule rules-elapsed --set awd_rounds=elapsed; }
+rules-earlier() {
+	rule rules-earlier --set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true \
+		--set rto_jitter=0 --set result_ecn=false --set init_beta=1 --set awd_rounds=elapsed --set agg_passed=hold \
+		--set rto_pull_again=reset
+}
+rules() {
+	local args=() r
+	for r in default front window client gacked elapsed earlier; do
+		[[ -s series-rules-$r/ina-leafspine_0_0_jobs.csv ]] && args+=("$r=series-rules-$r")
+	done
+	if [[ ${#args[@]} -eq 0 ]]; then
+		say "rules: no rules-* job series in $PWD (run the rules-* RUNs first); rules.md not written"
+		return 0
+	fi
+	say "rules: scripts/ina/progress.py --at 100 ${args[*]}"
+	{
+		echo "## The full-size point to 100 ms under each rule: every job's state at 100 ms"
+		echo
+		python3 "$repo/scripts/ina/progress.py" --at 100 "${args[@]}"
+	} >rules.md
+}
 
 tables() {
 	local csvs=() r

@@ -154,6 +154,10 @@ func ConstantParams() []experiments.Param {
 		experiments.EnumParam("rto_pull_again", pullAgainName(d.PullAfterReset), []string{"front", "reset"}, "when rto_pull asks the PS again: front = once "+
 			"per front sequence (last_AACK + 1), an expiry finding the pulled front unanswered resends it; reset = at every expiry after "+
 			"a GACK or result restarted the timer (the earlier model)").OnlyWhen("rto_pull", "true"),
+		experiments.EnumParam("rto_gacked", gackedName(d.GACKedFront), []string{"batch", "front"}, "what an expiry of StrawAsyn and "+
+			"PA-ATP resends when every outstanding sequence is GACKed and it does not pull: batch = up to one BDP from the front, "+
+			"and one more per result; front = last_AACK + 1 alone, as the public ATP client resends last_ACK + 1 alone when it "+
+			"holds no result beyond it").OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", atpOnly),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
@@ -258,6 +262,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.AWDCutPerWindow = ps.String("awd_cut") == "window"
 		p.Pull = ps.Bool("rto_pull")
 		p.PullAfterReset = ps.String("rto_pull_again") == "reset"
+		p.GACKedFront = ps.String("rto_gacked") == "front"
 		p.ResultECN = ps.Bool("result_ecn")
 	}
 	if ps.Has("max_window_pkts") {
@@ -371,4 +376,12 @@ func pullAgainName(reset bool) string {
 		return "reset"
 	}
 	return "front"
+}
+
+// gackedName is rto_gacked's value for Params.GACKedFront.
+func gackedName(front bool) string {
+	if front {
+		return "front"
+	}
+	return "batch"
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""progress.py: each INA job's state at one instant of a run, read from the
+job series that `syncsim run ina-leafspine ... --series-dir DIR` writes
+(DIR/ina-leafspine_0_0_jobs.csv, a row per job every series_us).
+
+    scripts/ina/progress.py [--at MS] NAME=DIR [NAME=DIR ...]
+
+For every run, one line per quantity and a column per job, at the last row
+at or before --at (default: the last row): progress (the fraction of the
+job's iterations whose results have come), AWD (mean over the job's
+workers), the timeouts and pulls so far, and the gradients in flight; then
+the runs' mean progress over the jobs. Markdown, so that
+scripts/ina/fullsize-rules.sh can append it to its tables.
+"""
+import csv
+import sys
+
+
+def state(path, at):
+    last = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if at is not None and float(row["t_ms"]) > at + 1e-9:
+                continue
+            last[int(row["job"])] = row
+    if not last:
+        sys.exit("progress.py: %s: no row at or before %s ms" % (path, at))
+    return last
+
+
+def main(argv):
+    at = None
+    runs = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--at":
+            if i + 1 >= len(argv):
+                sys.exit("progress.py: --at needs a value in ms")
+            at = float(argv[i + 1])
+            i += 2
+            continue
+        if "=" not in a:
+            sys.exit("progress.py: %r is not NAME=DIR" % a)
+        name, d = a.split("=", 1)
+        runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
+        i += 1
+    if not runs:
+        sys.exit(__doc__.strip().splitlines()[2].strip())
+    jobs = None
+    rows = []
+    for name, path in runs:
+        last = state(path, at)
+        if jobs is None:
+            jobs = sorted(last)
+        t = max(float(r["t_ms"]) for r in last.values())
+        prog = [float(last[j]["progress"]) for j in jobs]
+        rows.append(("%s: progress at %.0f ms" % (name, t), ["%.3f" % p for p in prog], "%.3f" % (sum(prog) / len(prog))))
+        rows.append(("%s: AWD" % name, ["%.0f" % float(last[j]["awd_mean"]) for j in jobs], ""))
+        rows.append(("%s: timeouts, pulls" % name, ["%s, %s" % (last[j]["timeouts"], last[j]["pulls"]) for j in jobs], ""))
+        rows.append(("%s: in flight (GACKed)" % name, ["%s (%s)" % (last[j]["inflight"], last[j]["inflight_gacked"]) for j in jobs], ""))
+    print("| run | " + " | ".join("job %d" % j for j in jobs) + " | mean |")
+    print("|---" * (len(jobs) + 2) + "|")
+    for label, cells, mean in rows:
+        print("| %s | %s | %s |" % (label, " | ".join(cells), mean))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
