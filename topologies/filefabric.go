@@ -189,3 +189,26 @@ func (tf *TopologyFile) HostRate() netsim.Rate {
 	}
 	return 0
 }
+
+// GroupSizes is the number of hosts under each edge switch, in the
+// order FromFile numbers the host groups (edge switches by id), without
+// building the network.
+func (tf *TopologyFile) GroupSizes() []int {
+	tier, _ := tf.tiers()
+	count := make([]int, tf.Nodes)
+	for _, l := range tf.Links {
+		switch {
+		case !tf.Switch[l.A] && tf.Switch[l.B]:
+			count[l.B]++
+		case tf.Switch[l.A] && !tf.Switch[l.B]:
+			count[l.A]++
+		}
+	}
+	var sizes []int
+	for i := 0; i < tf.Nodes; i++ {
+		if tf.Switch[i] && tier[i] == 1 {
+			sizes = append(sizes, count[i])
+		}
+	}
+	return sizes
+}

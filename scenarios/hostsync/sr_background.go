@@ -14,7 +14,7 @@ import (
 // srBackground is the background traffic of a shared sr-cluster fabric:
 // flows from the bg_workload flow-size CDF with Poisson arrivals at
 // bg_load (background.LoadDefinition, over the background hosts' 20 Gbps
-// NICs) between random pairs of the background hosts, on the same engine
+// NICs, or their cables' rate on a topology file) between random pairs of the background hosts, on the same engine
 // as the ring transfers (fluid or DCTCP), for the whole run.
 //
 // With flows_file, the file's flows are replayed instead, between any
@@ -33,6 +33,18 @@ const srBackgroundName = "sr"
 func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
 	hosts := setup.HostMap(net.fab)
 	cfg := background.Config{Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps), Stop: end, Name: srBackgroundName}
+	if net.file && ps.Str("flows_file") == "" {
+		// A topology file's background hosts send at their own cables'
+		// rate, which bg_load is a fraction of.
+		for i, h := range net.bg {
+			r := net.net.Node(h).Base().Ports[0].Link.Rate
+			if i > 0 && r != cfg.HostRate {
+				return nil, fmt.Errorf("bg_load: background hosts %s and %s attach at %v and %v; bg_load needs one rate",
+					net.net.Node(net.bg[0]).Base().Name(), net.net.Node(h).Base().Name(), cfg.HostRate, r)
+			}
+			cfg.HostRate = r
+		}
+	}
 	if ps.Str("flows_file") != "" {
 		replay, err := setup.Replays(ps, hosts, end)
 		if err != nil {
