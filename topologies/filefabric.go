@@ -180,6 +180,14 @@ func (tf *TopologyFile) RTTBound() netsim.Time {
 	return netsim.Time(4*top) * d
 }
 
+// TopTier is the largest hop distance of a switch from the nearest host:
+// 1 for one tier of switches, 2 for a leaf-spine, 3 for a fat-tree. A
+// shortest path between two hosts has at most 2 x TopTier cables.
+func (tf *TopologyFile) TopTier() int {
+	_, top := tf.tiers()
+	return top
+}
+
 // HostRate is the rate of the first host's link (0 if none).
 func (tf *TopologyFile) HostRate() netsim.Rate {
 	for _, l := range tf.Links {
