@@ -30,7 +30,8 @@ type srBackground struct {
 // ("background/sr/arrivals", ...), so they shift no other draw.
 const srBackgroundName = "sr"
 
-func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
+func newSRBackground(r *experiments.Run, sim *netsim.Sim, bulk netsim.Bulk, net *srNet, end netsim.Time) (*srBackground, error) {
+	ps := r.Params
 	hosts := setup.HostMap(net.fab)
 	cfg := background.Config{Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps), Stop: end, Name: srBackgroundName}
 	if net.file && ps.Str("flows_file") == "" {
@@ -65,10 +66,8 @@ func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experimen
 	if err != nil {
 		return nil, err
 	}
-	if ps.Str("fct_out") != "" {
-		if err := gen.RecordFlows(); err != nil {
-			return nil, err
-		}
+	if err := setup.RecordFCT(r, gen); err != nil {
+		return nil, err
 	}
 	// The flows are summarised as they complete, not kept: the same
 	// statistics as Stats over their records, in memory that does not

@@ -214,7 +214,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		cfg.Exec, setup.stack, setup.net, bulk = exec, stack, net, stack
 	}
 	if ps.Float("bg_load") > 0 || ps.Str("flows_file") != "" {
-		if setup.bg, err = newSRBackground(sim, bulk, setup.net, ps, cfg.Duration); err != nil {
+		if setup.bg, err = newSRBackground(r, sim, bulk, setup.net, cfg.Duration); err != nil {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
@@ -268,7 +268,7 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
-	if r.Params.Str("fct_out") != "" {
+	if setup.FCTFile(r) != "" {
 		if s.bg == nil || s.stack == nil {
 			return nil, fmt.Errorf("sr-cluster: fct_out=%q writes the background flows, and there are none (bg_load=0, no flows_file)", r.Params.Str("fct_out"))
 		}
