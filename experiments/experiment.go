@@ -55,6 +55,11 @@ type Run struct {
 	// Engine is the parallel engine's report of the run (with
 	// EngineProfile), text for people.
 	Engine string
+	// FCTFile, when set, is the file the run writes its flows to in the
+	// HPCC branch's fct.txt layout if it has such flows and its fct_out
+	// parameter is empty: the command's FILE.fct.txt beside its CSV,
+	// already named for the run's point and trial.
+	FCTFile string
 
 	engineReport func() string
 

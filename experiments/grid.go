@@ -316,22 +316,38 @@ func (g *Grid) CheckRelevance(given []string) error {
 			continue
 		}
 		if !g.anywhere(p.Only) {
-			cur := g.base.Text(p.Only.Param)
-			for _, ax := range g.axes {
-				if ax.Name == p.Only.Param {
-					cur = strings.Join(ax.Values, ",")
+			var here []string
+			for c := p.Only; c != nil; c = c.Or {
+				cur := g.base.Text(c.Param)
+				for _, ax := range g.axes {
+					if ax.Name == c.Param {
+						cur = strings.Join(ax.Values, ",")
+					}
 				}
+				here = append(here, c.Param+"="+cur)
 			}
-			return fmt.Errorf("%s has no effect unless %s (here %s=%s); drop it or set %s", name, p.Only, p.Only.Param, cur, p.Only)
+			return fmt.Errorf("%s has no effect unless %s (here %s); drop it or set %s", name, p.Only, strings.Join(here, ", "), p.Only)
 		}
 	}
 	return nil
 }
 
-// anywhere reports whether c holds at some point of the grid. The
-// condition reads one parameter, so it suffices to look at its axis (or
-// at the base when it is not varied).
+// anywhere reports whether c holds at some point of the grid. Each of
+// its alternatives (c, c.Or, ...) reads one parameter, so it suffices to
+// look at that parameter's axis (or at the base when it is not varied).
 func (g *Grid) anywhere(c *Condition) bool {
+	for ; c != nil; c = c.Or {
+		one := *c
+		one.Or = nil
+		if g.anywhereOne(&one) {
+			return true
+		}
+	}
+	return false
+}
+
+// anywhereOne is anywhere for a condition on one parameter.
+func (g *Grid) anywhereOne(c *Condition) bool {
 	for _, ax := range g.axes {
 		if ax.Name == c.Param {
 			for _, v := range ax.Values {

@@ -78,16 +78,27 @@ type Special struct {
 }
 
 // Condition says when a parameter matters: when Param has one of Values
-// (canonical text) or, with no Values, when Param is positive.
+// (canonical text) or, with no Values, when Param is positive (a number)
+// or not empty (text, NonEmpty); or when Or holds.
 type Condition struct {
-	Param  string
-	Values []string
+	Param    string
+	Values   []string
+	NonEmpty bool
+	// Or, if set, is a second condition under which the parameter matters
+	// too (bg_load on sr-cluster's racks or on a topology_file).
+	Or *Condition
 }
 
 // Holds reports whether the condition holds at the point ps.
 func (c *Condition) Holds(ps Params) bool {
+	if c.Or != nil && c.Or.Holds(ps) {
+		return true
+	}
 	v := ps.Text(c.Param)
-	if len(c.Values) == 0 {
+	switch {
+	case c.NonEmpty:
+		return strings.TrimSpace(v) != ""
+	case len(c.Values) == 0:
 		f, err := strconv.ParseFloat(v, 64)
 		return err == nil && f > 0
 	}
@@ -100,12 +111,21 @@ func (c *Condition) Holds(ps Params) bool {
 }
 
 // String renders the condition as it reads in a message: "trace=file",
-// "protocol=atp|pa-atp", "load>0".
+// "protocol=atp|pa-atp", "load>0", "topology=racks or topology_file set".
 func (c *Condition) String() string {
-	if len(c.Values) == 0 {
-		return c.Param + ">0"
+	var s string
+	switch {
+	case c.NonEmpty:
+		s = c.Param + " set"
+	case len(c.Values) == 0:
+		s = c.Param + ">0"
+	default:
+		s = c.Param + "=" + strings.Join(c.Values, "|")
 	}
-	return c.Param + "=" + strings.Join(c.Values, "|")
+	if c.Or != nil {
+		s += " or " + c.Or.String()
+	}
+	return s
 }
 
 // IntParam declares an integer parameter in [min, max].
@@ -182,6 +202,18 @@ func (p Param) Alias(alias, now string) Param {
 // OnlyWhen returns p declared relevant only when param has one of values.
 func (p Param) OnlyWhen(param string, values ...string) Param {
 	p.Only = &Condition{Param: param, Values: values}
+	return p
+}
+
+// OrWhenSet returns p declared relevant also when the text parameter
+// param is not empty, besides its OnlyWhen condition (p must have one).
+func (p Param) OrWhenSet(param string) Param {
+	if p.Only == nil {
+		panic("experiments: OrWhenSet on " + p.Name + " without an OnlyWhen condition")
+	}
+	c := *p.Only
+	c.Or = &Condition{Param: param, NonEmpty: true}
+	p.Only = &c
 	return p
 }
 

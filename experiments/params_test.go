@@ -153,6 +153,8 @@ func vocabExp() *Experiment {
 			FloatParam("load", 0, 0, 1, "h"),
 			EnumParam("workload", "hadoop", []string{"hadoop", "web"}, "h").OnlyWhenPositive("load"),
 			FloatParam("ecn_k_kb", -1, -1, 100, "h").Means("0", "no marking").Auto("-1", "DCTCP's guideline"),
+			TextParam("topology_file", "", "h"),
+			FloatParam("shared", 1, 0, 9, "h").OnlyWhen("trace", "file").OrWhenSet("topology_file"),
 		},
 		Run: func(*Run) (*Result, error) { return nil, nil },
 	}
@@ -194,6 +196,11 @@ func TestIrrelevantParametersAreErrors(t *testing.T) {
 		{[]string{"trace_file=x.txt", "trace=file"}, nil, ""},
 		{[]string{"trace_file=x.txt"}, []string{"trace=cnn,file"}, ""},
 		{[]string{"workload=web"}, []string{"load=0,0.5"}, ""},
+		{[]string{"shared=2"}, nil, "shared has no effect unless trace=file or topology_file set (here trace=cnn, topology_file=)"},
+		{[]string{"shared=2", "topology_file="}, nil, "shared has no effect unless trace=file or topology_file set"},
+		{[]string{"shared=2", "topology_file=t.txt"}, nil, ""},
+		{[]string{"shared=2"}, []string{"trace=cnn,file"}, ""},
+		{[]string{"shared=2", "trace=file"}, nil, ""},
 	} {
 		g, err := Expand(e, tc.sets, tc.varies)
 		if err == nil {
@@ -221,6 +228,8 @@ func TestRegistryRejectsBadVocabularyDeclarations(t *testing.T) {
 		"condition on unknown":    FloatParam("x", 1, 0, 2, "h").OnlyWhen("nope", "1"),
 		"condition value invalid": FloatParam("x", 1, 0, 2, "h").OnlyWhen("transport", "udp"),
 		"condition on itself":     FloatParam("x", 1, 0, 2, "h").OnlyWhenPositive("x"),
+		"set of a number":         FloatParam("x", 1, 0, 2, "h").OnlyWhenPositive("load").OrWhenSet("load"),
+		"or on unknown":           FloatParam("x", 1, 0, 2, "h").OnlyWhenPositive("load").OrWhenSet("nope"),
 	} {
 		e := testExp()
 		e.Params = append(e.Params, p)

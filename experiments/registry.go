@@ -137,7 +137,7 @@ func (e *Experiment) validateParam(p Param) error {
 			return fmt.Errorf("alias %q: %q is not a choice, or %q is one", alias, now, alias)
 		}
 	}
-	if c := p.Only; c != nil {
+	for c := p.Only; c != nil; c = c.Or {
 		q, ok := e.Param(c.Param)
 		if !ok || q.Name == p.Name {
 			return fmt.Errorf("relevance names unknown parameter %q", c.Param)
@@ -147,7 +147,10 @@ func (e *Experiment) validateParam(p Param) error {
 				return fmt.Errorf("relevance value %s=%q is not a canonical value", c.Param, v)
 			}
 		}
-		if len(c.Values) == 0 && q.Kind != Int && q.Kind != Float {
+		switch {
+		case c.NonEmpty && (q.Kind != Text || len(c.Values) > 0):
+			return fmt.Errorf("relevance %s set needs a text parameter and no values", c.Param)
+		case !c.NonEmpty && len(c.Values) == 0 && q.Kind != Int && q.Kind != Float:
 			return fmt.Errorf("relevance %s>0 needs a numeric parameter", c.Param)
 		}
 	}

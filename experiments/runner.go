@@ -98,6 +98,8 @@ type Runner struct {
 	// what Live reports, looked at every 16 ticks; 0 means
 	// DefaultLivePeriod.
 	LivePeriod time.Duration
+	// FCTFile, when set, names each run's Run.FCTFile ("" for none).
+	FCTFile func(point, trial int) string
 
 	mu     sync.Mutex
 	active map[int]*monitor // by seq, runs in progress
@@ -388,6 +390,9 @@ func (r *Runner) runOne(ctx context.Context, j job) (d done) {
 		point: j.point, Threads: max(r.Threads, 1), EngineProfile: r.EngineProfile, Concurrent: min(r.Parallel, r.Total())}
 	if r.Series {
 		run.seriesDir = r.SeriesDir
+	}
+	if r.FCTFile != nil {
+		run.FCTFile = r.FCTFile(j.point, j.trial)
 	}
 	finished := false
 	defer func() {

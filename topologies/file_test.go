@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,6 +57,46 @@ func TestReadTopologySample(t *testing.T) {
 	// Hosts on different leaves are 4 cables apart, each of 1 us.
 	if got := tf.RTTBound(); got != 8*netsim.Microsecond {
 		t.Errorf("RTT bound %v, want 8 us", got)
+	}
+}
+
+// TestGroupSizes: the hosts under each edge switch, read from the file,
+// in the order FromFile numbers the groups (edge switches by id, not by
+// their hosts' ids): switch 7 holds hosts 3 and 6, 8 holds 4 and 5, 9
+// holds 0, 1 and 2.
+func TestGroupSizes(t *testing.T) {
+	const file = `11 4 10
+7 8 9 10
+0 9 10Gbps 1us 0
+1 9 10Gbps 1us 0
+2 9 10Gbps 1us 0
+3 7 10Gbps 1us 0
+4 8 10Gbps 1us 0
+5 8 10Gbps 1us 0
+6 7 10Gbps 1us 0
+7 10 10Gbps 1us 0
+8 10 10Gbps 1us 0
+9 10 10Gbps 1us 0
+`
+	tf, err := ReadTopology(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tf.GroupSizes()
+	if want := []int{2, 2, 3}; !slices.Equal(got, want) {
+		t.Fatalf("group sizes %v, want %v", got, want)
+	}
+	f, err := FromFile(newNet(1), tf, q0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g, n := range got {
+		if len(f.HostsOf(g)) != n {
+			t.Errorf("group %d: FromFile has %d hosts, GroupSizes %d", g, len(f.HostsOf(g)), n)
+		}
+	}
+	if f.HostsOf(0)[1].ID() != 6 || f.HostsOf(2)[0].ID() != 0 {
+		t.Errorf("group 0 %v, group 2 %v", f.HostsOf(0), f.HostsOf(2))
 	}
 }
 

@@ -180,6 +180,14 @@ func (tf *TopologyFile) RTTBound() netsim.Time {
 	return netsim.Time(4*top) * d
 }
 
+// TopTier is the largest hop distance of a switch from the nearest host:
+// 1 for one tier of switches, 2 for a leaf-spine, 3 for a fat-tree. A
+// shortest path between two hosts has at most 2 x TopTier cables.
+func (tf *TopologyFile) TopTier() int {
+	_, top := tf.tiers()
+	return top
+}
+
 // HostRate is the rate of the first host's link (0 if none).
 func (tf *TopologyFile) HostRate() netsim.Rate {
 	for _, l := range tf.Links {
@@ -188,4 +196,27 @@ func (tf *TopologyFile) HostRate() netsim.Rate {
 		}
 	}
 	return 0
+}
+
+// GroupSizes is the number of hosts under each edge switch, in the
+// order FromFile numbers the host groups (edge switches by id), without
+// building the network.
+func (tf *TopologyFile) GroupSizes() []int {
+	tier, _ := tf.tiers()
+	count := make([]int, tf.Nodes)
+	for _, l := range tf.Links {
+		switch {
+		case !tf.Switch[l.A] && tf.Switch[l.B]:
+			count[l.B]++
+		case tf.Switch[l.A] && !tf.Switch[l.B]:
+			count[l.A]++
+		}
+	}
+	var sizes []int
+	for i := 0; i < tf.Nodes; i++ {
+		if tf.Switch[i] && tier[i] == 1 {
+			sizes = append(sizes, count[i])
+		}
+	}
+	return sizes
 }

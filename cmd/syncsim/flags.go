@@ -11,9 +11,11 @@ import (
 
 // Flags shared by run and sweep.
 func gridFlags(sweep bool) []cli.Flag {
-	csvUsage := "also write one row per trial to `FILE` (tidy CSV, flushed per row) and its provenance to FILE.json"
+	csvUsage := "also write one row per trial to `FILE` (tidy CSV, flushed per row) and its provenance to FILE.json; " +
+		"a run replaying a flows_file at packet level writes its flows to FILE.fct.txt (trial t > 0 FILE.fct.t<t>.txt) unless fct_out is set"
 	if sweep {
-		csvUsage = "write one row per point and trial to `FILE` (tidy CSV, flushed per row; required) and its provenance to FILE.json"
+		csvUsage = "write one row per point and trial to `FILE` (tidy CSV, flushed per row; required) and its provenance to FILE.json; " +
+			"points replaying a flows_file at packet level write their flows to FILE.fct.txt (FILE.p<point>.fct.txt with several points) unless fct_out is set"
 	}
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, `key=value` (repeatable; see 'syncsim describe EXP')"},

@@ -36,7 +36,7 @@ func (p *plan) checkOutputs() error {
 			return err
 		}
 	}
-	return nil
+	return p.checkFCT()
 }
 
 // checkCSV applies the --force rule to the CSV and its sidecar.

@@ -179,6 +179,11 @@ func (p *plan) dryRun(w io.Writer, c *cli.Context) error {
 	if p.tracePath != "" {
 		writes = append(writes, p.tracePath, commPath(p.tracePath))
 	}
+	if fct := p.fctFiles(); len(fct) == 1 {
+		writes = append(writes, fct[0])
+	} else if len(fct) > 1 {
+		writes = append(writes, fmt.Sprintf("%d fct.txt files (%s, ...)", len(fct), fct[0]))
+	}
 	if c.IsSet("plot") {
 		writes = append(writes, "figures in "+c.String("plot"))
 	}
@@ -314,7 +319,7 @@ func (p *plan) runner(out *output) *experiments.Runner {
 		Exp: p.exp, Points: p.grid, Trials: p.trials, BaseSeed: p.seed, Parallel: p.parallel,
 		Threads: p.threads, EngineProfile: p.engineProfile,
 		Check: p.check, Series: p.seriesDir != "", Trace: p.tracePath != "", SeriesDir: p.seriesDir, Label: experiments.AxisNames(p.grid.Axes()),
-		Shard: p.shard, Shards: p.shards, Stall: p.stall,
+		Shard: p.shard, Shards: p.shards, Stall: p.stall, FCTFile: p.fctFile,
 	}
 	if out.resume != nil {
 		r.Done, r.DoneCount = out.resume.Done, out.resume.Rows()

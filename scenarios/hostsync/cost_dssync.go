@@ -5,6 +5,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/scenarios/internal/costs"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/workloads/dssync"
 	"syncsim/workloads/layers"
 )
@@ -60,7 +61,7 @@ func groupingTransfers(p dssync.Pattern) (transfers, volume float64) {
 }
 
 func dssyncCost() *experiments.Cost {
-	return &experiments.Cost{NsPerEvent: dsNs, Events: func(ps experiments.Params) float64 {
+	return &experiments.Cost{NsPerEvent: dsNs, Rough: dssyncRough, Events: func(ps experiments.Params) float64 {
 		cfg, err := dssyncParams(ps, nil)
 		if err != nil {
 			return math.NaN()
@@ -200,4 +201,20 @@ func slicesMax(xs []int) int {
 		m = max(m, x)
 	}
 	return m
+}
+
+// dssyncRough: the model counts a packet's events on the racks' four
+// cables between racks; a fat-tree's paths between pods have six, a
+// topology file's its own.
+func dssyncRough(ps experiments.Params) string {
+	if ps.String("fidelity") != "packet" {
+		return ""
+	}
+	if setup.UsesFile(ps) {
+		return "the paths of topology_file, which the model does not read"
+	}
+	if ps.String("topology") == "fattree" {
+		return "a fat-tree's paths, longer than the racks' that the model counts"
+	}
+	return ""
 }

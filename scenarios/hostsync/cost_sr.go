@@ -5,6 +5,7 @@ import (
 
 	"syncsim/experiments"
 	"syncsim/scenarios/internal/costs"
+	"syncsim/scenarios/internal/setup"
 	"syncsim/scenarios/internal/workers"
 	"syncsim/workloads/background"
 	"syncsim/workloads/syncctl"
@@ -187,6 +188,9 @@ func srBackgroundEvents(ps experiments.Params, seconds float64, flow bool) float
 func srClusterRough(ps experiments.Params) string {
 	if m := ps.String("bw_model"); m == "trace" {
 		return "bandwidths from bw_trace_file, which the model does not read"
+	}
+	if setup.UsesFile(ps) {
+		return "the fabric of topology_file (its alpha and background hosts), which the model does not read"
 	}
 	return ""
 }

@@ -25,7 +25,7 @@ func DSSync() *experiments.Experiment {
 		Name:    "dssync",
 		Summary: "DS-Sync vs ring/tree/hierarchical all-reduce, ASP and gossip on racks with contention (Tables III-V)",
 		Doc:     doc("dssync"),
-		Params: append([]experiments.Param{
+		Params: append(append(append([]experiments.Param{
 			experiments.EnumParam("scheme", "dssync", dssync.Schemes, "synchronisation scheme"),
 			experiments.EnumParam("scenario", "both", dssync.ScenarioNames,
 				"network bottleneck (Sec. V-A5): static, inter-rack (Table IV), end-host, both (Table III)"),
@@ -50,8 +50,15 @@ func DSSync() *experiments.Experiment {
 				"(0.05 is ours: the paper states no compute variation; 0: constant)"),
 			experiments.TextParam("compute_trace", "", "file of measured per-iteration compute times, seconds, one per line ('#' comments): "+
 				"each worker's iterations draw from it instead of compute_ms and compute_spread"),
+			experiments.EnumParam("topology", "racks", []string{"racks", "fattree"}, "fabric: racks (DS-Sync's testbed: a ToR per rack of the layout, each with spare hosts, "+
+				"behind one spine) or fattree (a k-ary fat-tree whose edge switches are the racks, in pod-major order); topology_file replaces it"),
+		}, setup.FatTreeParams()...), []experiments.Param{
+			experiments.TextParam("topology_file", "", "build the fabric from this file in the HPCC ns-3 topology.txt format (node_num switch_num link_num; "+
+				"the switch ids; src dst rate delay error_rate per link) instead of topology: its edge switches, by id, are the racks; "+
+				"rates and delays from the file (one host rate), not link_gbps, oversubscription and delay_us (empty: none)"),
 			experiments.FloatParam("link_gbps", 20, 0.001, 1e5, "every host link, Gbps (paper 20)"),
-			experiments.FloatParam("oversubscription", 1, 0.01, 1000, "host link rate / rack uplink rate (paper 1: every link 20 Gbps)"),
+			experiments.FloatParam("oversubscription", 1, 0.01, 1000, "host link rate / rack uplink rate (paper 1: every link 20 Gbps; "+
+				"on a fat-tree host link rate / each switch-to-switch cable's rate)"),
 			experiments.FloatParam("delay_us", 1, 0, 1e6, "propagation delay of every cable, us"),
 			experiments.FloatParam("alpha_us", 10, 0, 1e6, "per-message start latency (software overhead), us"),
 			experiments.EnumParam("background", "job", []string{"job", "flows"}, "competing task: a two-worker job training bg_model, or bg_flows long flows each way"),
@@ -68,7 +75,7 @@ func DSSync() *experiments.Experiment {
 			experiments.IntParam("tree_chunks", 32, 1, 100000, "pipeline chunks per piece of the tree and leader-mode hierarchical all-reduce"),
 			experiments.EnumParam("hier_mode", "shard", collective.HierModeNames, "hierarchical all-reduce: shard (BlueConnect) or leader"),
 			experiments.FloatParam("consensus_tol", 1e-3, 1e-12, 0.999, "worst-case distance to the average that counts as consensus"),
-		}, workers.Params()...),
+		}...), workers.Params()...),
 		Metrics: []experiments.Metric{
 			{Name: "comm_time_ms", Unit: "ms", Help: "communication time per iteration (first invocation to last completion), mean over workers (asp: the fastest worker)"},
 			{Name: "comm_time_max_ms", Unit: "ms", Help: "the slowest worker's mean communication time per iteration"},
@@ -216,7 +223,7 @@ func dssyncParams(ps experiments.Params, resolved func(name string, value float6
 	if warm < 0 {
 		warm = min(ps.Int("adjust_every"), iters/2)
 	}
-	return dssync.Config{
+	cfg := dssync.Config{
 		Scheme: ps.String("scheme"), Scenario: sc, Layout: layout, Delayed: ps.Int("delayed_worker"),
 		Model: model, Layers: ps.Int("layers"), Table: table, Overlap: overlap,
 		Bucket:       layers.Bucketing{CapMB: ps.Float("bucket_mib"), FirstCapMB: layers.DefaultFirstBucketMB},
@@ -230,7 +237,11 @@ func dssyncParams(ps experiments.Params, resolved func(name string, value float6
 		AdjustEvery: ps.Int("adjust_every"), Detect: ps.String("detect"), Threshold: ps.Float("detect_threshold"),
 		GroupAlgo: ps.String("group_allreduce"), TreeChunks: ps.Int("tree_chunks"), HierMode: hier,
 		ConsensusTol: ps.Float("consensus_tol"),
-	}, nil
+	}
+	if err := dssyncFabric(ps, &cfg); err != nil {
+		return dssync.Config{}, err
+	}
+	return cfg, nil
 }
 
 // validateDSSync checks a point as the run would before simulating: the
@@ -255,6 +266,9 @@ func validateDSSync(ps experiments.Params) error {
 		layout = dssync.PaperLayout(cfg.Scenario)
 	}
 	if err := workers.Validate(ps, layout.Workers()); err != nil {
+		return err
+	}
+	if err := checkDSSyncFabric(ps, cfg, layout); err != nil {
 		return err
 	}
 	return checkDSSyncClock(ps, cfg)

@@ -14,7 +14,7 @@ import (
 // srBackground is the background traffic of a shared sr-cluster fabric:
 // flows from the bg_workload flow-size CDF with Poisson arrivals at
 // bg_load (background.LoadDefinition, over the background hosts' 20 Gbps
-// NICs) between random pairs of the background hosts, on the same engine
+// NICs, or their cables' rate on a topology file) between random pairs of the background hosts, on the same engine
 // as the ring transfers (fluid or DCTCP), for the whole run.
 //
 // With flows_file, the file's flows are replayed instead, between any
@@ -30,9 +30,22 @@ type srBackground struct {
 // ("background/sr/arrivals", ...), so they shift no other draw.
 const srBackgroundName = "sr"
 
-func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experiments.Params, end netsim.Time) (*srBackground, error) {
+func newSRBackground(r *experiments.Run, sim *netsim.Sim, bulk netsim.Bulk, net *srNet, end netsim.Time) (*srBackground, error) {
+	ps := r.Params
 	hosts := setup.HostMap(net.fab)
 	cfg := background.Config{Hosts: net.bg, HostRate: training.GbpsToRate(srNICGbps), Stop: end, Name: srBackgroundName}
+	if net.file && ps.Str("flows_file") == "" {
+		// A topology file's background hosts send at their own cables'
+		// rate, which bg_load is a fraction of.
+		for i, h := range net.bg {
+			r := net.net.Node(h).Base().Ports[0].Link.Rate
+			if i > 0 && r != cfg.HostRate {
+				return nil, fmt.Errorf("bg_load: background hosts %s and %s attach at %v and %v; bg_load needs one rate",
+					net.net.Node(net.bg[0]).Base().Name(), net.net.Node(h).Base().Name(), cfg.HostRate, r)
+			}
+			cfg.HostRate = r
+		}
+	}
 	if ps.Str("flows_file") != "" {
 		replay, err := setup.Replays(ps, hosts, end)
 		if err != nil {
@@ -53,10 +66,8 @@ func newSRBackground(sim *netsim.Sim, bulk netsim.Bulk, net *srNet, ps experimen
 	if err != nil {
 		return nil, err
 	}
-	if ps.Str("fct_out") != "" {
-		if err := gen.RecordFlows(); err != nil {
-			return nil, err
-		}
+	if err := setup.RecordFCT(r, gen); err != nil {
+		return nil, err
 	}
 	// The flows are summarised as they complete, not kept: the same
 	// statistics as Stats over their records, in memory that does not

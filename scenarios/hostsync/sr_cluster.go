@@ -77,15 +77,19 @@ func SRCluster() *experiments.Experiment {
 			experiments.EnumParam("topology", "star", []string{"star", "racks", "leaf-spine", "fattree"},
 				"fabric at flow and packet fidelity: star (the paper's non-blocking switch), racks (ToRs behind one core), leaf-spine or "+
 					"fattree (a k-ary fat-tree whose k^2/2 edge switches are the racks); "+
-					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub").OnlyWhen("fidelity", "flow", "packet").Alias("leafspine", "leaf-spine"),
+					"worker cables run at b_i, rack uplinks at ceil(n/racks) x 20 Gbps / oversub; topology_file replaces it").OnlyWhen("fidelity", "flow", "packet").Alias("leafspine", "leaf-spine"),
 			experiments.IntParam("racks", 4, 1, 4096, "topology=racks or leaf-spine: racks (leaves); workers fill them in order, ceil(n/racks) each").OnlyWhen("topology", "racks", "leaf-spine"),
 			experiments.IntParam("spines", 2, 1, 1024, "topology=leaf-spine: spine switches (ECMP by flow hash)").OnlyWhen("topology", "leaf-spine"),
 			experiments.IntParam("k", 4, 2, topologies.MaxFatTreeK, "topology=fattree: ports per switch, even; its k^2/2 edge switches are the racks, "+
 				"workers fill them in order, ceil(n/(k^2/2)) each, and every cable has alpha/6 of propagation (6 cables between pods)").OnlyWhen("topology", "fattree"),
-			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks or leaf-spine: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking)").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
+			experiments.FloatParam("oversub", 1, 0.01, 1000, "topology=racks, leaf-spine or fattree: oversubscription of each rack's uplink(s) against its workers' 20 Gbps NICs (1: non-blocking; a topology_file's cables have its rates)").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
+			experiments.TextParam("topology_file", "", "build the fabric from this file in the HPCC ns-3 topology.txt format (node_num switch_num link_num; "+
+				"the switch ids; src dst rate delay error_rate per link) instead of topology: its edge switches are the racks, filled in order, "+
+				"ceil(n/edge switches) workers each (their other hosts are background hosts); rates and delays from the file, "+
+				"worker cables at b_i, alpha half the file's round-trip bound instead of alpha_ms (empty: none)").OnlyWhen("fidelity", "flow", "packet"),
 			experiments.EnumParam("ring_order", "rack", []string{"rack", "listed"},
-				"topology=racks or leaf-spine: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
-			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks or leaf-spine: background load over the background hosts' 20 Gbps NICs (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine", "fattree"),
+				"topology=racks, leaf-spine, fattree or a topology_file: ring order of a group, rack by rack (topology-aware, each uplink crossed once each way) or as the controller lists it").OnlyWhen("topology", "racks", "leaf-spine", "fattree").OrWhenSet("topology_file"),
+			experiments.FloatParam("bg_load", 0, 0, 1, "topology=racks, leaf-spine, fattree or a topology_file: background load over the background hosts' 20 Gbps NICs (a file's: their cables' rate) (0: none)").Means("0", "no background traffic").OnlyWhen("topology", "racks", "leaf-spine", "fattree").OrWhenSet("topology_file"),
 			experiments.EnumParam("bg_workload", "hadoop", background.Names(), "background flow-size distribution").OnlyWhenPositive("bg_load"),
 			experiments.IntParam("bg_hosts_per_rack", 2, 1, 1024, "background hosts per rack (bg_load > 0), sending to each other across the core").OnlyWhenPositive("bg_load").Was("bg_hosts"),
 			experiments.TextParam("flows_file", "", setup.FlowsFileHelp+"; replaces bg_load's flows, between any hosts of the fabric, workers' included").OnlyWhen("fidelity", "flow", "packet"),
@@ -161,10 +165,16 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 	if err != nil {
 		return nil, err
 	}
+	alpha := ps.Float("alpha_ms") / 1e3
+	if setup.UsesFile(ps) {
+		if alpha, err = srFileAlpha(ps.Str("topology_file")); err != nil {
+			return nil, fmt.Errorf("sr-cluster: %w", err)
+		}
+	}
 	cfg := syncctl.Config{
 		BW:         bw,
 		ModelBytes: ps.Float("model_mb") * 1e6,
-		Alpha:      ps.Float("alpha_ms") / 1e3,
+		Alpha:      alpha,
 		Compute:    training.PerWorker(dist, mult),
 		Duration:   netsim.FromSeconds(ps.Float("duration_s")),
 		Cost:       cost,
@@ -204,7 +214,7 @@ func buildSRCluster(r *experiments.Run) (*srClusterSetup, error) {
 		cfg.Exec, setup.stack, setup.net, bulk = exec, stack, net, stack
 	}
 	if ps.Float("bg_load") > 0 || ps.Str("flows_file") != "" {
-		if setup.bg, err = newSRBackground(sim, bulk, setup.net, ps, cfg.Duration); err != nil {
+		if setup.bg, err = newSRBackground(r, sim, bulk, setup.net, cfg.Duration); err != nil {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
@@ -258,7 +268,7 @@ func runSRCluster(r *experiments.Run) (*experiments.Result, error) {
 			return nil, fmt.Errorf("sr-cluster: %w", err)
 		}
 	}
-	if r.Params.Str("fct_out") != "" {
+	if setup.FCTFile(r) != "" {
 		if s.bg == nil || s.stack == nil {
 			return nil, fmt.Errorf("sr-cluster: fct_out=%q writes the background flows, and there are none (bg_load=0, no flows_file)", r.Params.Str("fct_out"))
 		}
@@ -318,9 +328,35 @@ func srComputeDist(ps experiments.Params) (training.Dist, error) {
 
 // srCheckTopology checks the fabric's parameters together: a topology
 // other than the star needs flow or packet fidelity, background traffic a
-// shared link, and racks a worker each.
+// shared link, and racks a worker each; a topology file must read and
+// hold the workers (srFilePer).
 func srCheckTopology(ps experiments.Params) error {
 	fid, topo := ps.String("fidelity"), ps.String("topology")
+	if setup.UsesFile(ps) {
+		path := ps.Str("topology_file")
+		if fid == "analytic" {
+			return fmt.Errorf("topology_file needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)")
+		}
+		tf, err := topologies.ReadTopologyFile(path)
+		if err != nil {
+			return err
+		}
+		sizes := tf.GroupSizes()
+		per, err := srFilePer(path, sizes, ps.Int("n"))
+		if err != nil {
+			return err
+		}
+		if ps.Float("bg_load") > 0 && ps.Str("flows_file") == "" {
+			bg := 0
+			for _, h := range sizes {
+				bg += max(0, h-per)
+			}
+			if bg < 2 {
+				return fmt.Errorf("bg_load needs at least 2 background hosts, and topology_file %s has %d (the hosts of an edge switch past its first %d)", path, bg, per)
+			}
+		}
+		return nil
+	}
 	if fid == "analytic" && topo != "star" {
 		return fmt.Errorf("topology=%s needs fidelity=flow or packet (analytic fidelity is Eq. 2 on the paper's non-blocking switch)", topo)
 	}

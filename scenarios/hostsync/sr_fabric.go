@@ -49,6 +49,7 @@ type srNet struct {
 	rank  []int             // ring order key per worker (nil: the controller's order)
 	edges [][2]*netsim.Link // worker w's cables: host to switch, switch to host
 	bg    []netsim.NodeID   // background hosts
+	file  bool              // built from a topology file
 }
 
 // buildSRNet builds the fabric of the topology parameter with worker i's
@@ -61,7 +62,25 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 	}
 	s := &srNet{net: netsim.NewNetwork(sim), hosts: make([]netsim.NodeID, n)}
 	var err error
-	switch topo := ps.String("topology"); topo {
+	topo := ps.String("topology")
+	if setup.UsesFile(ps) {
+		topo = "file"
+	}
+	switch topo {
+	case "file":
+		tf, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
+		if err != nil {
+			return nil, err
+		}
+		per, err := srFilePer(ps.Str("topology_file"), tf.GroupSizes(), n)
+		if err != nil {
+			return nil, err
+		}
+		if s.fab, err = topologies.FromFile(s.net, tf, q); err != nil {
+			return nil, err
+		}
+		s.place(ps, n, per)
+		s.file = true
 	case "star":
 		if s.fab, err = topologies.StarRates(s.net, rates, netsim.FromSeconds(alpha/2), q); err != nil {
 			return nil, err
@@ -104,20 +123,7 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 		if err != nil {
 			return nil, err
 		}
-		for w := range n {
-			s.hosts[w] = s.fab.HostsOf(w / per)[w%per].ID()
-		}
-		for r := range racks {
-			for _, h := range s.fab.HostsOf(r)[per:] {
-				s.bg = append(s.bg, h.ID())
-			}
-		}
-		if ps.String("ring_order") == "rack" {
-			s.rank = make([]int, n)
-			for w, h := range s.hosts {
-				s.rank[w] = s.fab.HostIndex(h)
-			}
-		}
+		s.place(ps, n, per)
 	default:
 		return nil, fmt.Errorf("unknown topology %q", topo)
 	}
@@ -136,6 +142,60 @@ func buildSRNet(sim *netsim.Sim, ps experiments.Params, gbps []float64, alpha fl
 		s.edges[w] = [2]*netsim.Link{upl, down}
 	}
 	return s, nil
+}
+
+// place puts worker w on host w % per of group w / per (rack after rack,
+// per workers each), every other host of a group (its hosts past the
+// first per) a background host, and with ring_order=rack ranks the
+// workers by their hosts' order in the fabric.
+func (s *srNet) place(ps experiments.Params, n, per int) {
+	for w := range n {
+		s.hosts[w] = s.fab.HostsOf(w / per)[w%per].ID()
+	}
+	for r := range s.fab.Groups() {
+		if hs := s.fab.HostsOf(r); len(hs) > per {
+			for _, h := range hs[per:] {
+				s.bg = append(s.bg, h.ID())
+			}
+		}
+	}
+	if ps.String("ring_order") == "rack" {
+		s.rank = make([]int, n)
+		for w, h := range s.hosts {
+			s.rank[w] = s.fab.HostIndex(h)
+		}
+	}
+}
+
+// srFilePer is how many workers each host group (edge switch) of a
+// topology file takes: ceil(n / groups), as on the built fabrics, so that
+// worker w sits in group w / per. It refuses a file whose groups are too
+// few or too small for that: sizes are the groups' host counts
+// (TopologyFile.GroupSizes).
+func srFilePer(path string, sizes []int, n int) (int, error) {
+	if len(sizes) == 0 {
+		return 0, fmt.Errorf("topology_file %s has no host under a switch", path)
+	}
+	per := (n + len(sizes) - 1) / len(sizes)
+	for r := 0; r*per < n; r++ {
+		if need := min(per, n-r*per); sizes[r] < need {
+			return 0, fmt.Errorf("topology_file %s: n=%d workers fill its %d edge switches %d at a time, and edge switch %d (in switch id order) has %d hosts, not %d",
+				path, n, len(sizes), per, r, sizes[r], need)
+		}
+	}
+	return per, nil
+}
+
+// srFileAlpha is the one-way latency alpha on a topology file: half the
+// file's round-trip bound (TopologyFile.RTTBound), 2 x top tier x its
+// longest cable delay, which is exact for a fat-tree or leaf-spine of
+// uniform delays (6 and 4 cables between its farthest hosts).
+func srFileAlpha(path string) (float64, error) {
+	tf, err := topologies.ReadTopologyFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return (tf.RTTBound() / 2).Seconds(), nil
 }
 
 // follow returns the OnBandwidth hook that keeps every worker's cables at
@@ -194,12 +254,25 @@ func srPacketExecutor(sim *netsim.Sim, ps experiments.Params, gbps []float64, cf
 	for _, g := range gbps {
 		fastest = max(fastest, training.GbpsToRate(g))
 	}
-	if cfg.Schedule != nil || ps.String("topology") != "star" {
+	star := ps.String("topology") == "star" && !setup.UsesFile(ps)
+	if cfg.Schedule != nil || !star {
 		// Bandwidths change, or background hosts send at the NIC rate.
 		fastest = training.GbpsToRate(srNICGbps)
 	}
+	if setup.UsesFile(ps) {
+		// A file's background hosts send at their own links' rates.
+		tf, err := topologies.ReadTopologyFile(ps.Str("topology_file"))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("sr-cluster: %w", err)
+		}
+		for _, l := range tf.Links {
+			if !tf.Switch[l.A] || !tf.Switch[l.B] {
+				fastest = max(fastest, l.Rate)
+			}
+		}
+	}
 	rtt := netsim.FromSeconds(2 * cfg.Alpha)
-	if ps.String("topology") == "star" {
+	if star {
 		rtt = 4 * netsim.FromSeconds(cfg.Alpha/2) // host-switch-host and back
 	}
 	const mtu = 1500

@@ -366,7 +366,7 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 		rig.hosts = setup.HostMap(fab)
 	}
 	if rig.gen != nil {
-		if err := setup.RecordFCT(ps, rig.gen); err != nil {
+		if err := setup.RecordFCT(r, rig.gen); err != nil {
 			return nil, err
 		}
 	} else if ps.Str("fct_out") != "" {

@@ -103,7 +103,7 @@ func runBackground(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setup.RecordFCT(ps, gen); err != nil {
+	if err := setup.RecordFCT(r, gen); err != nil {
 		return nil, err
 	}
 	// Flows are summarised online as they complete, so memory stays flat

@@ -47,7 +47,7 @@ func (r *run) background() (*bgTask, error) {
 		return nil, nil
 	}
 	c := r.cfg
-	hosts := []netsim.NodeID{r.fab.Hosts[r.place.Background[0]].ID(), r.fab.Hosts[r.place.Background[1]].ID()}
+	hosts := []netsim.NodeID{r.hostAt(r.place.Background[0]), r.hostAt(r.place.Background[1])}
 	task := &bgTask{}
 	bulk := r.bulk
 	if r.conns != nil {

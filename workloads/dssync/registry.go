@@ -44,7 +44,7 @@ var schemes = []scheme{
 	{"tree-allreduce", func(r *run) (Syncer, error) { return NewGroupSync(All(len(r.hosts)), r.tree), nil }, bspMixing, false},
 	{"hier-allreduce", hierSyncer, bspMixing, false},
 	{"asp", func(r *run) (Syncer, error) {
-		return NewASPSync(len(r.hosts), r.fab.Hosts[r.place.PS].ID(), r.books, r.opts()), nil
+		return NewASPSync(len(r.hosts), r.hostAt(r.place.PS), r.books, r.opts()), nil
 	}, nil, true},
 	{"gossip", func(r *run) (Syncer, error) {
 		return NewGossipSync(len(r.hosts), collective.ExponentialPeers(len(r.hosts)), r.books, r.opts())

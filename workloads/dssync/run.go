@@ -58,7 +58,20 @@ type Config struct {
 	// Oversub is a host link's rate over a rack uplink's (the paper's
 	// "oversubscription rate 1": every link at 20 Gbps).
 	Oversub float64
-	Delay   netsim.Time // propagation of every cable
+	Delay   netsim.Time // propagation of every cable (with Fabric, the longest)
+
+	// Fabric, if set, builds the network instead of BuildRacks' racks
+	// behind one spine (a fat-tree, a topology file), with output queues
+	// q (zero at flow fidelity). Its host group r is rack r of Layout:
+	// placement host index i (Placement) is host i mod HostsPerRack of
+	// group i / HostsPerRack, which must exist (Placement.Fits). Its
+	// hosts' cables run at LinkRate; a rack's uplink capacity, for the
+	// detector, is the sum of its edge switch's cables to other switches.
+	Fabric func(net *netsim.Network, q switchmodel.QueueConfig) (*topologies.Fabric, error)
+	// PathCables is the number of cables between the two farthest hosts
+	// (0: 4, the racks' host-ToR-spine-ToR-host); with Delay it sets the
+	// packet fidelity's base round trip and the run's horizon.
+	PathCables int
 	// Alpha is the per-message start latency (software overhead).
 	Alpha netsim.Time
 
@@ -221,11 +234,15 @@ func (r *run) setup() error {
 	switch c.Fidelity {
 	case "flow":
 	case "packet":
-		q, tc = packetConfig(c.LinkRate, c.Delay)
+		q, tc = packetConfig(c.LinkRate, c.Delay, c.pathCables())
 	default:
 		return fmt.Errorf("unknown fidelity %q (allowed: flow, packet)", c.Fidelity)
 	}
-	r.fab, r.uplinks, err = BuildRacks(r.net, c.Layout, p, c.LinkRate, c.Oversub, c.Delay, q)
+	if c.Fabric == nil {
+		r.fab, r.uplinks, err = BuildRacks(r.net, c.Layout, p, c.LinkRate, c.Oversub, c.Delay, q)
+	} else {
+		r.fab, r.uplinks, err = r.customFabric(q)
+	}
 	if err != nil {
 		return err
 	}
@@ -239,7 +256,7 @@ func (r *run) setup() error {
 	}
 	r.hosts = make([]netsim.NodeID, len(p.Worker))
 	for w, h := range p.Worker {
-		r.hosts[w] = r.fab.Hosts[h].ID()
+		r.hosts[w] = r.hostAt(h)
 	}
 	r.books = &books{inner: r.bulk, fab: r.fab}
 	return nil
@@ -273,16 +290,18 @@ func PlanFor(c Config) (Plan, error) { return c.resolvePlan() }
 
 // packetConfig is the packet fidelity's switch queues and transport:
 // DCTCP with the guideline K = C x RTT / 7 for the base round trip
-// between racks (four cables each way), drop-tail buffers of 1 MB or 4K
+// between racks (cables each way: four between racks, six between a
+// fat-tree's pods), drop-tail buffers of 1 MB or 4K
 // packets per port, whichever is larger, and windows capped at three
 // times that round trip's bandwidth-delay product (at least 32 segments):
 // a NIC does not mark, and an uncapped window grows into the sender's own
 // NIC queue until it overflows, which Linux prevents with TCP small
 // queues (see workloads/collective's fidelity test).
-func packetConfig(link netsim.Rate, delay netsim.Time) (switchmodel.QueueConfig, transport.Config) {
+func packetConfig(link netsim.Rate, delay netsim.Time, cables int) (switchmodel.QueueConfig, transport.Config) {
 	tc := transport.DefaultConfig()
 	const mtu = 1500
-	rtt := 8*delay + 4*netsim.TxTime(mtu, link) + 4*netsim.TxTime(netsim.Bytes(tc.HeaderBytes), link)
+	h := netsim.Time(cables)
+	rtt := 2*h*delay + h*netsim.TxTime(mtu, link) + h*netsim.TxTime(netsim.Bytes(tc.HeaderBytes), link)
 	k := switchmodel.DCTCPK(link, rtt, mtu)
 	q := switchmodel.QueueConfig{ECNPackets: k, Buffer: max(netsim.Megabyte, 4*netsim.Bytes(k)*mtu)}
 	bdp := netsim.BytesIn(link, rtt)
@@ -333,7 +352,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	})
 	// A generous horizon: every iteration moving the model over a
 	// thousandth of a link, plus its compute, plus a ring all-reduce's
-	// 2(n-1) steps of latency (alpha and four cables) a thousand times,
+	// 2(n-1) steps of latency (alpha and the path's cables) a thousand times,
 	// a hundred times over. Without the latency, a tiny model behind a
 	// second of alpha_us ran out of time after microseconds.
 	tx := float64(c.Model.Bytes()) * 8 / float64(c.LinkRate) * float64(netsim.Second)
@@ -341,7 +360,7 @@ func (r *run) executeWith(s Syncer) (*Result, error) {
 	for _, m := range c.Mult {
 		slowest = max(slowest, m)
 	}
-	lat := float64(2*c.Layout.Workers()) * float64(c.Alpha+4*c.Delay)
+	lat := float64(2*c.Layout.Workers()) * float64(c.Alpha+netsim.Time(c.pathCables())*c.Delay)
 	h := float64(c.Iterations) * (slowest*float64(c.Compute) + 1000*tx + 1000*lat) * 100
 	horizon := netsim.Never
 	if h < float64(netsim.Never)/2 {

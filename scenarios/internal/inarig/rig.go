@@ -240,10 +240,8 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 		return fmt.Errorf("background: %w", err)
 	}
 	g.BG = gen
-	if ps.Has("fct_out") {
-		if err := setup.RecordFCT(ps, gen); err != nil {
-			return err
-		}
+	if err := setup.RecordFCT(g.run, gen); err != nil {
+		return err
 	}
 	// The rig reads nothing of the flows but their load on the fabric:
 	// keep no record of them, so memory does not grow with the run.
@@ -254,11 +252,11 @@ func (g *Rig) AddBackground(ps experiments.Params, load float64, senders, dsts [
 	return nil
 }
 
-// WriteFCT writes the background flows to fct_out when the experiment
-// takes it and it is set (setup.WriteFCT); fct_out without background
-// flows is an error.
+// WriteFCT writes the background flows to the run's fct.txt
+// (setup.FCTFile) when it has one; fct_out without background flows is
+// an error.
 func (g *Rig) WriteFCT(r *experiments.Run) error {
-	if !r.Params.Has("fct_out") || r.Params.Str("fct_out") == "" {
+	if setup.FCTFile(r) == "" {
 		return nil
 	}
 	if g.BG == nil || g.BGHosts == nil {

@@ -23,7 +23,7 @@ const (
 		"of the fabric); priority is read but every port has one FIFO queue; every flow must start before the run's end"
 	FCTOutHelp = "write one line per flow the sender saw fully acknowledged to this file, in the HPCC branch's fct.txt " +
 		"layout (empty: none; sip dip sport dport size start_ns fct_ns standalone_fct_ns; ip 11.0.x.1 from the host index), which its " +
-		"analysis/fct_analysis.py reads; trial t > 0 writes NAME.t<t> before the extension"
+		"analysis/fct_analysis.py reads; trial t > 0 writes NAME.t<t> before the extension; with a flows_file and --csv FILE.csv, empty writes FILE.fct.txt beside the CSV"
 )
 
 // FlowsParams are the flows_file and fct_out parameters.
@@ -110,22 +110,33 @@ func FCTPath(out string, trial int) string {
 	return fmt.Sprintf("%s.t%d%s", strings.TrimSuffix(out, ext), trial, ext)
 }
 
-// RecordFCT makes gen keep the per-flow records fct_out needs, when it is
-// set.
-func RecordFCT(ps experiments.Params, gen *background.Generator) error {
-	if ps.Str("fct_out") == "" {
+// FCTFile is the file run r writes its flows to in the fct.txt layout:
+// fct_out's for the run's trial (FCTPath) when it is set, else the one
+// the command chose (Run.FCTFile, FILE.fct.txt beside its CSV); empty:
+// none.
+func FCTFile(r *experiments.Run) string {
+	if r.Params.Has("fct_out") && r.Params.Str("fct_out") != "" {
+		return FCTPath(r.Params.Str("fct_out"), r.Trial)
+	}
+	return r.FCTFile
+}
+
+// RecordFCT makes gen keep the per-flow records the run's fct.txt needs,
+// when it writes one (FCTFile).
+func RecordFCT(r *experiments.Run, gen *background.Generator) error {
+	if FCTFile(r) == "" {
 		return nil
 	}
 	return gen.RecordFlows()
 }
 
-// WriteFCT writes gen's flows to fct_out, when it is set, with each
-// flow's standalone FCT computed from its path in net as the HPCC branch
-// computes it (background.IdealFCT) with tc's MSS as the payload and its
-// header bytes per packet.
+// WriteFCT writes gen's flows to the run's fct.txt (FCTFile), when it
+// has one, with each flow's standalone FCT computed from its path in net
+// as the HPCC branch computes it (background.IdealFCT) with tc's MSS as
+// the payload and its header bytes per packet.
 func WriteFCT(r *experiments.Run, net *netsim.Network, tc transport.Config, m *background.HostMap, gen *background.Generator) error {
-	out := r.Params.Str("fct_out")
-	if out == "" {
+	path := FCTFile(r)
+	if path == "" {
 		return nil
 	}
 	ideal := func(f *background.FlowRecord) int64 {
@@ -144,7 +155,6 @@ func WriteFCT(r *experiments.Run, net *netsim.Network, tc transport.Config, m *b
 	if err != nil {
 		return err
 	}
-	path := FCTPath(out, r.Trial)
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("fct_out: %w", err)
