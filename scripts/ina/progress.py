@@ -8,8 +8,9 @@ job series that `syncsim run ina-leafspine ... --series-dir DIR` writes
 For every run, one line per quantity and a column per job, at the last row
 at or before --at (default: the last row): progress (the fraction of the
 job's iterations whose results have come), AWD (mean over the job's
-workers), the timeouts and pulls so far, and the gradients in flight; then
-the runs' mean progress over the jobs. Markdown, so that
+workers), the timeouts and pulls so far, and the gradients in flight; and
+in the last column the run's progress as a whole (every job's results over
+their goal, as syncsim's progress line counts it). Markdown, so that
 scripts/ina/fullsize-rules.sh can append it to its tables.
 """
 import csv
@@ -55,11 +56,14 @@ def main(argv):
             jobs = sorted(last)
         t = max(float(r["t_ms"]) for r in last.values())
         prog = [float(last[j]["progress"]) for j in jobs]
-        rows.append(("%s: progress at %.0f ms" % (name, t), ["%.3f" % p for p in prog], "%.3f" % (sum(prog) / len(prog))))
+        got = sum(float(last[j]["results"]) for j in jobs)
+        goal = sum(float(last[j]["results"]) / float(last[j]["progress"]) for j in jobs if float(last[j]["progress"]) > 0)
+        whole = "%.3f" % (got / goal) if goal > 0 and all(p > 0 for p in prog) else "-"
+        rows.append(("%s: progress at %.0f ms" % (name, t), ["%.3f" % p for p in prog], whole))
         rows.append(("%s: AWD" % name, ["%.0f" % float(last[j]["awd_mean"]) for j in jobs], ""))
         rows.append(("%s: timeouts, pulls" % name, ["%s, %s" % (last[j]["timeouts"], last[j]["pulls"]) for j in jobs], ""))
         rows.append(("%s: in flight (GACKed)" % name, ["%s (%s)" % (last[j]["inflight"], last[j]["inflight_gacked"]) for j in jobs], ""))
-    print("| run | " + " | ".join("job %d" % j for j in jobs) + " | mean |")
+    print("| run | " + " | ".join("job %d" % j for j in jobs) + " | all jobs |")
     print("|---" * (len(jobs) + 2) + "|")
     for label, cells, mean in rows:
         print("| %s | %s | %s |" % (label, " | ".join(cells), mean))
