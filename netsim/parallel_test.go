@@ -231,6 +231,43 @@ func TestPartitionAuto(t *testing.T) {
 	if got := fmt.Sprint(n2.AutoPartition(2)); got != "[0 0 0 1 1 2]" {
 		t.Fatalf("star partitions %s", got)
 	}
+	// Switches alone: the same host groups, every switch by itself.
+	if got := fmt.Sprint(n2.AutoPartitionSwitches(2)); got != "[0 1 1 2 2 3]" {
+		t.Fatalf("star partitions, switch alone: %s", got)
+	}
+}
+
+// TestPartitionSwitchesAlone: every switch is a partition of its own and
+// its hosts keep their groups; the host cables now cross partitions, so
+// the lookahead falls to their delay.
+func TestPartitionSwitchesAlone(t *testing.T) {
+	s := New(1)
+	net := NewNetwork(s)
+	l0, l1, sp := &prouter{}, &prouter{}, &prouter{}
+	net.AddNode(l0, KindSwitch, "l0")
+	net.AddNode(l1, KindSwitch, "l1")
+	net.AddNode(sp, KindSwitch, "s0")
+	h := []*Host{net.AddHost("a"), net.AddHost("b"), net.AddHost("c")}
+	net.Connect(h[0].ID(), l0.ID(), Gbps, 5*Nanosecond, nil, nil)
+	net.Connect(h[1].ID(), l0.ID(), Gbps, 5*Nanosecond, nil, nil)
+	net.Connect(h[2].ID(), l1.ID(), Gbps, 5*Nanosecond, nil, nil)
+	net.Connect(l0.ID(), sp.ID(), Gbps, 3*Microsecond, nil, nil)
+	net.Connect(l1.ID(), sp.ID(), Gbps, 2*Microsecond, nil, nil)
+	// Nodes in ID order: l0, l1, s0, a, b, c.
+	part := net.AutoPartitionSwitches(0)
+	if want := "[0 2 4 1 1 3]"; fmt.Sprint(part) != want {
+		t.Fatalf("partitions %v, want %s", part, want)
+	}
+	if _, err := net.Partition(part); err != nil {
+		t.Fatal(err)
+	}
+	if la := s.Lookahead(); la != 5*Nanosecond {
+		t.Fatalf("lookahead %v, want the host cables' 5ns", la)
+	}
+	ps := s.Partitions()
+	if len(ps) != 5 || h[0].Sim() != ps[1] || h[1].Sim() != ps[1] || h[2].Sim() != ps[3] || l0.Sim() != ps[0] {
+		t.Fatal("nodes not bound to their partitions' Sims")
+	}
 }
 
 // TestPartitionZeroDelay: a zero-delay crossing link leaves no lookahead,

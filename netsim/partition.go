@@ -14,7 +14,26 @@ import (
 // maxHosts hosts each, so one switch does not make one partition. Hosts
 // without a switch (cabled host to host) share partition 0. The result
 // depends only on the topology, never on the thread count.
-func (net *Network) AutoPartition(maxHosts int) []int {
+func (net *Network) AutoPartition(maxHosts int) []int { return net.autoPartition(maxHosts, false) }
+
+// AutoPartitionSwitches is AutoPartition with every switch a partition
+// of its own: a switch's hosts form partitions of maxHosts hosts each
+// (all of them one partition when maxHosts <= 0), none shared with the
+// switch. A leaf that forwards every packet of its hosts (and, in
+// ina-leafspine, aggregates its parameter servers' jobs) then no longer
+// shares a core with its hosts' transports, which bounded the speedup
+// beyond 8 cores (docs/performance.md, "The parallel engine at the sizes
+// users run"); every cable between a host and its switch crosses
+// partitions, so the lookahead is the smallest of their delays too, and
+// their packets take the hand-over between partitions. The hosts keep
+// the groups AutoPartition gives them: the first maxHosts hosts of a
+// switch share a partition under both.
+func (net *Network) AutoPartitionSwitches(maxHosts int) []int {
+	return net.autoPartition(maxHosts, true)
+}
+
+// autoPartition is AutoPartition, with every switch alone when alone.
+func (net *Network) autoPartition(maxHosts int, alone bool) []int {
 	n := len(net.nodes)
 	part := make([]int, n)
 	for i := range part {
@@ -39,6 +58,9 @@ func (net *Network) AutoPartition(maxHosts int) []int {
 		}
 		part[id] = next
 		hs := hostsOf[id]
+		if alone && len(hs) > 0 {
+			next++
+		}
 		for i, h := range hs {
 			if maxHosts > 0 && i >= maxHosts && i%maxHosts == 0 {
 				next++

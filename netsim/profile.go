@@ -1,6 +1,7 @@
 package netsim
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math/bits"
@@ -192,6 +193,16 @@ func (pf *Profile) Write(w io.Writer) {
 	fmt.Fprintf(w, "  partition balance: most events %d = %.2fx the mean (%s); most CPU %.2fx the mean (%s)\n",
 		pf.PartEvents[big], float64(pf.PartEvents[big])/mean, pf.Labels[big],
 		float64(pf.PartCPU[bigCPU])/meanCPU, pf.Labels[bigCPU])
+	fmt.Fprintf(w, "  heaviest partitions, CPU / events x the mean:")
+	for k, i := range pf.Heaviest(5) {
+		sep := ","
+		if k == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "%s %s %.2f / %.2f", sep, pf.Labels[i],
+			float64(pf.PartCPU[i])/meanCPU, float64(pf.PartEvents[i])/mean)
+	}
+	fmt.Fprintln(w)
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 	fmt.Fprintf(w, "  work %.3fs CPU, windows %.3fs wall, barrier per window: p10 %.1fus, median %.1fus, mean %.1fus\n",
 		pf.Work.Seconds(), pf.Wall.Seconds(), us(pf.BarrierQuantile(0.1)), us(pf.BarrierQuantile(0.5)),
@@ -208,4 +219,21 @@ func (pf *Profile) Write(w io.Writer) {
 		ci, ei := pf.Predicted(i, IdleBarrier)
 		fmt.Fprintf(w, "    N=%-3d %6.2fx / %6.2fx   idle: %6.2fx / %6.2fx\n", n, c, e, ci, ei)
 	}
+}
+
+// Heaviest returns the indices of the n partitions with the most CPU
+// time over the run (events break ties, then the index), heaviest first:
+// the ones that bound the predicted speedup.
+func (pf *Profile) Heaviest(n int) []int {
+	idx := make([]int, pf.Partitions)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(pf.PartCPU[b], pf.PartCPU[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(pf.PartEvents[b], pf.PartEvents[a])
+	})
+	return idx[:min(n, len(idx))]
 }

@@ -73,7 +73,7 @@ func LeafSpine() *experiments.Experiment {
 			"PS's leaf only, the one aggregating switch every gradient of the job crosses, as the PA-ATP paper describes INA; two-level = "+
 			"ATP's multi-rack aggregation (Lao et al.), each worker's leaf summing the job's workers under it and the PS's leaf summing the "+
 			"racks (the other protocols aggregate at the PS's leaf either way)").OnlyWhen("protocol", "atp"),
-		inaEngineParam(),
+		inaEngineParam(), inaPartitionsParam(),
 	)
 	params = append(params, setup.NICParams()...)
 	params = append(params, setup.FlowsParams()...)

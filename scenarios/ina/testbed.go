@@ -46,7 +46,7 @@ func Testbed() *experiments.Experiment {
 	params = append(params, inarig.BackgroundParams(0.6, "offered bytes/s over the 3 senders' aggregate NIC capacity "+
 		"(the busiest tier: the S1 - S2 paths carry 0.75 of it)")...)
 	params = append(params, experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
-		inaEngineParam())
+		inaEngineParam(), inaPartitionsParam())
 	params = append(params, setup.NICParams()...)
 	return inarig.WithSeries(learnrig.With(&experiments.Experiment{
 		Name:    "ina-testbed",

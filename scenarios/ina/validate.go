@@ -90,6 +90,12 @@ func inaEngineParam() experiments.Param {
 		"the barrier after its last worker finishes; see docs/performance.md, The parallel engine")
 }
 
+// inaPartitionsParam is how the parallel engine cuts the fabric, with
+// engine=partitioned.
+func inaPartitionsParam() experiments.Param {
+	return setup.PartitionsParam().OnlyWhen("engine", experiments.EnginePartitioned)
+}
+
 // validateINATestbed: skip_iters leaves an iteration to measure,
 // model_file reads, and the engine has a lookahead.
 func validateINATestbed(ps experiments.Params) error {

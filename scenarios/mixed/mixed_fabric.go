@@ -82,7 +82,7 @@ func MixedFabric() *experiments.Experiment {
 			experiments.FloatParam("max_ms", 1000, 0.001, 1e7, "simulated-time limit from t = 0, ms (jobs unfinished by then report completed iterations; with --check they are an error)"),
 			experiments.FloatParam("warmup_ms", -1, -1, 1e6, "background flows starting earlier are excluded from FCT statistics, ms "+
 				"(negative: bg_warmup_ms, when the jobs start)").Auto("-1", setup.AutoWarmup).OnlyWhenPositive("load"),
-		}, append(prParams(), append(inarig.ConstantParams(), append(append(setup.NICParams(), setup.DCTCPCWRParam(), mixedEngineParam()), setup.FlowsParams()...)...)...)...),
+		}, append(prParams(), append(inarig.ConstantParams(), append(append(setup.NICParams(), setup.DCTCPCWRParam(), mixedEngineParam(), setup.PartitionsParam().OnlyWhen("engine", experiments.EnginePartitioned)), setup.FlowsParams()...)...)...)...),
 		Metrics: []experiments.Metric{
 			{Name: "ina_iter_ms", Unit: "ms", Help: "INA jobs: mean iteration time over their completed iterations"},
 			{Name: "ina_jct_ms", Unit: "ms", Help: "INA jobs: mean job completion time from the jobs' start (bg_warmup_ms) over finished jobs"},

@@ -48,7 +48,7 @@ func Background() *experiments.Experiment {
 			setup.CWRParam(),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms (arrivals stop at the end)"),
 			setup.WarmupParam(),
-		}, setup.NICParams(), setup.FlowsParams()),
+		}, setup.NICParams(), setup.FlowsParams(), []experiments.Param{setup.PartitionsParam()}),
 		Metrics:  metrics,
 		Common:   []string{"workload", "load", "transport", "spines", "leaves", "hosts_per_leaf", "host_gbps", "fabric_gbps", "buffer_kb", "duration_ms"},
 		Headline: []string{"flows_done", "offered_load", "fct_p50_us", "fct_p99_us", "fct_slowdown_p50", "fct_slowdown_p99", "drops", "timeouts"},

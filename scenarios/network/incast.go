@@ -31,7 +31,7 @@ func Incast() *experiments.Experiment {
 			experiments.FloatParam("start_jitter_us", 10, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("min_rto_us", 1000, 1, 1e7, "retransmission-timeout floor, us"),
 			experiments.FloatParam("sample_us", 10, 0, 1e6, "queue sampling period for queue_min_pkts and the queue series, us (0: off)").Means("0", "no sampling"),
-		}, setup.NICParams()...),
+		}, append(setup.NICParams(), setup.PartitionsParam())...),
 		Metrics: []experiments.Metric{
 			{Name: "goodput_gbps", Unit: "Gbit/s", Help: "payload delivered to the receiver per second over the window"},
 			{Name: "utilisation", Unit: "", Help: "bottleneck busy fraction over the window (wire bytes / capacity)"},

@@ -39,7 +39,7 @@ func Permutation() *experiments.Experiment {
 			experiments.FloatParam("start_jitter_us", 0, 0, 1e6, "each flow starts at a uniformly random time in [0, start_jitter_us), us"),
 			experiments.FloatParam("duration_ms", 10, 0.01, 1e6, "simulated time, ms"),
 			setup.WarmupParam(),
-		}, setup.NICParams()),
+		}, setup.NICParams(), []experiments.Param{setup.PartitionsParam()}),
 		Metrics: []experiments.Metric{
 			{Name: "goodput_gbps", Unit: "Gbit/s", Help: "aggregate payload delivered to the receivers per second over the window"},
 			{Name: "goodput_frac", Unit: "", Help: "goodput_gbps over the hosts' aggregate NIC capacity"},

@@ -14,10 +14,30 @@ import (
 // leaf-spine keeps its hosts; a star's hosts are cut into groups.
 const HostsPerPartition = 8
 
+// The values of the partitions parameter (PartitionsParam).
+const (
+	PartitionsSwitchHosts = "switch-hosts"
+	PartitionsSwitchAlone = "switch-alone"
+)
+
+// PartitionsParam is the parameter that chooses how the parallel engine
+// cuts the network (netsim.Network.AutoPartition or
+// AutoPartitionSwitches). Experiments whose parallel engine is opt-in
+// declare it OnlyWhen their engine parameter is partitioned.
+func PartitionsParam() experiments.Param {
+	return experiments.EnumParam("partitions", PartitionsSwitchHosts, []string{PartitionsSwitchHosts, PartitionsSwitchAlone},
+		fmt.Sprintf("how the parallel engine cuts the network: switch-hosts (a switch with up to %d of its hosts, its further hosts "+
+			"in partitions of %d; the documented results) or switch-alone (every switch a partition of its own, its hosts in "+
+			"the same groups of %d: a leaf no longer shares a core with its hosts' transports, which raises the speedup beyond 8 "+
+			"threads, and every host cable crosses partitions); the results differ between the two in ties between partitions "+
+			"and are the same at every --threads; see docs/performance.md, The parallel engine at the sizes users run",
+			HostsPerPartition, HostsPerPartition, HostsPerPartition))
+}
+
 // Parallel puts the network of run r on the parallel engine when r's
 // experiment runs on it (Experiment.Threads, or Experiment.Engine set to
-// partitioned in r's parameters): it partitions net from its
-// topology, sets the threads r asks for, and, with r.EngineProfile, has
+// partitioned in r's parameters): it partitions net from its topology
+// (as r's partitions parameter says, PartitionsParam), sets the threads r asks for, and, with r.EngineProfile, has
 // the run report its windows. Call it once the topology is built and
 // before any host stack, flow or switch program is created on it. The
 // partitions and windows depend on the topology only, so the results
@@ -31,7 +51,11 @@ func Parallel(r *experiments.Run, net *netsim.Network) error {
 		}
 		return nil
 	}
-	note, err := net.Partition(net.AutoPartition(HostsPerPartition))
+	cut := net.AutoPartition
+	if r.Params.Has("partitions") && r.Params.String("partitions") == PartitionsSwitchAlone {
+		cut = net.AutoPartitionSwitches
+	}
+	note, err := net.Partition(cut(HostsPerPartition))
 	if err != nil {
 		return err
 	}
