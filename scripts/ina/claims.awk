@@ -330,6 +330,6 @@ function order(    p, e, i, n, kx, ext, x, m, bestm, beste, word, exc, out) {
 function row(ours, verd) {
 	if (ours == "") exit
 	if (det) verd = verd "; seed-independent: every result the same on seeds " seedtext
-	else if (nseed < 5) verd = verd " (" nseed " seeds: no five-seed claim)"
+	else if (nseed < 5) verd = verd " (" nseed (nseed == 1 ? " seed" : " seeds") ": no five-seed claim)"
 	printf "| %s | %s | %s | %s | %s |\n", text, paper, ours, verd, measured
 }
