@@ -122,7 +122,12 @@ func TestDropTailAndBooks(t *testing.T) {
 
 func diamond(t *testing.T) (*Network, *Host, *Host, []*router) {
 	t.Helper()
-	s := New(42)
+	return diamondSeed(t, 42)
+}
+
+func diamondSeed(t *testing.T, seed uint64) (*Network, *Host, *Host, []*router) {
+	t.Helper()
+	s := New(seed)
 	net := NewNetwork(s)
 	h0, h1 := net.AddHost("h0"), net.AddHost("h1")
 	var rs []*router
@@ -182,6 +187,39 @@ func TestRoutingECMP(t *testing.T) {
 		t.Errorf("link on Path carried %d packets, want 50", got)
 	}
 	mustConserve(t, net)
+}
+
+// TestSeedSaltsECMP: the seed salts the ECMP hash, so the same flow IDs
+// (a flows_file replay numbers its flows in file order whatever the seed)
+// take an independent draw of paths under another seed, and the same ones
+// under the same seed. At s0 each of 1000 flows picks one of two links; two
+// independent fair draws disagree on about half.
+func TestSeedSaltsECMP(t *testing.T) {
+	mid := func(seed uint64) []LinkID {
+		net, h0, h1, _ := diamondSeed(t, seed)
+		var out []LinkID
+		for f := uint64(1); f <= 1000; f++ {
+			p, err := net.Path(h0.ID(), h1.ID(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, p[1])
+		}
+		return out
+	}
+	a, again, b := mid(1), mid(1), mid(2)
+	differ := 0
+	for i := range a {
+		if a[i] != again[i] {
+			t.Fatalf("flow %d: seed 1 took link %d, then %d", i+1, a[i], again[i])
+		}
+		if a[i] != b[i] {
+			differ++
+		}
+	}
+	if differ < 421 || differ > 579 { // 1000 fair coin flips: 5 sigma is +-79
+		t.Errorf("seeds 1 and 2 put %d of 1000 flows on different links, want about 500", differ)
+	}
 }
 
 func TestHostsDoNotForward(t *testing.T) {

@@ -30,7 +30,9 @@
 // - routing: shortest paths by hop count through switches only (hosts do
 //   not forward), as third.cc's CalculateRoute (lines 223-268) and
 //   syncsim's netsim.BuildRoutes, with per-flow ECMP: each node hashes the
-//   5-tuple with its id onto its equal-cost next hops. ns-3.37's
+//   5-tuple with its id onto its equal-cost next hops (--ecmp_salt other
+//   than 0 mixes into every node's salt: another draw of paths for the same
+//   flows; 0 keeps the default's). ns-3.37's
 //   Ipv4GlobalRouting offers only per-packet random ECMP
 //   (RandomEcmpRouting), which reorders every TCP flow, so this file routes
 //   with its own FlowEcmpRouting.
@@ -507,6 +509,7 @@ main(int argc, char* argv[])
     uint32_t maxFlows = 0;
     double stopS = 0;
     uint32_t seed = 1;
+    uint64_t ecmpSalt = 0;
     std::string recovery = "prr-linux";
     std::string ca = "bytes";
 
@@ -524,6 +527,8 @@ main(int argc, char* argv[])
     cmd.AddValue("max_flows", "read at most this many flows (0: the file's count)", maxFlows);
     cmd.AddValue("stop_s", "stop at this simulated time, s (0: when every flow is done)", stopS);
     cmd.AddValue("seed", "run number of ns-3's random streams", seed);
+    cmd.AddValue("ecmp_salt", "mixed into every node's ECMP hash salt: another path draw (0: the default's)",
+                 ecmpSalt);
     cmd.AddValue("fct_from", "connect (FCT from the established connection) or start (from start_time)",
                  g_fctFrom);
     cmd.AddValue("fct_end",
@@ -739,7 +744,7 @@ main(int argc, char* argv[])
             }
             Ptr<FlowEcmpRouting> r =
                 DynamicCast<FlowEcmpRouting>(nodes.Get(u)->GetObject<Ipv4>()->GetRoutingProtocol());
-            r->salt = Mix(u + 1);
+            r->salt = ecmpSalt == 0 ? Mix(u + 1) : Mix(Mix(ecmpSalt) ^ (u + 1));
             for (auto& e : adj[u])
             {
                 uint32_t v = e.first;
