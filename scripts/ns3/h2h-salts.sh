@@ -9,7 +9,7 @@
 #
 #   SEEDS           syncsim's other seeds (default 2..10; seed 1 is h2h.sh's)
 #   NS3_SALTS       filerun's other salts (default 1; 0 is h2h.sh's)
-#   NS3_SALT_CASES  cases that run ns-3 at those salts (default ft8-s1; about
+#   NS3_SALT_CASES  cases that run ns-3 at those salts (default both; about
 #                   100-130 CPU-seconds each, run one at a time)
 #   CASES           as h2h.sh (default ft8-s1 ft8-s2)
 #   ABOVE           salt_spread.py --above (default 1000000)
@@ -24,7 +24,7 @@ out=${1:?usage: h2h-salts.sh OUTDIR}
 export CASES=${CASES:-"ft8-s1 ft8-s2"}
 SEEDS=${SEEDS:-"2 3 4 5 6 7 8 9 10"}
 NS3_SALTS=${NS3_SALTS:-1}
-NS3_SALT_CASES=${NS3_SALT_CASES:-ft8-s1}
+NS3_SALT_CASES=${NS3_SALT_CASES:-"ft8-s1 ft8-s2"}
 ABOVE=${ABOVE:-1000000}
 NS3_ARGS=${NS3_ARGS:-"--ecn_k_pkts=65 --buffer_kb=256 --host_k_pkts=65 --recovery=prr-linux --ca=bytes --fct_from=connect --fct_end=ack"}
 export NS3_ARGS
