@@ -22,13 +22,15 @@
 # rules-earlier, the earlier model's line of options from
 # docs/ina-recovery.md), each 100-250 CPU-seconds; `rules` tabulates every
 # job's progress, AWD, timeouts and pulls at 100 ms from their job series
-# into rules.md (scripts/ina/progress.py).
+# into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
+# PA-ATP at a quarter of the models to the end under the present defaults
+# and the earlier model's line, and quarter-table tabulates them.
 # Costly: 45-75 CPU-minutes and about 300 MB per run at the engine's
 # present speed (docs/ina-reproduction.md, "A full-size point").
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-elapsed rules-earlier rules)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-elapsed rules-earlier rules quarter quarter-earlier quarter-table)
 
 # full NAME PROTOCOL SEED
 full() {
@@ -55,6 +57,31 @@ rule() {
 	/usr/bin/time -o "$name.time" -f "%U %S %e %M" "$SYNCSIM" run ina-leafspine --set protocol=pa-atp \
 		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --set max_ms=100 "$@" \
 		--csv "$name.csv" --series-dir "series-$name" --force --quiet
+}
+# quarter NAME FLAGS...: PA-ATP seed 1 at a quarter of the models, to the
+# end (both iterations of every job; about 600 CPU-seconds).
+quarter_run() {
+	local name=$1
+	shift
+	say "$name: syncsim run ina-leafspine --set protocol=pa-atp --set gradient_scale=0.25 --set iterations=2 --set skip_iters=1 --set max_ms=1500 --set series_us=1000 $*"
+	/usr/bin/time -o "$name.time" -f "%U %S %e %M" "$SYNCSIM" run ina-leafspine --set protocol=pa-atp \
+		--set gradient_scale=0.25 --set iterations=2 --set skip_iters=1 --set max_ms=1500 --set series_us=1000 "$@" \
+		--csv "$name.csv" --series-dir "series-$name" --force --quiet
+}
+quarter() { quarter_run quarter; }
+quarter-earlier() {
+	quarter_run quarter-earlier --set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true \
+		--set rto_jitter=0 --set result_ecn=false --set init_beta=1 --set awd_rounds=elapsed --set agg_passed=hold \
+		--set rto_pull_again=reset
+}
+quarter-table() {
+	local csvs=() r
+	for r in quarter quarter-earlier; do
+		[[ -e $r.csv ]] && csvs+=("$r.csv")
+	done
+	[[ ${#csvs[@]} -gt 0 ]] || die "no quarter CSV in $PWD"
+	table quarter "A quarter of the models to the end: the present defaults and the earlier model" "${csvs[@]}" \
+		--metric ajct_ms,jct_max_ms,jobs_done,retransmits,worker_timeouts,drops,drops_result,drops_ps_port,loss_frac,events
 }
 rules-default() { rule rules-default; }
 rules-front() { rule rules-front --set rto_pull_again=front; }
