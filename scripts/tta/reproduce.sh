@@ -21,10 +21,13 @@
 # sr-cnn: partial reduce at p = 2 against all reduce, Dirichlet, the CNN to 0.95, n = 8.
 #
 # CPU, with the workers' own models evaluated (costs.md has each
-# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=5
-# dssync-cnn 5.4 (324 s), sr-cnn 6.2 (374 s), each about twice that at 10. The figures under
-# docs/figures/tta are dssync's PNGs. See scripts/lib/reproduce.sh for
-# SYNCSIM, PARALLEL, RESUME and EXTRA.
+# sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
+# dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
+# dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s). scripts/tta/results keeps
+# the last five's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# RESUME=1 with that OUTDIR writes their tables again without a sweep.
+# The figures under docs/figures/tta are dssync's PNGs. See
+# scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
 figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds)
@@ -56,13 +59,15 @@ tta_tables() {
 
 # views NAME TITLE KEYS DEN NUMS CSV...: NAME.md holds each metric of NUMS
 # over DEN, run by run, as median [min-max] over the seeds of every point
-# of the parameters KEYS (views.awk).
+# of the parameters KEYS (views.awk); with below=V set (below=1 views ...)
+# each cell also says on how many runs the ratio lies below V.
 views() {
-	local name=$1 title=$2 keys=$3 den=$4 nums=$5
+	local name=$1 title=$2 keys=$3 den=$4 nums=$5 count=
 	shift 5
+	[[ -n ${below:-} ]] && count=" -v below=$below"
 	{
-		printf '### %s\n\n`awk -v keys=%s -v den=%s -v nums=%s -f scripts/tta/views.awk %s`\n\n' "$title" "$keys" "$den" "$nums" "$*"
-		awk -v keys="$keys" -v den="$den" -v nums="$nums" -f "$repo/scripts/tta/views.awk" "$@"
+		printf '### %s\n\n`awk -v keys=%s -v den=%s -v nums=%s%s -f scripts/tta/views.awk %s`\n\n' "$title" "$keys" "$den" "$nums" "$count" "$*"
+		awk -v keys="$keys" -v den="$den" -v nums="$nums" -v below="${below:-}" -f "$repo/scripts/tta/views.awk" "$@"
 	} >"$name.md"
 	say "$name.md: $title"
 }
@@ -167,7 +172,14 @@ dssync-seeds() {
 	seeded dssync-seeds dssync --set scenario=both --vary scheme=dssync,allreduce,tree-allreduce \
 		--set learn_model=mlp --set lr=0.5 --set iterations=500
 	counted_tables dssync-seeds "DS-Sync Sec. V: MLP on MNIST to 0.95, both contentions, $seeds seeds" scheme=dssync \
-		iters_to_target,tta_s,tta_worker_mean_s tta_s,iters_to_target,tta_worker_mean_s $(seed_files dssync-seeds)
+		final_acc,swa_acc,iters_to_target,tta_s,tta_worker_mean_s tta_s,iters_to_target,tta_worker_mean_s,final_acc $(seed_files dssync-seeds)
+	swa_views dssync-seeds
+}
+
+# swa_views NAME: NAME-swa.md, the SWA ensemble's accuracy over the final
+# model's, run by run (DS-Sync Sec. V: "slightly higher accuracy").
+swa_views() {
+	below=1 views "$1-swa" "$1: the SWA ensemble's accuracy over the final model's, run by run" scheme final_acc swa_acc $(seed_files "$1")
 }
 
 # Selective reduce Eq. 1's headline on SEEDS seeds with softmax: partial
@@ -178,7 +190,7 @@ sr-seeds() {
 	seeded sr-seeds-ar sr-cluster --set scheme=allreduce "${common[@]}"
 	seeded sr-seeds-pr sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.5 "${common[@]}"
 	counted_tables sr-seeds "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.3" \
-		iters_to_target,tta_s,tta_avg_s tta_s,tta_avg_s,iters_to_target $(seed_files sr-seeds-ar) $(seed_files sr-seeds-pr)
+		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target $(seed_files sr-seeds-ar) $(seed_files sr-seeds-pr)
 }
 
 # CREW against A2A on SEEDS seeds (IID, MLP to 0.95 on the worst worker):
@@ -203,7 +215,8 @@ cnn=(--set learn_model=cnn --set lr=0.05 --set momentum=0.9 --set eval_samples=1
 dssync-cnn() {
 	seeded dssync-cnn dssync --set scenario=both --vary scheme=dssync,allreduce "${cnn[@]}" --set target_acc=0.97 --set iterations=220
 	counted_tables dssync-cnn "DS-Sync Sec. V: CNN on MNIST to 0.97, both contentions" scheme=dssync \
-		final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,tta_worker_mean_s,iter_time_ms tta_s,iters_to_target,tta_worker_mean_s $(seed_files dssync-cnn)
+		final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,tta_worker_mean_s,iter_time_ms tta_s,iters_to_target,tta_worker_mean_s,final_acc $(seed_files dssync-cnn)
+	swa_views dssync-cnn
 }
 
 # Selective reduce Eq. 1 with the CNN: partial reduce at p = 2 against all

@@ -9,7 +9,9 @@
 #
 # keys: the parameter columns that make a point (in the table's order);
 # den: the metric below the line; nums: the metrics above it, one column
-# each. The CSVs are sweeps of one experiment (their headers may differ in
+# each; below (optional, as summarise --count-below): each cell also says
+# on how many of its runs the ratio lies below that value ("7/10 below",
+# "1 at" for runs exactly at it). The CSVs are sweeps of one experiment (their headers may differ in
 # order). A run where either metric is NaN (the target never reached) is
 # left out and counted in the last column. The median of an even count is
 # the mean of the middle two, as in syncsim summarise. POSIX awk (mawk
@@ -60,7 +62,18 @@ function cell(p, i,   n, j, k, t, v, med) {
 		v[k + 1] = t
 	}
 	med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	return sig(med) " [" sig(v[1]) "-" sig(v[n]) "]"
+	return sig(med) " [" sig(v[1]) "-" sig(v[n]) "]" count(v, n)
+}
+# count says on how many of the n sorted values v lie below the value
+# below, and on how many exactly at it; nothing when below is not set.
+function count(v, n,   j, lo, at) {
+	if (below == "") return ""
+	lo = at = 0
+	for (j = 1; j <= n; j++) {
+		if (v[j] < below + 0) lo++
+		else if (v[j] == below + 0) at++
+	}
+	return ", " lo "/" n " below" (at ? ", " at " at" : "")
 }
 END {
 	line = "|"
