@@ -18,8 +18,7 @@
 # The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
 # simulated time only (max_ms=100), once per recovery or window rule
 # (rules-default, rules-front, rules-window, rules-client, rules-gacked,
-# rules-elapsed and
-# rules-earlier, the earlier model's line of options from
+# rules-elapsed and rules-earlier, the earlier model's line of options from
 # docs/ina-recovery.md), each 100-250 CPU-seconds; `rules` tabulates every
 # job's progress, AWD, timeouts and pulls at 100 ms from their job series
 # into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
@@ -49,6 +48,11 @@ pa-atp-2() { full pa-atp-2 pa-atp 2; }
 strawasyn-2() { full strawasyn-2 strawasyn 2; }
 atp-2() { full atp-2 atp 2; }
 
+# The earlier model's line of options (docs/ina-recovery.md).
+earlier=(--set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true
+	--set rto_jitter=0 --set result_ecn=false --set init_beta=1 --set awd_rounds=elapsed --set agg_passed=hold
+	--set rto_pull_again=reset)
+
 # rule NAME FLAGS...: PA-ATP seed 1 to 100 ms under one rule.
 rule() {
 	local name=$1
@@ -69,11 +73,7 @@ quarter_run() {
 		--csv "$name.csv" --series-dir "series-$name" --force --quiet
 }
 quarter() { quarter_run quarter; }
-quarter-earlier() {
-	quarter_run quarter-earlier --set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true \
-		--set rto_jitter=0 --set result_ecn=false --set init_beta=1 --set awd_rounds=elapsed --set agg_passed=hold \
-		--set rto_pull_again=reset
-}
+quarter-earlier() { quarter_run quarter-earlier "${earlier[@]}"; }
 quarter-table() {
 	local csvs=() r
 	for r in quarter quarter-earlier; do
@@ -89,11 +89,7 @@ rules-window() { rule rules-window --set rto_pull_again=front --set awd_cut=wind
 rules-client() { rule rules-client --set rto_pull_again=front --set rto_recover=client; }
 rules-gacked() { rule rules-gacked --set rto_pull_again=front --set rto_gacked=front; }
 rules-elapsed() { rule rules-elapsed --set awd_rounds=elapsed; }
-rules-earlier() {
-	rule rules-earlier --set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true \
-		--set rto_jitter=0 --set result_ecn=false --set init_beta=1 --set awd_rounds=elapsed --set agg_passed=hold \
-		--set rto_pull_again=reset
-}
+rules-earlier() { rule rules-earlier "${earlier[@]}"; }
 rules() {
 	local args=() r
 	for r in default front window client gacked elapsed earlier; do
