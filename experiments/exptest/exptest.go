@@ -5,6 +5,7 @@ package exptest
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"syncsim/experiments"
@@ -63,4 +64,17 @@ func SeriesRun(t testing.TB, e *experiments.Experiment, seed uint64, stream bool
 		t.Fatal(err)
 	}
 	return out, dir
+}
+
+// SameMetrics fails t for every metric of a that b does not equal (NaN
+// equals NaN): the check of two runs that must agree to the bit, as a
+// built fabric and the topology file that describes it. what names the
+// pair in the messages ("built", "file").
+func SameMetrics(t testing.TB, what [2]string, a, b map[string]float64) {
+	t.Helper()
+	for name, v := range a {
+		if w, ok := b[name]; !ok || v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
+			t.Errorf("%s: %s %v, %s %v", name, what[0], v, what[1], w)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package hostsync
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -31,11 +30,7 @@ func TestDSSyncFatTreeFile(t *testing.T) {
 			}
 			built := exptest.Run(t, e, 2, append(sets, "topology=fattree", "k=4", "hosts_per_edge=7")...)
 			read := exptest.Run(t, e, 2, append(sets, "topology_file="+path)...)
-			for name, v := range built.Metrics {
-				if w := read.Metrics[name]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
-					t.Errorf("%s: built %v, file %v", name, v, w)
-				}
-			}
+			exptest.SameMetrics(t, [2]string{"built", "file"}, built.Metrics, read.Metrics)
 			if built.Events != read.Events {
 				t.Errorf("events: built %d, file %d", built.Events, read.Events)
 			}

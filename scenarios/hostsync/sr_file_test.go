@@ -1,7 +1,6 @@
 package hostsync
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -50,11 +49,7 @@ func TestSRClusterFatTreeFile(t *testing.T) {
 			sets := append([]string{"n=8", "alpha_ms=0.012"}, tc.sets...)
 			built := srRun(t, 3, append(sets, "topology=fattree", "k=4")...)
 			read := srRun(t, 3, append(sets, "topology_file="+path)...)
-			for name, v := range built.Metrics {
-				if w := read.Metrics[name]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
-					t.Errorf("%s: built %v, file %v", name, v, w)
-				}
-			}
+			exptest.SameMetrics(t, [2]string{"built", "file"}, built.Metrics, read.Metrics)
 			if built.Events != read.Events {
 				t.Errorf("events: built %d, file %d", built.Events, read.Events)
 			}

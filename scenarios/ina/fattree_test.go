@@ -1,11 +1,12 @@
 package ina
 
 import (
-	"math"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"syncsim/experiments/exptest"
 	"syncsim/netsim"
 	"syncsim/topologies"
 )
@@ -38,10 +39,6 @@ func TestINAFatTree(t *testing.T) {
 		if built["jobs_done"] != 2 || built["switch_agg_frac"] < 0.5 {
 			t.Errorf("%v: %v jobs done, switch_agg_frac %v", proto, built["jobs_done"], built["switch_agg_frac"])
 		}
-		for name, v := range built {
-			if w := read[name]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
-				t.Errorf("%v %s: built %v, file %v", proto, name, v, w)
-			}
-		}
+		exptest.SameMetrics(t, [2]string{fmt.Sprint(proto, " built"), "file"}, built, read)
 	}
 }

@@ -1,7 +1,6 @@
 package mixed
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,9 +35,5 @@ func TestMixedFabricFatTree(t *testing.T) {
 	if built["jobs_done_frac"] != 1 || built["switch_agg_frac"] < 0.5 {
 		t.Errorf("jobs done %v, switch_agg_frac %v", built["jobs_done_frac"], built["switch_agg_frac"])
 	}
-	for name, v := range built {
-		if w := read[name]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
-			t.Errorf("%s: built %v, file %v", name, v, w)
-		}
-	}
+	exptest.SameMetrics(t, [2]string{"built", "file"}, built, read)
 }

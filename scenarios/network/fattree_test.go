@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"syncsim/experiments/exptest"
 	"syncsim/netsim"
 	"syncsim/topologies"
 	"syncsim/transport"
@@ -317,11 +318,7 @@ func TestFatTreeFileRunsAsBuilt(t *testing.T) {
 	common := []string{"host_gbps=10", "fabric_gbps=10", "duration_ms=1", "flow_kb=100", "start_jitter_us=20"}
 	built := runExp(t, "permutation", 3, append(common, "topology=fattree", "k=4")...).Metrics
 	read := runExp(t, "permutation", 3, append(common, "topology_file="+path)...).Metrics
-	for name, v := range built {
-		if w := read[name]; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
-			t.Errorf("%s: built %v, file %v", name, v, w)
-		}
-	}
+	exptest.SameMetrics(t, [2]string{"built", "file"}, built, read)
 	if built["flows_done"] != 16 || built["data_pkts"] == 0 {
 		t.Errorf("flows_done %v, data_pkts %v", built["flows_done"], built["data_pkts"])
 	}
