@@ -19,11 +19,14 @@ import sys
 
 def state(path, at):
     last = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if at is not None and float(row["t_ms"]) > at + 1e-9:
-                continue
-            last[int(row["job"])] = row
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if at is not None and float(row["t_ms"]) > at + 1e-9:
+                    continue
+                last[int(row["job"])] = row
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit("progress.py: %s: not a job series of ina-leafspine (%s)" % (path, e))
     if not last:
         sys.exit("progress.py: %s: no row at or before %s ms" % (path, at))
     return last
@@ -38,7 +41,10 @@ def main(argv):
         if a == "--at":
             if i + 1 >= len(argv):
                 sys.exit("progress.py: --at needs a value in ms")
-            at = float(argv[i + 1])
+            try:
+                at = float(argv[i + 1])
+            except ValueError:
+                sys.exit("progress.py: --at %r is not a number of ms" % argv[i + 1])
             i += 2
             continue
         if "=" not in a:
