@@ -103,6 +103,8 @@ type worker struct {
 	// (pullFirst).
 	pulled int64
 	pull   bool
+	// hiResult is the highest sequence whose result the worker holds.
+	hiResult int64
 
 	finish []netsim.Time // when this worker finished each iteration
 	// awdLog holds the inputs of the job's AWD seen since the last
@@ -419,6 +421,9 @@ func (w *worker) onResult(p *netsim.Packet) {
 	}
 	gacked := w.flags[seq&w.mask]&fGACK != 0
 	w.flags[seq&w.mask] |= fResult
+	if seq > w.hiResult {
+		w.hiResult = seq
+	}
 	w.stats.Results++
 	w.resultsIter++
 	moved := false
@@ -594,9 +599,11 @@ func (w *worker) timeout() {
 		// The front first (Params.FrontLast), then the batch.
 		w.recoverFront()
 		w.recoverSome(w.j.recoveryBatch, true)
+		w.recoverGaps(w.j.recoveryBatch)
 	} else if w.recoverSome(w.j.recoveryBatch, w.gacks()) {
 		if w.gacks() {
 			w.recoverFront()
+			w.recoverGaps(w.j.recoveryBatch)
 		}
 	} else if w.gacks() {
 		if w.pull {
@@ -691,6 +698,27 @@ func (w *worker) recoverFront() {
 		return
 	}
 	w.retransmit(s)
+}
+
+// recoverGaps recovers up to n GACKed sequences behind the front that lack
+// their result while a later one's came (Params.RecoverGaps): pulled when
+// this expiry pulls the front, else resent. recoverFront handles the front.
+func (w *worker) recoverGaps(n int64) {
+	if !w.j.params.RecoverGaps {
+		return
+	}
+	for s := w.lastAACK + 2; s < w.hiResult && n > 0; s++ {
+		if w.flags[s&w.mask]&(fResult|fGACK|fSent) != fGACK|fSent {
+			continue
+		}
+		n--
+		if w.pull {
+			w.stats.Pulls++
+			w.send(w.packetToPS(KindPull, s))
+			continue
+		}
+		w.retransmit(s)
+	}
 }
 
 // pullFirst reports whether this expiry asks the PS for the results of

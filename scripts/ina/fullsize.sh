@@ -18,18 +18,19 @@
 # The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
 # simulated time only (max_ms=100), once per recovery or window rule
 # (rules-default, rules-front, rules-window, rules-client, rules-gacked,
-# rules-elapsed and rules-earlier, the earlier model's line of options from
+# rules-gaps, rules-elapsed and rules-earlier, the earlier model's line of options from
 # docs/ina-recovery.md), each 100-250 CPU-seconds; `rules` tabulates every
 # job's progress, AWD, timeouts and pulls at 100 ms from their job series
 # into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
 # PA-ATP at a quarter of the models to the end under the present defaults
-# and the earlier model's line, and quarter-table tabulates them.
+# and the earlier model's line, quarter-gaps with rto_gaps=batch, and
+# quarter-table tabulates them.
 # Costly: 45-75 CPU-minutes and about 300 MB per run at the engine's
 # present speed (docs/ina-reproduction.md, "A full-size point").
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-elapsed rules-earlier rules quarter quarter-earlier quarter-table)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules quarter quarter-earlier quarter-gaps quarter-table)
 
 # full NAME PROTOCOL SEED
 full() {
@@ -74,13 +75,14 @@ quarter_run() {
 }
 quarter() { quarter_run quarter; }
 quarter-earlier() { quarter_run quarter-earlier "${earlier[@]}"; }
+quarter-gaps() { quarter_run quarter-gaps --set rto_gaps=batch; }
 quarter-table() {
 	local csvs=() r
-	for r in quarter quarter-earlier; do
+	for r in quarter quarter-earlier quarter-gaps; do
 		[[ -e $r.csv ]] && csvs+=("$r.csv")
 	done
 	[[ ${#csvs[@]} -gt 0 ]] || die "no quarter CSV in $PWD"
-	table quarter "A quarter of the models to the end: the present defaults and the earlier model" "${csvs[@]}" \
+	table quarter "A quarter of the models to the end: the present defaults, the earlier model and rto_gaps=batch" "${csvs[@]}" \
 		--metric ajct_ms,jct_max_ms,jobs_done,retransmits,worker_timeouts,drops,drops_result,drops_ps_port,loss_frac,events
 }
 rules-default() { rule rules-default; }
@@ -88,11 +90,12 @@ rules-front() { rule rules-front --set rto_pull_again=front; }
 rules-window() { rule rules-window --set rto_pull_again=front --set awd_cut=window; }
 rules-client() { rule rules-client --set rto_pull_again=front --set rto_recover=client; }
 rules-gacked() { rule rules-gacked --set rto_pull_again=front --set rto_gacked=front; }
+rules-gaps() { rule rules-gaps --set rto_gaps=batch; }
 rules-elapsed() { rule rules-elapsed --set awd_rounds=elapsed; }
 rules-earlier() { rule rules-earlier "${earlier[@]}"; }
 rules() {
 	local args=() r
-	for r in default front window client gacked elapsed earlier; do
+	for r in default front window client gacked gaps elapsed earlier; do
 		[[ -s series-rules-$r/ina-leafspine_0_0_jobs.csv ]] && args+=("$r=series-rules-$r")
 	done
 	if [[ ${#args[@]} -eq 0 ]]; then
