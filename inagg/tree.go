@@ -64,7 +64,9 @@ type treeKid struct {
 // whose first worker is w: -2 - w (-1 is the PS's copy for every worker).
 func subtreeMark(w int) int64 { return -2 - int64(w) }
 
-// checkTree validates cfg.Tree's shape (not its routes: checkTreeRoutes).
+// checkTree validates cfg.Tree's shape (not its routes: checkTreeRoutes):
+// ATP's, without FirstLevel, a chain per worker of distinct switches other
+// than the root with the root's memory, forming a tree.
 func checkTree(cfg JobConfig) error {
 	if cfg.Tree == nil {
 		return nil
@@ -90,6 +92,18 @@ func checkTree(cfg JobConfig) error {
 				// ATP's workers choose one aggregator index for every level.
 				return fmt.Errorf("inagg: job %d: tree switch %s has %d aggregators, the PS's switch %s %d; ATP's index needs the same at every level",
 					cfg.ID, a.sw.Name(), a.mem.Size(), cfg.Switch.sw.Name(), cfg.Switch.mem.Size())
+			}
+		}
+	}
+	above := map[*Aggregator][]*Aggregator{} // the switches a tree switch's workers climb by
+	lead := map[*Aggregator]int{}
+	for i, chain := range cfg.Tree {
+		for k, a := range chain {
+			if up, ok := above[a]; !ok {
+				above[a], lead[a] = chain[k+1:], i
+			} else if !slices.Equal(up, chain[k+1:]) {
+				return fmt.Errorf("inagg: job %d: workers %d and %d climb from tree switch %s by different switches: not a tree",
+					cfg.ID, lead[a], i, a.sw.Name())
 			}
 		}
 	}
@@ -163,10 +177,9 @@ func (j *Job) registerTree() error {
 		return nil
 	}
 	type node struct {
-		bits  uint64
-		above []*Aggregator
-		lead  int
-		kids  []treeKid
+		bits uint64
+		lead int
+		kids []treeKid
 	}
 	nodes := map[*Aggregator]*node{}
 	var order []*Aggregator
@@ -180,13 +193,10 @@ func (j *Job) registerTree() error {
 	for i, chain := range j.cfg.Tree {
 		for k, a := range chain {
 			n := nodes[a]
-			if n == nil {
-				n = &node{above: chain[k+1:], lead: i}
+			if n == nil { // checkTree made sure every worker climbs from a by the same switches
+				n = &node{lead: i}
 				nodes[a] = n
 				order = append(order, a)
-			} else if !slices.Equal(n.above, chain[k+1:]) {
-				return fmt.Errorf("inagg: job %d: workers %d and %d climb from tree switch %s by different switches: not a tree",
-					j.cfg.ID, n.lead, i, a.sw.Name())
 			}
 			n.bits |= 1 << uint(i)
 			if kid := kidOf(chain, i, k); !slices.Contains(n.kids, kid) {
