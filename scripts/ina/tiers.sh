@@ -22,7 +22,7 @@ default_out=ina-tiers
 figures=(tiers tiers-bg tables)
 
 ft=(--set topology=fattree --set k=8 --set protocol=atp --vary agg_placement=ps-leaf,two-level,every-tier)
-metrics=ajct_ms,jct_max_ms,drops,retransmits,core_mb,switch_agg_frac
+metrics=ajct_ms,jct_max_ms,drops,drops_uplink,drops_downlink,drops_ps_port,retransmits,core_mb,switch_agg_frac
 
 tiers() { sweep tiers ina-leafspine "${ft[@]}" --set load=0 --trials 5 --timing; }
 tiers-bg() { sweep tiers-bg ina-leafspine "${ft[@]}" --trials 1 --timing; }
