@@ -222,8 +222,8 @@ func (a *Aggregator) CheckLeaks() error {
 
 // IngressKinds implements switchmodel.KindFilter: Ingress acts on
 // gradients, rack aggregates (agg_placement=two-level: the PS rack's
-// switch sums them) and results, and forwards every other packet
-// untouched.
+// switch sums them; every-tier: every level above the first) and results,
+// and forwards every other packet untouched.
 func (a *Aggregator) IngressKinds() []uint8 {
 	return []uint8{KindGradient, KindRackAggregate, KindResult}
 }
@@ -245,14 +245,22 @@ func (a *Aggregator) Ingress(sw *switchmodel.Switch, p *netsim.Packet, _ *netsim
 		}
 		return a.hashedIngress(s, p)
 	case KindRackAggregate:
-		if s := a.lookup(p, p.Dst); s != nil && !s.level1 && s.proto.Hashed() {
-			return a.hashedIngress(s, p)
+		if s := a.lookup(p, p.Dst); s != nil && s.proto.Hashed() {
+			switch {
+			case !s.level1:
+				return a.hashedIngress(s, p)
+			case s.tree:
+				return a.level1Ingress(s, p) // a tree's upper level sums the levels below
+			}
 		}
 	case KindResult:
 		if s := a.lookup(p, p.Src); s != nil && s.proto.Hashed() {
 			a.resultPassing(s, p)
-			if p.Ext[extWorker] < 0 && !s.level1 {
+			switch w := p.Ext[extWorker]; {
+			case w == -1 && !s.level1:
 				a.multicast(s, p)
+			case w <= -2 && s.tree:
+				a.treeMulticast(s, p) // a subtree copy (tree.go)
 			}
 		}
 	}
@@ -394,6 +402,9 @@ func (a *Aggregator) fillAggregate(s *swJob, q *netsim.Packet, ag *aggregator, s
 	q.Src, q.SrcEP = a.sw.ID(), -1
 	q.Dst, q.DstEP = s.ps, s.psEP
 	q.Flow = flowLabel(int(s.id), MaxWorkers)
+	if s.tree && s.level1 {
+		q.Flow = s.upFlow // up the job's pinned tree (tree.go)
+	}
 	q.Payload = payload
 	q.Size = s.job.hdr + payload
 	q.Flags = 0

@@ -60,6 +60,16 @@ type JobConfig struct {
 	// and the PS's rack switches aggregate). Each must lie on its workers'
 	// paths to the PS and back; entries equal to Switch are ignored.
 	FirstLevel []*Aggregator
+	// Tree, for ATP only, is each worker's chain of aggregating switches
+	// below Switch, bottom first (nil: none): an aggregation tree rooted
+	// at Switch, in which every switch sums the contributions of the
+	// workers whose chains cross it and sends their sum on up (tree.go;
+	// agg_placement=every-tier). An empty chain sends the worker's
+	// gradients straight to Switch. The chains must form a tree (workers
+	// crossing a switch climb on by the same switches), and the routes
+	// must follow it both ways under the workers' flow labels (Flows),
+	// which NewJob checks. It excludes FirstLevel.
+	Tree [][]*Aggregator
 	// Flows optionally sets the ECMP flow label of each worker's packets
 	// (to pin workers to paths); nil derives labels from (ID, worker).
 	Flows []uint64
@@ -102,7 +112,7 @@ type Job struct {
 	workers []*worker
 	ps      *paramServer
 	awd     *awdCtl       // the job's AWD shared by its workers (AWDJob), else nil
-	first   []*Aggregator // first-level switches (FirstLevel), distinct, in worker order
+	first   []*Aggregator // first-level switches (FirstLevel) or the tree's (Tree), distinct, in worker order
 
 	finished []int         // workers that finished iteration k
 	iterEnd  []netsim.Time // when the last worker finished iteration k
@@ -160,6 +170,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 	case cfg.FirstLevel != nil && len(cfg.FirstLevel) != len(cfg.Workers):
 		return nil, fmt.Errorf("inagg: job %d has %d first-level switches for %d workers", cfg.ID, len(cfg.FirstLevel), len(cfg.Workers))
 	}
+	if err := checkTree(cfg); err != nil {
+		return nil, err
+	}
 	for i, h := range cfg.Workers {
 		if h == nil {
 			return nil, fmt.Errorf("inagg: job %d worker %d is nil", cfg.ID, i)
@@ -211,6 +224,9 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 		}
 		j.workers[i] = w
 	}
+	if err := j.checkTreeRoutes(); err != nil {
+		return nil, err
+	}
 	// Endpoints are registered last; a failed switch registration removes
 	// them again, so a failed NewJob leaves no trace.
 	j.ps.ep = cfg.PS.Register(j.ps)
@@ -222,7 +238,11 @@ func NewJob(net *netsim.Network, cfg JobConfig) (*Job, error) {
 			j.unregisterEndpoints()
 			return nil, err
 		}
-		if err := j.registerFirstLevel(); err != nil {
+		err := j.registerFirstLevel()
+		if err == nil {
+			err = j.registerTree()
+		}
+		if err != nil {
 			j.agg.unregister(j)
 			j.unregisterEndpoints()
 			return nil, err

@@ -36,6 +36,15 @@ type swJob struct {
 	// level1: the switch is one of the job's first-level (rack) switches,
 	// summing the workers in full (JobConfig.FirstLevel).
 	level1 bool
+	// tree: the switch is a node of the job's aggregation tree
+	// (JobConfig.Tree, tree.go): a level-1 switch of the tree also sums
+	// rack aggregates and sends what it emits towards the PS with upFlow
+	// (the flow label of the first worker under it, whose pinned path it
+	// then follows); every tree switch, the root included, sends results
+	// down to its kids.
+	tree   bool
+	upFlow uint64
+	kids   []treeKid
 
 	poolBase, poolSize int // SwitchML
 

@@ -31,6 +31,10 @@ func (a *Aggregator) resultPassing(s *swJob, p *netsim.Packet) {
 // switch multicasts the PS's result to the job's workers): copies go to
 // workers 1..n-1 and p itself to worker 0.
 func (a *Aggregator) multicast(s *swJob, p *netsim.Packet) {
+	if s.kids != nil {
+		a.treeMulticast(s, p) // down the job's tree (tree.go)
+		return
+	}
 	j := s.job
 	a.Stats.Sent += uint64(s.n - 1)
 	for i := 1; i < s.n; i++ {

@@ -61,7 +61,9 @@ func (a *Aggregator) registerLevel1(j *Job, local uint64) error {
 // level1Ingress is a first-level switch's part (ATP only): sum the rack's
 // workers' gradients of a sequence and send the rack's aggregate on
 // towards the PS; a gradient whose aggregator is held goes on unsummed; a
-// resend releases the partial aggregate to the PS and goes on.
+// resend releases the partial aggregate to the PS and goes on. A switch
+// of a job's aggregation tree (tree.go) does the same with the rack
+// aggregates of the levels below it as contributions too.
 func (a *Aggregator) level1Ingress(s *swJob, p *netsim.Packet) switchmodel.Verdict {
 	seq := p.Seq
 	idx := a.indexOf(s, p)
@@ -86,7 +88,12 @@ func (a *Aggregator) level1Ingress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 		a.Stats.Level1Passed++
 		return switchmodel.Forward
 	}
+	bits := uint64(p.Ext[extBitmap]) // a worker's, or a lower level's (tree.go)
 	switch {
+	case bits&^s.full != 0:
+		// Not (only) this switch's workers: the tree's routes keep this
+		// from happening (Job.checkTreeRoutes); sent on whole if it does.
+		return pass()
 	case a.cfg.FollowOverflow && ag.state == aggFree && m.tag == seq && m.passed:
 		// A contribution of this sequence went on unsummed: the rest
 		// follow it (AggregatorConfig.FollowOverflow).
@@ -98,7 +105,9 @@ func (a *Aggregator) level1Ingress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	default:
 		return pass()
 	}
-	bits := uint64(p.Ext[extBitmap])
+	if overlapping(ag.bitmap, bits) {
+		return pass() // sums cannot be split: the PS sorts it out
+	}
 	if ag.bitmap&bits == 0 {
 		ag.bitmap |= bits
 		ag.value += p.Ext[extValue]
@@ -115,6 +124,9 @@ func (a *Aggregator) level1Ingress(s *swJob, p *netsim.Packet) switchmodel.Verdi
 	a.fillAggregate(s, p, ag, seq, payload, KindRackAggregate)
 	p.Ext[extAgtr] = int64(idx)
 	p.Flow = flowLabel(int(s.id), MaxWorkers+1+int(a.sw.ID())) // each rack's aggregates take their own ECMP path
+	if s.tree {
+		p.Flow = s.upFlow // up the job's pinned tree (tree.go)
+	}
 	a.release(s, idx)
 	return switchmodel.Forward
 }

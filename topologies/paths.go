@@ -31,6 +31,17 @@ func (f *Fabric) NextFlowForPath(src, dst netsim.NodeID, path int, after uint64)
 	if path < 0 || path >= len(f.Core) {
 		return 0, fmt.Errorf("path %d out of range [0, %d)", path, len(f.Core))
 	}
+	return f.NextFlowThrough(src, dst, f.Core[path].ID(), after)
+}
+
+// NextFlowThrough returns the smallest flow identifier greater than after
+// whose packets from src to dst and whose replies from dst to src (same
+// Flow value) both cross switch via: FlowForPath for any switch, such as
+// a fat-tree's aggregation switch, which pins a flow between two edges of
+// one pod. It errors if src or dst is not a fabric host, if they share an
+// edge switch, or if no identifier in (after, after + 2^20] crosses via
+// both ways.
+func (f *Fabric) NextFlowThrough(src, dst, via netsim.NodeID, after uint64) (uint64, error) {
 	if f.HostIndex(src) < 0 || f.HostIndex(dst) < 0 {
 		return 0, fmt.Errorf("flow endpoints %d -> %d are not both hosts of the %s fabric", src, dst, f.Kind)
 	}
@@ -40,7 +51,10 @@ func (f *Fabric) NextFlowForPath(src, dst netsim.NodeID, path int, after uint64)
 	if f.GroupOf(src) == f.GroupOf(dst) {
 		return 0, fmt.Errorf("hosts %d and %d share edge switch %s: their traffic crosses no path", src, dst, f.EdgeOf(src).Name())
 	}
-	mid := f.Core[path].ID()
+	if via < 0 || int(via) >= f.Net.NumNodes() {
+		return 0, fmt.Errorf("node %d is not in the %s fabric", via, f.Kind)
+	}
+	mid := via
 	crosses := func(a, b netsim.NodeID, flow uint64) bool {
 		links, err := f.Net.Path(a, b, flow)
 		if err != nil {
@@ -59,7 +73,7 @@ func (f *Fabric) NextFlowForPath(src, dst netsim.NodeID, path int, after uint64)
 		}
 	}
 	return 0, fmt.Errorf("no flow identifier in (%d, %d] routes %d -> %d through %s both ways",
-		after, after+flowSearchLimit, src, dst, f.Core[path].Name())
+		after, after+flowSearchLimit, src, dst, f.Net.Node(via).Base().Name())
 }
 
 // PathOf returns the index of the Core switch the flow's packets cross from

@@ -18,8 +18,9 @@ const modelMix = "mix"
 
 // agg_placement's choices.
 const (
-	placePSLeaf   = "ps-leaf"
-	placeTwoLevel = "two-level"
+	placePSLeaf    = "ps-leaf"
+	placeTwoLevel  = "two-level"
+	placeEveryTier = "every-tier" // tiers.go
 )
 
 // leafSpinePresets are ina-leafspine's run lengths. The warm-up is the
@@ -69,20 +70,25 @@ func LeafSpine() *experiments.Experiment {
 		experiments.EnumParam("bg_hosts", "all", []string{"all", "idle"},
 			"background senders and receivers: all hosts (the paper's all-to-all) or only hosts without a worker or PS").OnlyWhenPositive("load").WasValue("free", "idle"),
 		experiments.FloatParam("sample_us", 500, 0.1, 1e6, "sampling period of the fabric_util series (with --series-dir), us"),
-		experiments.EnumParam("agg_placement", placePSLeaf, []string{placePSLeaf, placeTwoLevel}, "where ATP aggregates: ps-leaf = at the "+
+		experiments.EnumParam("agg_placement", placePSLeaf, []string{placePSLeaf, placeTwoLevel, placeEveryTier}, "where ATP aggregates: ps-leaf = at the "+
 			"PS's leaf only, the one aggregating switch every gradient of the job crosses, as the PA-ATP paper describes INA; two-level = "+
 			"ATP's multi-rack aggregation (Lao et al.), each worker's leaf summing the job's workers under it and the PS's leaf summing the "+
-			"racks (the other protocols aggregate at the PS's leaf either way)").OnlyWhen("protocol", "atp"),
+			"racks; every-tier = an aggregation tree per job on a fat-tree or the leaf-spine: the job's paths pinned through one core (spine) "+
+			"chosen by its id, every switch where two or more of the job's streams meet (worker edge, the pod's aggregation switch, the core, "+
+			"the PS's pod) sums them, and results come back down the tree (not with topology_file). The other protocols aggregate at the "+
+			"PS's leaf either way").OnlyWhen("protocol", "atp"),
 		inaEngineParam(), inaPartitionsParam(),
 	)
 	params = append(params, setup.NICParams()...)
 	params = append(params, setup.FlowsParams()...)
 	return inarig.WithSeries(&experiments.Experiment{
-		Name:     "ina-leafspine",
-		Summary:  "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
-		Doc:      doc("ina-leafspine"),
-		Params:   params,
-		Metrics:  inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"}),
+		Name:    "ina-leafspine",
+		Summary: "PA-ATP Figs. 12-15: INA jobs with background traffic on the NS3 leaf-spine (workers, jobs, load, switch memory)",
+		Doc:     doc("ina-leafspine"),
+		Params:  params,
+		Metrics: inarig.Metrics(experiments.Metric{Name: "host_load", Unit: "", Help: "the background's load on the host basis (offered bytes/s over the senders' NIC capacity) that load on load_basis resolved to"},
+			experiments.Metric{Name: "core_mb", Unit: "MB", Help: "megabytes sent on the cables to and from the fabric's top tier (a fat-tree's core switches, " +
+				"the leaf-spine's spines), both ways, from the first job start to the end of the run, background included"}),
 		Common:   []string{"protocol", "model", "jobs", "workers", "workload", "load", "switch_mem_mib", "run_length", "gradient_scale", "iterations"},
 		Headline: []string{"ajct_ms", "jct_max_ms", "agg_tput_gbps", "switch_agg_frac", "jobs_done", "loss_frac", "drops", "host_load"},
 		Run:      runINALeafSpine,
@@ -208,6 +214,7 @@ func runLeafSpineRig(r *experiments.Run) (*experiments.Result, *inarig.Rig, erro
 		return nil, nil, err
 	}
 	res.Metrics["host_load"] = hostLoad
+	res.Metrics["core_mb"] = g.TopBytes() / 1e6
 	if r.Params.Str("flows_file") != "" {
 		res.Metrics["host_load"] = math.NaN() // the file's flows, not a load
 	}
@@ -234,6 +241,7 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 	horizon := netsim.FromMillis(ps.Float("max_ms"))
 	start := netsim.FromMillis(rl.WarmupMs)
 	g := inarig.New(r)
+	g.TopTier = true // core_mb
 	g.Skip = rl.SkipIters
 	g.UtilEvery = netsim.FromMicros(ps.Float("sample_us"))
 	fab, lc, err := inaFabric(g.Net, ps)
@@ -262,23 +270,26 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	aggAt := make([]*inagg.Aggregator, fab.Groups())
+	aggAt := map[*switchmodel.Switch]*inagg.Aggregator{}
 	perLeaf := make([]int, fab.Groups())
 	for _, hs := range place {
 		perLeaf[fab.GroupOf(hs[0].ID())]++
 	}
-	aggOf := func(leaf int) (*inagg.Aggregator, error) {
-		if aggAt[leaf] == nil {
-			a, err := inagg.NewAggregator(fab.Edge[leaf], ac)
+	aggOf := func(sw *switchmodel.Switch) (*inagg.Aggregator, error) {
+		if aggAt[sw] == nil {
+			a, err := inagg.NewAggregator(sw, ac)
 			if err != nil {
 				return nil, err
 			}
-			aggAt[leaf] = a
+			aggAt[sw] = a
 			g.Aggs = append(g.Aggs, a)
 		}
-		return aggAt[leaf], nil
+		return aggAt[sw], nil
 	}
-	twoLevel := ps.Has("agg_placement") && ps.String("agg_placement") == placeTwoLevel && proto == inagg.ATP
+	placement := placePSLeaf
+	if ps.Has("agg_placement") && proto == inagg.ATP {
+		placement = ps.String("agg_placement")
+	}
 	for j, hs := range place {
 		model := ps.String("model")
 		if model == modelMix {
@@ -298,20 +309,39 @@ func buildINALeafSpine(r *experiments.Run) (*inarig.Rig, float64, error) {
 		}
 		psHost := hs[0]
 		leaf := fab.GroupOf(psHost.ID())
-		sw, err := aggOf(leaf)
+		sw, err := aggOf(fab.Edge[leaf])
 		if err != nil {
 			return nil, 0, err
 		}
 		var first []*inagg.Aggregator
-		if twoLevel {
+		var tree [][]*inagg.Aggregator
+		var flows []uint64
+		switch placement {
+		case placeTwoLevel:
 			first = make([]*inagg.Aggregator, len(hs)-1)
 			for i, h := range hs[1:] {
-				if first[i], err = aggOf(fab.GroupOf(h.ID())); err != nil {
+				if first[i], err = aggOf(fab.EdgeOf(h.ID())); err != nil {
 					return nil, 0, err
+				}
+			}
+		case placeEveryTier:
+			tt, err := jobTree(fab, j, psHost, hs[1:])
+			if err != nil {
+				return nil, 0, fmt.Errorf("job %d: %w", j, err)
+			}
+			tree, flows = make([][]*inagg.Aggregator, len(tt.chains)), tt.flows
+			for i, chain := range tt.chains {
+				for _, s := range chain {
+					a, err := aggOf(s)
+					if err != nil {
+						return nil, 0, err
+					}
+					tree[i] = append(tree[i], a)
 				}
 			}
 		}
 		if _, err := g.AddJob(inagg.JobConfig{ID: j, Protocol: proto, Workers: hs[1:], PS: psHost, Switch: sw, FirstLevel: first,
+			Tree: tree, Flows: flows,
 			Gradient: grad, Iterations: rl.Iterations, Compute: inarig.ComputeFunc(ps), Buckets: buckets, Start: start,
 			Params: g.WithPool(inarig.SwitchMLPool(ac, g.Params.SwitchMLPool, perLeaf[leaf]))}); err != nil {
 			return nil, 0, fmt.Errorf("job %d: %w", j, err)

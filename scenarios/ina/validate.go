@@ -39,8 +39,10 @@ func validateINAMotivation(ps experiments.Params) error {
 
 // validateINALeafSpine: the switch queues are valid, the fat-tree's k is
 // one and the topology file reads, a job's hosts fit on the fabric,
-// skip_iters leaves an iteration to measure, model_file reads, and on a
-// leaf-spine a host-basis load is one every tier can carry.
+// skip_iters leaves an iteration to measure, model_file reads, on a
+// leaf-spine a host-basis load is one every tier can carry, and
+// agg_placement=every-tier has tiers to aggregate at (not a topology
+// file's).
 func validateINALeafSpine(ps experiments.Params) error {
 	if err := setup.ValidateFlowsFile(ps); err != nil {
 		return err
@@ -78,6 +80,9 @@ func validateINALeafSpine(ps experiments.Params) error {
 	}
 	if err := validateEngine(ps); err != nil {
 		return err
+	}
+	if ps.String("protocol") == "atp" && ps.String("agg_placement") == placeEveryTier && setup.UsesFile(ps) {
+		return fmt.Errorf("agg_placement=%s needs a fabric whose tiers are known (topology=fattree or leaf-spine); a topology_file's are not derived", placeEveryTier)
 	}
 	return nil
 }

@@ -54,6 +54,41 @@ func FabricTiers(fab *topologies.Fabric) (up, down *Tier) {
 	return up, down
 }
 
+// TopTier is the cables of fab's top tier, both ways: every output port
+// of a Core switch (a leaf-spine's spines, a fat-tree's cores) and every
+// switch port towards one, in switch order. Empty on a fabric without
+// Core switches.
+func TopTier(fab *topologies.Fabric) *Tier {
+	core := map[netsim.NodeID]bool{}
+	for _, sw := range fab.Core {
+		core[sw.ID()] = true
+	}
+	t := &Tier{}
+	for _, sw := range fab.Switches {
+		for _, pt := range sw.Ports {
+			if core[sw.ID()] || core[pt.Link.To] {
+				t.Ports = append(t.Ports, pt)
+			}
+		}
+	}
+	return t
+}
+
+// Bytes is the bytes the tier's links started to send between the last
+// Mark and now (a packet counts when its serialisation starts).
+func (t *Tier) Bytes() uint64 {
+	var sum uint64
+	for i, pt := range t.Ports {
+		var from uint64
+		if i < len(t.from) {
+			from = t.from[i]
+		}
+		pt.Settle()
+		sum += pt.TxBytes - from
+	}
+	return sum
+}
+
 // Mark starts the tier's window at now: later Util calls count the bytes
 // sent from here on.
 func (t *Tier) Mark(now netsim.Time) {

@@ -39,12 +39,17 @@ type Rig struct {
 	// UtilEvery, when positive, is the sampling period of the fabric_util
 	// series a run with Series set reports.
 	UtilEvery netsim.Time
+	// TopTier, set before the first AddJob, makes the rig count the bytes
+	// sent on the cables of the fabric's top tier from the first job
+	// start (TopBytes).
+	TopTier bool
 
 	pending  int         // jobs not yet done
 	first    netsim.Time // earliest job start
 	run      *experiments.Run
 	goal     float64      // results the workers receive when every job is done
 	up, down *Tier        // fabric tiers, measured from the first job start
+	top      *Tier        // the top tier's cables both ways (TopTier), likewise
 	series   *utilSampler // the fabric_util series, when asked for
 
 	diag  diagnostics   // per-job series (series.go)
@@ -194,10 +199,16 @@ func (g *Rig) markAt(start netsim.Time) {
 	if g.up == nil {
 		g.up, g.down = FabricTiers(g.Fab)
 	}
+	if g.TopTier && g.top == nil {
+		g.top = TopTier(g.Fab)
+	}
 	g.Sim.At(start, func() {
 		if g.Sim.Now() == g.first {
 			g.up.Mark(g.first)
 			g.down.Mark(g.first)
+			if g.top != nil {
+				g.top.Mark(g.first)
+			}
 		}
 	})
 }
@@ -302,4 +313,13 @@ func (g *Rig) Run(horizon netsim.Time) {
 		g.Sim.Run(horizon)
 		g.Sim.Settle()
 	}
+}
+
+// TopBytes is the bytes sent on the top tier's cables (TopTier) from the
+// first job start to now, or NaN without TopTier or before any job.
+func (g *Rig) TopBytes() float64 {
+	if g.top == nil {
+		return math.NaN()
+	}
+	return float64(g.top.Bytes())
 }
