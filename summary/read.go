@@ -9,6 +9,7 @@ package summary
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -41,24 +42,54 @@ type row struct {
 // file, or a file was given twice), since trials would then be counted
 // twice.
 func FromTables(tables ...*plotting.Table) (*Data, error) {
+	return FromTablesMissing(nil, tables...)
+}
+
+// FromTablesMissing is FromTables for tables whose parameter columns may
+// differ, as a CSV written by an earlier build lacks the parameters added
+// since: missing[k] is the value the runs of a table without column k ran
+// with, which only the reader can say (a parameter's present default need
+// not be what an older build did). The parameters are the first table's,
+// then those only later tables have, in order. A table lacking a column
+// that missing does not name is an error naming both, as is a key of
+// missing that every table has.
+func FromTablesMissing(missing map[string]string, tables ...*plotting.Table) (*Data, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("no CSV given")
 	}
 	first := tables[0]
-	seedCol := len(first.Params) + 2
-	d := &Data{Params: first.Params, Metrics: first.Metrics}
+	d := &Data{Params: slices.Clone(first.Params), Metrics: first.Metrics}
 	for _, t := range tables[1:] {
-		if !slices.Equal(t.Header[:min(seedCol+1, len(t.Header))], first.Header[:seedCol+1]) {
-			return nil, fmt.Errorf("%s and %s have different columns (%s); summarise files of one experiment",
-				first.Source, t.Source, headerDiff(first.Header[:seedCol+1], t.Header))
+		if err := sameLayout(first, t, len(missing) > 0); err != nil {
+			return nil, err
+		}
+		for _, p := range t.Params {
+			if !slices.Contains(d.Params, p) {
+				d.Params = append(d.Params, p)
+			}
 		}
 		d.Metrics = slices.DeleteFunc(slices.Clone(d.Metrics), func(m string) bool { return !slices.Contains(t.Metrics, m) })
 		if len(d.Metrics) == 0 {
 			return nil, fmt.Errorf("%s and %s have no metric in common", first.Source, t.Source)
 		}
 	}
+	used := map[string]bool{}
 	seen := map[string]string{}
 	for _, t := range tables {
+		seedCol := len(t.Params) + 2
+		pcols := make([]int, len(d.Params)) // each parameter's column in t, or -1
+		for j, p := range d.Params {
+			pcols[j] = -1
+			if i := slices.Index(t.Params, p); i >= 0 {
+				pcols[j] = 1 + i
+				continue
+			}
+			if _, ok := missing[p]; !ok {
+				return nil, fmt.Errorf("%s lacks the parameter column %s that %s has (a CSV of another build?); "+
+					"to read them together say what its runs ran with: --missing %s=VALUE", t.Source, p, holder(tables, p), p)
+			}
+			used[p] = true
+		}
 		cols := make([]int, len(d.Metrics)) // each metric's column in t
 		for j, m := range d.Metrics {
 			cols[j] = seedCol + 1 + slices.Index(t.Metrics, m)
@@ -74,7 +105,14 @@ func FromTables(tables ...*plotting.Table) (*Data, error) {
 			case rec[0] != d.Experiment:
 				return nil, fmt.Errorf("%s is a row of %s, not %s", src, rec[0], d.Experiment)
 			}
-			r := row{params: rec[1 : 1+len(d.Params)], seed: rec[seedCol], src: src}
+			r := row{params: make([]string, len(d.Params)), seed: rec[seedCol], src: src}
+			for j, c := range pcols {
+				if c < 0 {
+					r.params[j] = missing[d.Params[j]]
+				} else {
+					r.params[j] = rec[c]
+				}
+			}
 			if _, err := strconv.ParseUint(r.seed, 10, 64); err != nil {
 				return nil, fmt.Errorf("%s: seed %q is not a whole number", src, r.seed)
 			}
@@ -97,10 +135,45 @@ func FromTables(tables ...*plotting.Table) (*Data, error) {
 			d.rows = append(d.rows, r)
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(missing)) {
+		if !used[k] {
+			return nil, fmt.Errorf("--missing %s: every CSV has the column %s (or none is a parameter of that name)", k, k)
+		}
+	}
 	if len(d.rows) == 0 {
 		return nil, fmt.Errorf("%s has a header but no rows", first.Source)
 	}
 	return d, nil
+}
+
+// sameLayout checks that t is a CSV of first's kind: the same columns up
+// to the seed, or, with lenient (--missing given), the same experiment,
+// trial and seed columns around parameters that may differ.
+func sameLayout(first, t *plotting.Table, lenient bool) error {
+	seedCol := len(first.Params) + 2
+	if !lenient {
+		if !slices.Equal(t.Header[:min(seedCol+1, len(t.Header))], first.Header[:seedCol+1]) {
+			return fmt.Errorf("%s and %s have different columns (%s); summarise files of one experiment "+
+				"(or, for CSVs of builds with different parameters, say what the runs without a column ran with: --missing k=v)",
+				first.Source, t.Source, headerDiff(first.Header[:seedCol+1], t.Header))
+		}
+		return nil
+	}
+	ts := len(t.Params) + 2
+	if len(t.Header) <= ts || t.Header[0] != first.Header[0] || t.Header[ts-1] != first.Header[seedCol-1] || t.Header[ts] != first.Header[seedCol] {
+		return fmt.Errorf("%s and %s are not CSVs of one kind (experiment, parameters, trial, seed, metrics)", first.Source, t.Source)
+	}
+	return nil
+}
+
+// holder names a table that has parameter column p.
+func holder(tables []*plotting.Table, p string) string {
+	for _, t := range tables {
+		if slices.Contains(t.Params, p) {
+			return t.Source
+		}
+	}
+	return "another CSV"
 }
 
 // headerDiff names the first column where two headers differ.

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,26 @@ func TestSummariseCommand(t *testing.T) {
 	out, _, code = runCLI(t, "summarise", filepath.Join(dir, "*.csv"), "--metric", "end_us", "--columns", "load")
 	if code != 0 || !strings.Contains(out, "| n | mode | 0.5 | 1 |") {
 		t.Errorf("two sweeps: exit %d\n%s", code, out)
+	}
+	// A CSV of an earlier build, without a parameter column (here load,
+	// cut out of a.csv), reads with b.csv once --missing says its value.
+	oldCSV := filepath.Join(dir, "old.csv")
+	var oldRows []string
+	for _, line := range strings.Split(strings.TrimSuffix(readFile(t, a), "\n"), "\n") {
+		f := strings.Split(line, ",")
+		i := slices.Index(strings.Split(strings.SplitN(readFile(t, a), "\n", 2)[0], ","), "load")
+		oldRows = append(oldRows, strings.Join(slices.Delete(f, i, i+1), ","))
+	}
+	os.WriteFile(oldCSV, []byte(strings.Join(oldRows, "\n")+"\n"), 0o644)
+	if _, stderr, code := runCLI(t, "summarise", oldCSV, b, "--metric", "end_us"); code == 0 || !strings.Contains(stderr, "--missing k=v") {
+		t.Errorf("an older CSV without --missing: exit %d %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "summarise", oldCSV, b, "--metric", "end_us", "--missing", "load"); code == 0 || !strings.Contains(stderr, "want k=v") {
+		t.Errorf("--missing without a value: exit %d %q", code, stderr)
+	}
+	out, _, code = runCLI(t, "summarise", oldCSV, b, "--metric", "end_us", "--columns", "load", "--missing", "load=0.5")
+	if code != 0 || !strings.Contains(out, "| n | mode | 0.5 | 1 |") {
+		t.Errorf("an older CSV with --missing load=0.5: exit %d\n%s", code, out)
 	}
 	// An interrupted sweep is noted.
 	data := readFile(t, a)

@@ -55,6 +55,7 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			&cli.StringFlag{Name: "undefined", Value: "NaN", Usage: "what to call an undefined (NaN) value in cells, such as unfinished"},
 			&cli.IntFlag{Name: "digits", Value: 3, Usage: "significant digits of non-integer values in Markdown, 1 to 17"},
 			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown or csv"},
+			&cli.StringSliceFlag{Name: "missing", Usage: "`k=v`: the runs of a CSV without parameter column k (one of an earlier build) ran with k=v, so it reads with CSVs that have k (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
 			spec, style, err := summarySpec(c)
@@ -81,7 +82,11 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 				incompleteNote(c.App.ErrWriter, p, len(t.Rows))
 				tables = append(tables, t)
 			}
-			d, err := summary.FromTables(tables...)
+			missing, err := missingValues(c.StringSlice("missing"))
+			if err != nil {
+				return err
+			}
+			d, err := summary.FromTablesMissing(missing, tables...)
 			if err != nil {
 				return err
 			}
@@ -101,6 +106,22 @@ func summariseCommand(reg *experiments.Registry) *cli.Command {
 			return tb.Markdown(c.App.Writer, style)
 		},
 	}
+}
+
+// missingValues reads --missing k=v flags.
+func missingValues(flags []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--missing %q: want k=v, a parameter and the value the runs without its column ran with", f)
+		}
+		if prev, dup := out[k]; dup && prev != v {
+			return nil, fmt.Errorf("--missing %s given twice (%s and %s)", k, prev, v)
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 // summarySpec reads the summarise flags.
