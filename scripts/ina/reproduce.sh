@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005)
+figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -219,6 +219,33 @@ idle002() {
 idle005() {
 	sweep idle005 ina-leafspine --set gradient_scale=0.05 --set max_ms=1000 --set load=0 --vary protocol=$P4 --trials 5 --timing
 	table idle005 "The idle fabric at gradient_scale 0.05" idle005.csv --metric ajct_ms,loss_frac,jobs_done
+}
+# The asynchronous rows with rto_gaps=batch (an expiry also recovers the
+# GACKed sequences below the highest result held that lack their own),
+# NAME.csv, and at the default (rto_gaps=front), NAMEfront.csv, seed by
+# seed: the idle fabric and load 0.5 at the default scale and at 0.02,
+# and the testbed's VGG19 idle and at 0.8.
+# gaps NAME TITLE EXPERIMENT FLAGS...: both sweeps and NAME.md.
+gaps() {
+	local name=$1 title=$2 exp=$3
+	shift 3
+	sweep "$name" "$exp" "$@" --set rto_gaps=batch --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	sweep "${name}front" "$exp" "$@" --set rto_gaps=front --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	table "$name" "$title, AJCT (ms)" "$name.csv" "${name}front.csv" --metric ajct_ms --vs rto_gaps=front --change percent
+	table "$name-diag" "$title: the slowest job, drops and expiries" "$name.csv" "${name}front.csv" \
+		--metric jct_max_ms,drops,drops_result,worker_timeouts
+	append_tables "$name" "$name-diag"
+}
+idlegaps() {
+	gaps idlegaps "The idle fabric and load 0.5: rto_gaps=batch against the default (front)" ina-leafspine --vary load=0,0.5
+}
+idle002gaps() {
+	gaps idle002gaps "The idle fabric and load 0.5 at gradient_scale 0.02: rto_gaps=batch against the default (front)" \
+		ina-leafspine --set gradient_scale=0.02 --set max_ms=1000 --vary load=0,0.5
+}
+fig10gaps() {
+	gaps fig10gaps "Testbed, VGG19, idle and load 0.8: rto_gaps=batch against the default (front)" \
+		ina-testbed --set model=vgg19 --vary load=0,0.8
 }
 
 source "$(dirname "$0")/claims.sh"
