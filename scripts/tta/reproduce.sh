@@ -26,8 +26,9 @@
 # CPU, with the workers' own models evaluated (costs.md has each
 # sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
-# dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s). scripts/tta/results keeps
-# the last five's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
+# (1930 s), crew-cnn 18.1 (1088 s). scripts/tta/results keeps the last
+# seven's CSVs, costs and tables (OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
