@@ -22,13 +22,16 @@
 # dssync-cnn-more: DS-Sync against tree and hierarchical all-reduce, gossip
 #   and ASP, both contentions, the CNN to 0.97.
 # crew-cnn: CREW against A2A, IID, the CNN to 0.95.
+# dssync-cnn-asp: ASP with its parameter server without momentum, both
+#   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
 #
 # CPU, with the workers' own models evaluated (costs.md has each
 # sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
-# (1930 s), crew-cnn 18.1 (1088 s). scripts/tta/results keeps the last
-# seven's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
+# read dssync-cnn-more's CSVs, so run that first). scripts/tta/results
+# keeps the last eight's CSVs, costs and tables (OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
@@ -245,9 +248,10 @@ dssync-cnn-more() {
 # (asp_lr=same), on SEEDS seeds, set beside dssync-cnn-more's DS-Sync and
 # ASP rows. Asynchrony brings an implicit momentum of about 1 - 1/M with
 # M workers (Mitliagkas et al. 2016, "Asynchrony begets momentum, with an
-# application to deep learning", Sec. 3), 0.875 here, so the explicit
-# momentum that keeps the total near the workers' 0.9 is about none; with
-# the server's momentum at 0.9 ASP ends at chance (docs/tta.md).
+# application to deep learning"), 0.875 here, so the explicit momentum
+# that keeps the total near the workers' 0.9 is about none; with the
+# server's momentum at 0.9 ASP ends at chance (docs/tta.md). The tables
+# read dssync-cnn-more's CSVs in OUTDIR: run that figure first.
 dssync-cnn-asp() {
 	seeded dssync-cnn-asp dssync --set scenario=both --set scheme=asp --set asp_lr=same --set learn_model=cnn --set lr=0.05 \
 		--set momentum=0 --set eval_samples=1000 --set target_acc=0.97 --set iterations=220
