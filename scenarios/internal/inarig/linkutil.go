@@ -78,15 +78,22 @@ func TopTier(fab *topologies.Fabric) *Tier {
 // Mark and now (a packet counts when its serialisation starts).
 func (t *Tier) Bytes() uint64 {
 	var sum uint64
-	for i, pt := range t.Ports {
-		var from uint64
-		if i < len(t.from) {
-			from = t.from[i]
-		}
-		pt.Settle()
-		sum += pt.TxBytes - from
+	for i := range t.Ports {
+		sum += t.sent(i)
 	}
 	return sum
+}
+
+// sent is the bytes port i started to send since the last Mark (all it
+// has sent if Mark has not run).
+func (t *Tier) sent(i int) uint64 {
+	pt := t.Ports[i]
+	var from uint64
+	if i < len(t.from) {
+		from = t.from[i]
+	}
+	pt.Settle()
+	return pt.TxBytes - from
 }
 
 // Mark starts the tier's window at now: later Util calls count the bytes
@@ -112,12 +119,7 @@ func (t *Tier) Util(now netsim.Time) float64 {
 	}
 	var sum float64
 	for i, pt := range t.Ports {
-		var from uint64
-		if i < len(t.from) {
-			from = t.from[i]
-		}
-		pt.Settle()
-		sum += float64(pt.TxBytes-from) * 8 / (float64(pt.Link.Rate) * d.Seconds())
+		sum += float64(t.sent(i)) * 8 / (float64(pt.Link.Rate) * d.Seconds())
 	}
 	return sum / float64(len(t.Ports))
 }
