@@ -134,13 +134,21 @@ func TestINAPartitionedTwoLevel(t *testing.T) {
 		"--set", "agg_placement=two-level", "--set", "spines=2", "--set", "leaves=3", "--set", "hosts_per_leaf=4",
 		"--set", "jobs=2", "--set", "workers=5", "--set", "model=custom", "--set", "gradient_mb=0.1", "--set", "iterations=2",
 		"--set", "skip_iters=0", "--set", "load=0.3", "--set", "bg_warmup_ms=0.1", "--set", "switch_mem_mib=0.05"}
-	out1, stderr1, code1 := runCLI(t, append(args, "--threads", "1")...)
-	out3, stderr3, code3 := runCLI(t, append(args, "--threads", "3")...)
-	if code1 != 0 || code3 != 0 || out1 != out3 {
-		t.Fatalf("threads 1 and 3 differ (exit %d, %d):\n%s\n---\n%s\n%s%s", code1, code3, out1, out3, stderr1, stderr3)
+	sameBooksAtThreads(t, args, "1", "3")
+}
+
+// sameBooksAtThreads runs args at threads a and b and fails unless both
+// exit 0 with the same output, which --check's aggregation books (every
+// aggregator released at the end) are part of.
+func sameBooksAtThreads(t *testing.T, args []string, a, b string) {
+	t.Helper()
+	outA, stderrA, codeA := runCLI(t, append(args, "--threads", a)...)
+	outB, stderrB, codeB := runCLI(t, append(args, "--threads", b)...)
+	if codeA != 0 || codeB != 0 || outA != outB {
+		t.Fatalf("threads %s and %s differ (exit %d, %d):\n%s\n---\n%s\n%s%s", a, b, codeA, codeB, outA, outB, stderrA, stderrB)
 	}
-	if !strings.Contains(out1, "aggregation (switch + ps") || !strings.Contains(out1, "held 0") {
-		t.Fatalf("books missing:\n%s", out1)
+	if !strings.Contains(outA, "aggregation (switch + ps") || !strings.Contains(outA, "held 0") {
+		t.Fatalf("books missing:\n%s", outA)
 	}
 }
 

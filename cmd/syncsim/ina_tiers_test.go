@@ -55,12 +55,5 @@ func TestINAEveryTierSameEverywhere(t *testing.T) {
 		}
 	}
 	run := append([]string{"run", "ina-leafspine", "--check", "-q", "--set", "engine=partitioned", "--set", "agg_placement=every-tier"}, common...)
-	out1, stderr1, code1 := runCLI(t, append(run, "--threads", "1")...)
-	out2, stderr2, code2 := runCLI(t, append(run, "--threads", "2")...)
-	if code1 != 0 || code2 != 0 || out1 != out2 {
-		t.Fatalf("threads 1 and 2 differ (exit %d, %d):\n%s\n---\n%s\n%s%s", code1, code2, out1, out2, stderr1, stderr2)
-	}
-	if !strings.Contains(out1, "aggregation (switch + ps") || !strings.Contains(out1, "held 0") {
-		t.Fatalf("books missing:\n%s", out1)
-	}
+	sameBooksAtThreads(t, run, "1", "2")
 }
