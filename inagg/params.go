@@ -329,25 +329,32 @@ type Params struct {
 	// one contribution it lacked among them (docs/ina-reproduction.md "A
 	// full-size point").
 	GACKedFront bool
-	// RecoverGaps makes a timeout of StrawAsyn (+PC, +AL) and PA-ATP that
-	// recovers unacknowledged sequences also recover, up to one batch (the
-	// CWD cap), the GACKed sequences below the highest result the worker
-	// holds that still lack their own: pulled where the front is pulled,
-	// resent where it is resent (worker.recoverGaps). Their partners'
-	// results came, so the PS has most likely completed them and lost
-	// this worker's copy (a multicast result dropped on the way down, its
-	// one fast retransmission answered before the sequence completed or
-	// answered and lost too). Sec. III-B1 retransmits once "a sequence
-	// number gap in AACK is detected"; that the gap is retried at each
-	// expiry, not once, is ours. Without it (false) an expiry that finds
-	// an unacknowledged sequence recovers only the front among the
-	// GACKed ones, so a worker that lost a run of results got them back
-	// one per expiry while AWD pinned its sending: on the idle
-	// ina-leafspine point at gradient_scale 0.02 (PA-ATP, seed 4) worker
-	// 10 of job 1 lacked 1,130 results scattered over 20,000 sequences at
-	// 20 ms, and the job's other workers, waiting for its new gradients,
-	// crept until 140 ms (docs/ina-recovery.md, "The idle fabric").
-	RecoverGaps bool
+	// RecoverGaps is what a timeout of StrawAsyn (+PC, +AL) and PA-ATP
+	// that recovers unacknowledged sequences does with the GACKed
+	// sequences below the highest result the worker holds that still lack
+	// their own (worker.recoverGaps): GapsFront (the default) none but the
+	// front; GapsBatch up to one batch (the CWD cap) of them at the
+	// expiry; GapsPaced one at the expiry and two more per new result, as
+	// TCP's slow start lets segments out after a timeout (RFC 5681 Sec.
+	// 3.1), until the round reaches the highest result held at the expiry.
+	// Batch and paced pull where the front is pulled and resend where it
+	// is resent. Their partners' results came, so the PS has most likely
+	// completed them and lost this worker's copy (a multicast result
+	// dropped on the way down, its one fast retransmission answered before
+	// the sequence completed or answered and lost too). Sec. III-B1
+	// retransmits once "a sequence number gap in AACK is detected"; that
+	// the gap is retried at each expiry, not once, is ours. Under
+	// GapsFront an expiry that finds an unacknowledged sequence recovers
+	// only the front among the GACKed ones, so a worker that lost a run of
+	// results got them back one per expiry while AWD pinned its sending:
+	// on the idle ina-leafspine point at gradient_scale 0.02 (PA-ATP, seed
+	// 4) worker 10 of job 1 lacked 1,130 results scattered over 20,000
+	// sequences at 20 ms, and the job's other workers, waiting for its new
+	// gradients, crept until 140 ms (docs/ina-recovery.md, "The idle
+	// fabric"). GapsBatch cures that crawl and, a BDP of pulls per worker
+	// per expiry, is itself a burst where many workers expire together;
+	// GapsPaced lets the same recovery out at the pace results come back.
+	RecoverGaps GapRule
 
 	// F is the weight of the ECN congestion level alpha (default 0.125,
 	// PA-ATP Sec. V-A).

@@ -105,6 +105,9 @@ type worker struct {
 	pull   bool
 	// hiResult is the highest sequence whose result the worker holds.
 	hiResult int64
+	// gapNext, gapEnd: the paced gap recovery round (GapsPaced), the next
+	// sequence to look at and the highest result held at its expiry.
+	gapNext, gapEnd int64
 
 	finish []netsim.Time // when this worker finished each iteration
 	// awdLog holds the inputs of the job's AWD seen since the last
@@ -458,6 +461,9 @@ func (w *worker) onResult(p *netsim.Packet) {
 		if w.rtxNext < w.rtxEnd {
 			w.recoverSome(w.j.recoveryStep, w.gacks() && w.backoff == 0)
 		}
+		if w.gapNext < w.gapEnd {
+			w.recoverGapRound(2)
+		}
 		w.detectGap(seq)
 		if moved {
 			w.backoff = 0
@@ -700,15 +706,32 @@ func (w *worker) recoverFront() {
 	w.retransmit(s)
 }
 
-// recoverGaps recovers up to n GACKed sequences behind the front that lack
-// their result while a later one's came (Params.RecoverGaps): pulled when
-// this expiry pulls the front, else resent. recoverFront handles the front.
+// recoverGaps recovers the GACKed sequences behind the front that lack
+// their result while a later one's came, by Params.RecoverGaps: up to n of
+// them (GapsBatch), or one now and the rest at the pace of results
+// (GapsPaced, recoverGapRound); pulled when this expiry pulls the front,
+// else resent. recoverFront handles the front.
 func (w *worker) recoverGaps(n int64) {
-	if !w.j.params.RecoverGaps {
+	switch w.j.params.RecoverGaps {
+	case GapsBatch:
+	case GapsPaced:
+		n = 1
+	default:
 		return
 	}
-	for s := w.lastAACK + 2; s < w.hiResult && n > 0; s++ {
-		if w.flags[s&w.mask]&(fResult|fGACK|fSent) != fGACK|fSent {
+	w.gapNext, w.gapEnd = w.lastAACK+2, w.hiResult
+	w.recoverGapRound(n)
+	if w.j.params.RecoverGaps == GapsBatch {
+		w.gapNext = w.gapEnd
+	}
+}
+
+// recoverGapRound recovers up to n more sequences of the gap round, from
+// gapNext up to (not including) gapEnd.
+func (w *worker) recoverGapRound(n int64) {
+	for ; w.gapNext < w.gapEnd && n > 0; w.gapNext++ {
+		s := w.gapNext
+		if s <= w.lastAACK || w.flags[s&w.mask]&(fResult|fGACK|fSent) != fGACK|fSent {
 			continue
 		}
 		n--
@@ -791,6 +814,7 @@ func (w *worker) finishIteration() {
 	w.rto.Stop()
 	w.backoff = 0
 	w.rtxNext = w.rtxEnd
+	w.gapNext = w.gapEnd
 	k := w.iter
 	if k+1 < w.j.cfg.Iterations {
 		w.startIteration(k + 1)

@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps)
+figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps idlepaced idle002paced fig10paced)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -245,6 +245,36 @@ idle002gaps() {
 }
 fig10gaps() {
 	gaps fig10gaps "Testbed, VGG19, idle and load 0.8: rto_gaps=batch against the default (front)" \
+		ina-testbed --set model=vgg19 --vary load=0,0.8
+}
+# The same points with rto_gaps=paced (one gap at the expiry, two more per
+# new result), NAME.csv, against the default beside batch: the gaps
+# figure's CSVs are reused when they are here (run it first to compare
+# with batch; without them the default's sweep is run here).
+# paced NAME GAPSNAME TITLE EXPERIMENT FLAGS...: the sweep and NAME.md.
+paced() {
+	local name=$1 gapsname=$2 title=$3 exp=$4
+	shift 4
+	sweep "$name" "$exp" "$@" --set rto_gaps=paced --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	[[ -e ${gapsname}front.csv ]] ||
+		sweep "${gapsname}front" "$exp" "$@" --set rto_gaps=front --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	local csvs=("$name.csv" "${gapsname}front.csv")
+	[[ -e $gapsname.csv ]] && csvs+=("$gapsname.csv")
+	table "$name" "$title, AJCT (ms)" "${csvs[@]}" --metric ajct_ms --vs rto_gaps=front --change percent
+	table "$name-diag" "$title: the slowest job, drops and expiries" "${csvs[@]}" \
+		--metric jct_max_ms,drops,drops_result,worker_timeouts
+	append_tables "$name" "$name-diag"
+}
+idlepaced() {
+	paced idlepaced idlegaps "The idle fabric and load 0.5: rto_gaps=paced and batch against the default (front)" \
+		ina-leafspine --vary load=0,0.5
+}
+idle002paced() {
+	paced idle002paced idle002gaps "The idle fabric and load 0.5 at gradient_scale 0.02: rto_gaps=paced and batch against the default (front)" \
+		ina-leafspine --set gradient_scale=0.02 --set max_ms=1000 --vary load=0,0.5
+}
+fig10paced() {
+	paced fig10paced fig10gaps "Testbed, VGG19, idle and load 0.8: rto_gaps=paced and batch against the default (front)" \
 		ina-testbed --set model=vgg19 --vary load=0,0.8
 }
 

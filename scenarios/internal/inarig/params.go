@@ -158,9 +158,10 @@ func ConstantParams() []experiments.Param {
 			"PA-ATP resends when every outstanding sequence is GACKed and it does not pull: batch = up to one BDP from the front, "+
 			"and one more per result; front = last_AACK + 1 alone, as the public ATP client resends last_ACK + 1 alone when it "+
 			"holds no result beyond it").OnlyWhen("protocol", asynchronous...),
-		experiments.EnumParam("rto_gaps", gapsName(d.RecoverGaps), []string{"front", "batch"}, "which GACKed sequences lacking a result an "+
+		experiments.EnumParam("rto_gaps", d.RecoverGaps.String(), inagg.GapRuleNames(), "which GACKed sequences lacking a result an "+
 			"expiry of StrawAsyn and PA-ATP recovers beside the unacknowledged ones: front = last_AACK + 1 alone; batch = also up to one "+
-			"BDP of those below the highest result the worker holds (pulled or resent as the front is)").OnlyWhen("protocol", asynchronous...),
+			"BDP of those below the highest result the worker holds at the expiry; paced = those, one at the expiry and two more per new "+
+			"result (pulled or resent as the front is)").OnlyWhen("protocol", asynchronous...),
 		experiments.IntParam("atp_threads", d.ATPThreads, 1, inagg.MaxATPThreads, "independent windows (sending threads) per ATP worker, "+
 			"each sending its share of the gradient (12: the public ATP client's thread_to_use)").OnlyWhen("protocol", atpOnly),
 		experiments.IntParam("atp_thread_window", d.ATPThreadWindow, 1, d.MaxWindow, "initial and largest window of each ATP thread, packets, "+
@@ -266,7 +267,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.Pull = ps.Bool("rto_pull")
 		p.PullAfterReset = ps.String("rto_pull_again") == "reset"
 		p.GACKedFront = ps.String("rto_gacked") == "front"
-		p.RecoverGaps = ps.String("rto_gaps") == "batch"
+		p.RecoverGaps, _ = inagg.ParseGapRule(ps.String("rto_gaps"))
 		p.ResultECN = ps.Bool("result_ecn")
 	}
 	if ps.Has("max_window_pkts") {
@@ -378,14 +379,6 @@ func Protocol(ps experiments.Params) (inagg.Protocol, error) {
 func pullAgainName(reset bool) string {
 	if reset {
 		return "reset"
-	}
-	return "front"
-}
-
-// gapsName is rto_gaps's value for Params.RecoverGaps.
-func gapsName(batch bool) string {
-	if batch {
-		return "batch"
 	}
 	return "front"
 }
