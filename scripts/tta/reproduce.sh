@@ -24,6 +24,8 @@
 # crew-cnn: CREW against A2A, IID, the CNN to 0.95.
 # dssync-cnn-asp: ASP with its parameter server without momentum, both
 #   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
+# crew-groups: which workers meet in crew-cnn's partial reduces (its
+#   schedule without the learning, CREW and A2A).
 #
 # CPU, with the workers' own models evaluated (costs.md has each
 # sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
@@ -37,7 +39,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -284,6 +286,27 @@ crew-cnn() {
 	counted_tables crew-cnn "CREW Fig. 3: CREW against A2A, CNN on MNIST to 0.95, IID, $seeds seeds" scheme=crew \
 		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker tta_s,tta_avg_s,iters_to_target \
 		$(seed_files crew-cnn-crew) $(seed_files crew-cnn-a2a)
+}
+
+# crew-groups: which workers meet in crew-cnn's partial reduces, CREW and
+# A2A on SEEDS seeds without the learning (the schedule does not depend on
+# it: the same rounds, partial reduces and times as crew-cnn's rows), each
+# run's groups series kept: group_pairs_frac and distinct_groups per
+# scheme, and per run when the same sets began to form (groups.awk).
+crew-groups() {
+	local common=(--set n=8 --set p=4 --set network=n2 --trials "$seeds")
+	sweep crew-groups-crew crew-training --set scheme=crew --set duration_s=1300 "${common[@]}" --series-dir crew-groups-crew
+	sweep crew-groups-a2a crew-training --set scheme=a2a --set duration_s=5000 "${common[@]}" --series-dir crew-groups-a2a
+	table crew-groups "Which workers meet: crew-cnn's schedule, $seeds seeds" crew-groups-crew.csv crew-groups-a2a.csv \
+		--metric group_pairs_frac,distinct_groups,rounds_per_worker,pr_time_s
+	local scheme f
+	for scheme in crew a2a; do
+		{
+			printf '\n### %s: when the same sets began to form, trial k is seed k + 1\n\n`awk -f groups.awk crew-groups-%s/*_groups.csv`\n\n' "$scheme" "$scheme"
+			# shellcheck disable=SC2046 # the files, in trial order
+			awk -f "$repo/scripts/tta/groups.awk" $(for ((f = 0; f < seeds; f++)); do printf '%s ' "crew-groups-$scheme/crew-training_0_${f}_groups.csv"; done)
+		} >>crew-groups.md
+	done
 }
 
 # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).
