@@ -32,8 +32,9 @@
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
-# read dssync-cnn-more's CSVs, so run that first). scripts/tta/results
-# keeps the last eight's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s).
+# scripts/tta/results keeps the last nine's CSVs, costs and tables (not
+# crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
@@ -299,12 +300,16 @@ crew-groups() {
 	sweep crew-groups-a2a crew-training --set scheme=a2a --set duration_s=5000 "${common[@]}" --series-dir crew-groups-a2a
 	table crew-groups "Which workers meet: crew-cnn's schedule, $seeds seeds" crew-groups-crew.csv crew-groups-a2a.csv \
 		--metric group_pairs_frac,distinct_groups,rounds_per_worker,pr_time_s
-	local scheme f
+	local scheme f files
 	for scheme in crew a2a; do
+		files=()
+		for ((f = 0; f < seeds; f++)); do # in trial order
+			[[ -e crew-groups-$scheme/crew-training_0_${f}_groups.csv ]] && files+=("crew-groups-$scheme/crew-training_0_${f}_groups.csv")
+		done
+		((${#files[@]})) || { say "crew-groups: no groups series in crew-groups-$scheme"; continue; }
 		{
 			printf '\n### %s: when the same sets began to form, trial k is seed k + 1\n\n`awk -f groups.awk crew-groups-%s/*_groups.csv`\n\n' "$scheme" "$scheme"
-			# shellcheck disable=SC2046 # the files, in trial order
-			awk -f "$repo/scripts/tta/groups.awk" $(for ((f = 0; f < seeds; f++)); do printf '%s ' "crew-groups-$scheme/crew-training_0_${f}_groups.csv"; done)
+			awk -f "$repo/scripts/tta/groups.awk" "${files[@]}"
 		} >>crew-groups.md
 	done
 }
