@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +149,65 @@ func TestCrewBadInput(t *testing.T) {
 	res := exptest.Run(t, CrewSingle(), 1, "network=file", "bw_file="+good3, "n=3", "p=3", "scheme=a2a", "model_mb=1", "latency=none")
 	if got := res.Metrics["pr_time_s"]; math.Abs(got-0.8) > 1e-9 {
 		t.Errorf("a2a over the file's matrix took %v s, want 0.8", got)
+	}
+}
+
+// TestCrewGroupsSeries: the groups series lists every partial reduce the
+// controller formed, p distinct workers each; with no outages a member's
+// completed rounds at a formation are the formations it was in before;
+// and group_pairs_frac and distinct_groups are what the rows of the
+// run's second half give.
+func TestCrewGroupsSeries(t *testing.T) {
+	const n, p, dur = 8, 4, 40.0
+	out, _ := exptest.SeriesRun(t, CrewTraining(), 2, false, "n=8", "p=4", "duration_s=40", "model_mb=18", "network=n2")
+	var rows [][]float64
+	for _, s := range out.Result.Series {
+		if s.Name == "groups" {
+			if strings.Join(s.Columns, ",") != "time_s,pid,worker,ready_s,rounds" {
+				t.Fatalf("groups columns %v", s.Columns)
+			}
+			rows = s.Rows
+		}
+	}
+	members := map[int][]int{}
+	at := map[int]float64{}
+	before := make([]int, n)
+	for _, r := range rows {
+		pid, w := int(r[1]), int(r[2])
+		if r[3] > r[0] || int(r[4]) != before[w] {
+			t.Fatalf("row %v: ready after formation, or %d rounds where it was in %d earlier formations", r, int(r[4]), before[w])
+		}
+		before[w]++
+		members[pid] = append(members[pid], w)
+		at[pid] = r[0]
+	}
+	if len(members) < 10 || float64(len(members)) < out.Result.Metrics["prs"] {
+		t.Fatalf("%d formations for %v partial reduces completed", len(members), out.Result.Metrics["prs"])
+	}
+	met := map[[2]int]bool{}
+	sets := map[string]bool{}
+	for pid, m := range members {
+		seen := map[int]bool{}
+		for _, w := range m {
+			seen[w] = true
+		}
+		if len(m) != p || len(seen) != p {
+			t.Fatalf("pid %d has members %v, want %d distinct", pid, m, p)
+		}
+		if at[pid] < dur/2 {
+			continue
+		}
+		s := slices.Clone(m)
+		slices.Sort(s)
+		sets[fmt.Sprint(s)] = true
+		for i, a := range s {
+			for _, b := range s[i+1:] {
+				met[[2]int{a, b}] = true
+			}
+		}
+	}
+	mt := out.Result.Metrics
+	if want := float64(len(met)) / (n * (n - 1) / 2); mt["group_pairs_frac"] != want || mt["distinct_groups"] != float64(len(sets)) {
+		t.Fatalf("group_pairs_frac %v, distinct_groups %v; the rows give %v and %d", mt["group_pairs_frac"], mt["distinct_groups"], want, len(sets))
 	}
 }

@@ -75,6 +75,9 @@ func CrewTraining() *experiments.Experiment {
 			{Name: "failovers", Unit: "", Help: "blocks moved to a replacement aggregator by Eq. 3"},
 			{Name: "standalone_iterations", Unit: "", Help: "local iterations done while the controller was unreachable"},
 			{Name: "queue_wait_s", Unit: "s", Help: "mean time from a worker's readiness to the formation of its P (what non-blocking scatter can overlap)"},
+			{Name: "group_pairs_frac", Unit: "", Help: "fraction of the n(n-1)/2 worker pairs that were in one P together among the partial reduces formed in the run's second half: " +
+				"1 when the groups mix, (p-1)/(n-1) when the same n/p sets keep forming (NaN: none formed)"},
+			{Name: "distinct_groups", Unit: "", Help: "distinct sets P formed in the run's second half (2 at n = 8, p = 4 when the same two sets keep forming)"},
 		},
 		Common:   []string{"scheme", "n", "p", "network", "trace", "duration_s", "split", "scheduling", "bw_model", "faulty_links"},
 		Headline: []string{"rounds_per_worker", "rounds_min", "rounds_max", "pr_time_s", "prs", "failovers", "final_acc", "tta_s"},
@@ -156,10 +159,15 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
 	}
+	var groups *experiments.SeriesWriter
+	var onFormed func(crew.Formation)
+	if r.Series {
+		groups, onFormed = crewGroupsSeries(r)
+	}
 	cl, err := crew.NewCluster(s.net, crew.Config{
 		Options: opt, Estimate: s.est, Compute: dist, ComputeScale: ps.Float("compute_scale"), ComputeMult: mult,
 		Duration: dur, Faults: faults, Vary: vary, Probe: crewProbe(ps.Float("bw_probe_s")), Recorder: learning.Crew(),
-		Buckets: buckets,
+		Buckets: buckets, OnFormed: onFormed,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("crew-training: %w", err)
@@ -187,8 +195,28 @@ func runCrewTraining(r *experiments.Run) (*experiments.Result, error) {
 	out.Metrics["failovers"] = float64(m.Failovers)
 	out.Metrics["standalone_iterations"] = float64(m.Standalone)
 	out.Metrics["queue_wait_s"] = m.QueueWait.Seconds()
+	out.Metrics["group_pairs_frac"] = m.GroupPairsFrac
+	out.Metrics["distinct_groups"] = float64(m.DistinctGroups)
+	if groups != nil {
+		out.Series = append(out.Series, groups.Series())
+	}
 	learning.Fill(r, out)
 	return out, nil
+}
+
+// crewGroupsSeries opens the groups series: one row per member of every
+// partial reduce as the controller forms it (pid, the formation's time,
+// the worker, when its local iteration ended and the partial reduces it
+// had completed), members in the order they joined the controller's
+// queue. It is written as the run goes (to the file with a series
+// directory).
+func crewGroupsSeries(r *experiments.Run) (*experiments.SeriesWriter, func(crew.Formation)) {
+	w := r.OpenSeries("groups", "time_s", "pid", "worker", "ready_s", "rounds")
+	return w, func(f crew.Formation) {
+		for i, m := range f.Members {
+			w.Row(f.At.Seconds(), float64(f.Pid), float64(m), f.Ready[i].Seconds(), float64(f.Rounds[i]))
+		}
+	}
 }
 
 // validateCrewTraining checks a point beyond the declarations: the

@@ -24,20 +24,23 @@
 # crew-cnn: CREW against A2A, IID, the CNN to 0.95.
 # dssync-cnn-asp: ASP with its parameter server without momentum, both
 #   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
+# crew-groups: which workers meet in crew-cnn's partial reduces (its
+#   schedule without the learning, CREW and A2A).
 #
 # CPU, with the workers' own models evaluated (costs.md has each
 # sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
-# read dssync-cnn-more's CSVs, so run that first). scripts/tta/results
-# keeps the last eight's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s).
+# scripts/tta/results keeps the last nine's CSVs, costs and tables (not
+# crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -284,6 +287,31 @@ crew-cnn() {
 	counted_tables crew-cnn "CREW Fig. 3: CREW against A2A, CNN on MNIST to 0.95, IID, $seeds seeds" scheme=crew \
 		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker tta_s,tta_avg_s,iters_to_target \
 		$(seed_files crew-cnn-crew) $(seed_files crew-cnn-a2a)
+}
+
+# crew-groups: which workers meet in crew-cnn's partial reduces, CREW and
+# A2A on SEEDS seeds without the learning (the schedule does not depend on
+# it: the same rounds, partial reduces and times as crew-cnn's rows), each
+# run's groups series kept: group_pairs_frac and distinct_groups per
+# scheme, and per run when the same sets began to form (groups.awk).
+crew-groups() {
+	local common=(--set n=8 --set p=4 --set network=n2 --trials "$seeds")
+	sweep crew-groups-crew crew-training --set scheme=crew --set duration_s=1300 "${common[@]}" --series-dir crew-groups-crew
+	sweep crew-groups-a2a crew-training --set scheme=a2a --set duration_s=5000 "${common[@]}" --series-dir crew-groups-a2a
+	table crew-groups "Which workers meet: crew-cnn's schedule, $seeds seeds" crew-groups-crew.csv crew-groups-a2a.csv \
+		--metric group_pairs_frac,distinct_groups,rounds_per_worker,pr_time_s
+	local scheme f files
+	for scheme in crew a2a; do
+		files=()
+		for ((f = 0; f < seeds; f++)); do # in trial order
+			[[ -e crew-groups-$scheme/crew-training_0_${f}_groups.csv ]] && files+=("crew-groups-$scheme/crew-training_0_${f}_groups.csv")
+		done
+		((${#files[@]})) || { say "crew-groups: no groups series in crew-groups-$scheme"; continue; }
+		{
+			printf '\n### %s: when the same sets began to form, trial k is seed k + 1\n\n`awk -f groups.awk crew-groups-%s/*_groups.csv`\n\n' "$scheme" "$scheme"
+			awk -f "$repo/scripts/tta/groups.awk" "${files[@]}"
+		} >>crew-groups.md
+	done
 }
 
 # PA-ATP Fig. 11: two jobs at load 0.6, time to 90% (MLP on MNIST).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,9 @@ type Config struct {
 	Probe netsim.Time
 	// Recorder, if set, hears the schedule (recorder.go).
 	Recorder Recorder
+	// OnFormed, if set, hears every partial reduce the controller forms
+	// (mixing.go), at the moment it forms.
+	OnFormed func(Formation)
 	// Buckets, if set, overlap each partial reduce with the members'
 	// backprop bucket by bucket (overlap.go): the model's layer buckets,
 	// input side first as layers.Buckets returns them, whose bytes and
@@ -113,6 +117,8 @@ type Cluster struct {
 
 	ov  *overlapPlan // nil without overlap
 	ovw []ovWorker   // per worker, with overlap
+
+	mix *mixing // who meets whom in the run's second half
 
 	// books
 	rounds     []int
@@ -187,6 +193,7 @@ func NewCluster(net *Net, cfg Config) (*Cluster, error) {
 		dead: make([]bool, n), knownDead: make([]bool, n),
 		wstate: make([]uint8, n), wgen: make([]uint32, n), rng: make([]*rand.Rand, n),
 		pre: make([]*preScatter, n), rounds: make([]int, n), readyAt: make([]netsim.Time, n),
+		mix: newMixing(n, cfg.Duration/2),
 	}
 	for w := range c.rng {
 		c.rng[w] = c.sim.Rand("crew/compute/" + strconv.Itoa(w))
@@ -244,7 +251,15 @@ type Metrics struct {
 	Failovers  int
 	Standalone int
 	QueueWait  netsim.Time
-	Events     uint64
+	// GroupPairsFrac is the fraction of the n(n-1)/2 worker pairs that
+	// were members of one P together among the partial reduces formed in
+	// the second half of the run: 1 when every pair met, (p-1)/(n-1) when
+	// the same n/p disjoint sets keep forming (3/7 at n = 8, p = 4), NaN
+	// when none formed. DistinctGroups counts the distinct sets P formed
+	// in that half (mixing.go).
+	GroupPairsFrac float64
+	DistinctGroups int
+	Events         uint64
 }
 
 // Run simulates cfg.Duration of training and returns the metrics.
@@ -279,6 +294,7 @@ func (c *Cluster) metrics() Metrics {
 	if c.waitCount > 0 {
 		m.QueueWait = c.waitSum / netsim.Time(c.waitCount)
 	}
+	m.GroupPairsFrac, m.DistinctGroups = c.mix.pairsFrac(), len(c.mix.groups)
 	m.LPObjective, m.SplitT = math.NaN(), math.NaN()
 	if c.lpCount > 0 {
 		m.LPObjective = c.lpSum / float64(c.lpCount)
@@ -401,6 +417,15 @@ func (c *Cluster) form(f *forming) {
 		c.waitCount++
 	}
 	c.rec().Formed(f.pid, f.members)
+	c.mix.add(c.sim.Now(), f.members)
+	if c.cfg.OnFormed != nil {
+		x := Formation{Pid: f.pid, At: c.sim.Now(), Members: slices.Clone(f.members)}
+		for _, w := range f.members {
+			x.Ready = append(x.Ready, c.readyAt[w])
+			x.Rounds = append(x.Rounds, c.rounds[w])
+		}
+		c.cfg.OnFormed(x)
+	}
 	t := schemes[c.cfg.Scheme].task(c, f)
 	c.tasks = append(c.tasks, t)
 	if c.cfg.Budget > 0 {
