@@ -33,8 +33,9 @@
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
-# read dssync-cnn-more's CSVs, so run that first). scripts/tta/results
-# keeps the last eight's CSVs, costs and tables (OUTDIR scripts/tta/results):
+# read dssync-cnn-more's CSVs, so run that first), dssync-cnn-scen 67.0
+# (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20). scripts/tta/results
+# keeps the last nine's CSVs, costs and tables (OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
