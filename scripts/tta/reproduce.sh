@@ -26,21 +26,25 @@
 #   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
 # crew-groups: which workers meet in crew-cnn's partial reduces (its
 #   schedule without the learning, CREW and A2A).
+# dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
+#   gossip and ASP (its server without momentum), static and inter-rack
+#   contention, the CNN to 0.97.
 #
 # CPU, with the workers' own models evaluated (costs.md has each
 # sweep's): dssync 18 minutes, sr 20, crew 18, ina 12; at SEEDS=10
 # dssync-seeds 7.3 (437 s), sr-seeds 6.4 (386 s), crew-seeds 7.2 (432 s),
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
-# read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s).
-# scripts/tta/results keeps the last nine's CSVs, costs and tables (not
+# read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
+# dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20).
+# scripts/tta/results keeps the last ten's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -261,6 +265,24 @@ dssync-cnn-asp() {
 	counted_tables dssync-cnn-asp "DS-Sync Sec. V: CNN on MNIST to 0.97, both contentions, DS-Sync against ASP with and without the server's momentum" \
 		"scheme=dssync momentum=0.9" final_acc,worker_acc_min,iters_to_target,tta_s,tta_worker_mean_s,iter_time_ms \
 		tta_s,iters_to_target,final_acc --where scheme=dssync,asp $(seed_files dssync-cnn-more) $(seed_files dssync-cnn-asp)
+}
+
+# DS-Sync Sec. V-A5's other two scenarios with the CNN (static: no
+# competing task, the racks' oversubscribed uplinks only; inter-rack: the
+# background task's flows share the inter-rack links, no worker's NIC;
+# Table IV), dssync-cnn-more's settings: DS-Sync against ring, tree and
+# hierarchical all-reduce and gossip on SEEDS seeds, and ASP as
+# dssync-cnn-asp runs it (its server at the workers' lr without momentum)
+# in a second sweep, since momentum is the workers' optimiser's under
+# every other scheme; the tables read both.
+dssync-cnn-scen() {
+	seeded dssync-cnn-scen dssync --vary scenario=static,inter-rack --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,gossip \
+		"${cnn[@]}" --set target_acc=0.97 --set iterations=220
+	seeded dssync-cnn-scen-asp dssync --vary scenario=static,inter-rack --set scheme=asp --set asp_lr=same --set learn_model=cnn --set lr=0.05 \
+		--set momentum=0 --set eval_samples=1000 --set target_acc=0.97 --set iterations=220
+	counted_tables dssync-cnn-scen "DS-Sync Sec. V: CNN on MNIST to 0.97, static and inter-rack contention, against ring, tree and hierarchical all-reduce, gossip and ASP (its server without momentum)" \
+		"scheme=dssync momentum=0.9" final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,tta_worker_mean_s,iter_time_ms \
+		tta_s,iters_to_target,tta_worker_mean_s,final_acc $(seed_files dssync-cnn-scen) $(seed_files dssync-cnn-scen-asp)
 }
 
 # Selective reduce Eq. 1 with the CNN: partial reduce at p = 2 against all
