@@ -44,7 +44,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -295,6 +295,20 @@ sr-cnn() {
 		--set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95
 	counted_tables sr-cnn "Selective reduce Eq. 1: CNN on MNIST to 0.95, n = 8, p = 2, Dirichlet(0.5)" scheme=allreduce \
 		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,tta_worker_min_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target $(seed_files sr-cnn)
+}
+
+# Eq. 1's trade-off as p varies with the CNN: partial reduce at p = 0.5n
+# and selective reduce at p = 2 and 0.5n, sr-cnn's settings otherwise, on
+# SEEDS seeds, set against sr-cnn's all reduce (and its partial reduce at
+# p = 2) seed by seed. The tables read sr-cnn's CSVs: run that first.
+sr-cnn-p() {
+	local common=(--set n=8 --set partition=dirichlet --set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95)
+	seeded sr-cnn-p-pr sr-cluster --set scheme=partial-reduce --set p_frac=0.5 "${common[@]}"
+	seeded sr-cnn-p-sr sr-cluster --set scheme=selective-reduce --vary p_frac=0.25,0.5 "${common[@]}"
+	[[ -e sr-cnn-1.csv ]] || die "sr-cnn-p compares with sr-cnn's CSVs: run sr-cnn first"
+	counted_tables sr-cnn-p "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.25" \
+		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
+		$(seed_files sr-cnn) $(seed_files sr-cnn-p-pr) $(seed_files sr-cnn-p-sr)
 }
 
 # CREW Fig. 3 with the CNN: CREW against A2A on SEEDS seeds (IID, to 0.95
