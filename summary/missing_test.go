@@ -18,6 +18,8 @@ func TestMissingColumns(t *testing.T) {
 		"x,a,0,1,10,4\nx,a,1,2,20,6\n"), "old.csv")
 	newer, _ := plotting.ReadCSV(strings.NewReader("experiment,proto,rule,trial,seed,ajct_ms,core_mb\n"+
 		"x,a,new,0,1,5,7\nx,a,new,1,2,30,8\n"), "new.csv")
+	newer2, _ := plotting.ReadCSV(strings.NewReader("experiment,proto,rule,trial,seed,ajct_ms,core_mb\n"+
+		"x,b,new,0,1,6,7\n"), "new2.csv")
 	if _, err := FromTables(old, newer); err == nil || !strings.Contains(err.Error(), "--missing k=v") {
 		t.Fatalf("without --missing: err = %v, want the hint", err)
 	}
@@ -25,9 +27,13 @@ func TestMissingColumns(t *testing.T) {
 		!strings.Contains(err.Error(), "old.csv lacks the parameter column rule that new.csv has") {
 		t.Fatalf("--missing of another column: err = %v", err)
 	}
-	if _, err := FromTablesMissing(map[string]string{"rule": "old", "proto": "a"}, old, newer); err == nil ||
-		!strings.Contains(err.Error(), "--missing proto: every CSV has the column proto") {
-		t.Fatalf("--missing of a column every CSV has: err = %v", err)
+	if _, err := FromTablesMissing(map[string]string{"rule": "old", "prot": "a"}, old, newer); err == nil ||
+		!strings.Contains(err.Error(), "--missing prot: no CSV has a parameter column prot") {
+		t.Fatalf("--missing of a column no CSV has: err = %v", err)
+	}
+	// A column every CSV has: a no-op, the rows as without it.
+	if d, err := FromTablesMissing(map[string]string{"rule": "x"}, newer, newer2); err != nil || len(d.rows) != 3 || d.rows[2].params[0] != "b" || d.rows[2].params[1] != "new" {
+		t.Fatalf("--missing of a column every CSV has: err = %v, want the three rows as they are", err)
 	}
 	d, err := FromTablesMissing(map[string]string{"rule": "old"}, old, newer)
 	if err != nil {

@@ -26,6 +26,8 @@
 #   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
 # crew-groups: which workers meet in crew-cnn's partial reduces (its
 #   schedule without the learning, CREW and A2A).
+# sr-cnn-p: partial reduce at p = 0.5n and selective reduce at p = 2 and
+#   0.5n, the CNN with label skew, beside sr-cnn's rows (run sr-cnn first).
 # dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
 #   gossip and ASP (its server without momentum), static and inter-rack
 #   contention, the CNN to 0.97.
@@ -36,8 +38,9 @@
 # dssync-cnn 10.6 (634 s), sr-cnn 11.7 (700 s), dssync-cnn-more 32.2
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
-# dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20).
-# scripts/tta/results keeps the last ten's CSVs, costs and tables (not
+# dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
+# sr-cnn-p 16.0 (959 s for 30 runs).
+# scripts/tta/results keeps the last eleven's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
@@ -300,7 +303,10 @@ sr-cnn() {
 # Eq. 1's trade-off as p varies with the CNN: partial reduce at p = 0.5n
 # and selective reduce at p = 2 and 0.5n, sr-cnn's settings otherwise, on
 # SEEDS seeds, set against sr-cnn's all reduce (and its partial reduce at
-# p = 2) seed by seed. The tables read sr-cnn's CSVs: run that first.
+# p = 2) seed by seed. The tables read sr-cnn's CSVs: run that first (CSVs
+# of a build before topology_file existed, as the kept ones, read with
+# --missing topology_file=, the empty value their runs had; a no-op on
+# newer ones).
 sr-cnn-p() {
 	local common=(--set n=8 --set partition=dirichlet --set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95)
 	seeded sr-cnn-p-pr sr-cluster --set scheme=partial-reduce --set p_frac=0.5 "${common[@]}"
@@ -308,7 +314,7 @@ sr-cnn-p() {
 	[[ -e sr-cnn-1.csv ]] || die "sr-cnn-p compares with sr-cnn's CSVs: run sr-cnn first"
 	counted_tables sr-cnn-p "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.25" \
 		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
-		$(seed_files sr-cnn) $(seed_files sr-cnn-p-pr) $(seed_files sr-cnn-p-sr)
+		$(seed_files sr-cnn) $(seed_files sr-cnn-p-pr) $(seed_files sr-cnn-p-sr) --missing topology_file=
 }
 
 # CREW Fig. 3 with the CNN: CREW against A2A on SEEDS seeds (IID, to 0.95
