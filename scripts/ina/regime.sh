@@ -12,9 +12,10 @@
 # ablations and PA-ATP) and 0.05 (StrawAsyn and PA-ATP; small005abl: the two
 # ablations). About 20 CPU-minutes.
 # paper0005: the paper's fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x
-# 12 workers) at 0.005 for the asynchronous family, about 15 CPU-minutes;
-# paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 17
-# and 37 CPU-minutes.
+# 12 workers) at 0.005 for the asynchronous family, about 7 CPU-minutes;
+# paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 13
+# and 50 CPU-minutes at the present defaults (StrawAsyn's runs at 0.05, with
+# their losses, 10-20 minutes each).
 # tables: the tables over every scale run so far (run it after the others).
 # distance: how far each scale on the paper's fabric is from full size, in
 # PA-ATP's paired change against StrawAsyn, seed by seed (seeds 1 and 2, the
