@@ -1,10 +1,5 @@
 package inagg
 
-import (
-	"fmt"
-	"strings"
-)
-
 // OccupancyMode is what PA-ATP's AECN counts as overflow when it compares
 // the aggregator occupancy with eta (M + BDP) (Sec. III-B3).
 type OccupancyMode uint8
@@ -33,12 +28,7 @@ const (
 var occupancyModeNames = [numOccupancyModes]string{"sequences", "gradients"}
 
 // String is the mode's name.
-func (m OccupancyMode) String() string {
-	if m < numOccupancyModes {
-		return occupancyModeNames[m]
-	}
-	return fmt.Sprintf("occupancy(%d)", uint8(m))
-}
+func (m OccupancyMode) String() string { return enumName(occupancyModeNames[:], m, "occupancy") }
 
 // OccupancyModeNames lists the occupancy modes' names, the default first.
 func OccupancyModeNames() []string { return append([]string(nil), occupancyModeNames[:]...) }
@@ -46,12 +36,7 @@ func OccupancyModeNames() []string { return append([]string(nil), occupancyModeN
 // ParseOccupancyMode maps a name to its OccupancyMode; the error lists the
 // names.
 func ParseOccupancyMode(name string) (OccupancyMode, error) {
-	for i, n := range occupancyModeNames {
-		if n == name {
-			return OccupancyMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown AECN occupancy count %q (allowed: %s)", name, strings.Join(occupancyModeNames[:], ", "))
+	return parseEnum[OccupancyMode](occupancyModeNames[:], name, "AECN occupancy count")
 }
 
 // Overflowed is the overflow term of the AECN occupancy under the

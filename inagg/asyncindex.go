@@ -1,9 +1,7 @@
 package inagg
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 )
 
 // IndexMode is how the switch maps a hashed protocol's (job, seq) to an
@@ -37,24 +35,14 @@ const (
 var indexModeNames = [numIndexModes]string{"sequential", "hash"}
 
 // String is the mode's name.
-func (m IndexMode) String() string {
-	if m < numIndexModes {
-		return indexModeNames[m]
-	}
-	return fmt.Sprintf("index(%d)", uint8(m))
-}
+func (m IndexMode) String() string { return enumName(indexModeNames[:], m, "index") }
 
 // IndexModeNames lists the index modes' names, the default first.
 func IndexModeNames() []string { return append([]string(nil), indexModeNames[:]...) }
 
 // ParseIndexMode maps a name to its IndexMode; the error lists the names.
 func ParseIndexMode(name string) (IndexMode, error) {
-	for i, n := range indexModeNames {
-		if n == name {
-			return IndexMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown aggregator index %q (allowed: %s)", name, strings.Join(indexModeNames[:], ", "))
+	return parseEnum[IndexMode](indexModeNames[:], name, "aggregator index")
 }
 
 // asyncIndex is the aggregator of sequence seq of hashed job s under the

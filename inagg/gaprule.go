@@ -1,10 +1,5 @@
 package inagg
 
-import (
-	"fmt"
-	"strings"
-)
-
 // GapRule is what a timeout of StrawAsyn (+PC, +AL) and PA-ATP does with
 // the GACKed sequences behind the front that a later result passed
 // (Params.RecoverGaps).
@@ -30,22 +25,12 @@ const (
 var gapRuleNames = [numGapRules]string{"front", "batch", "paced"}
 
 // String is the rule's name.
-func (g GapRule) String() string {
-	if g < numGapRules {
-		return gapRuleNames[g]
-	}
-	return fmt.Sprintf("gaps(%d)", uint8(g))
-}
+func (g GapRule) String() string { return enumName(gapRuleNames[:], g, "gaps") }
 
 // GapRuleNames lists the rules' names, the default first.
 func GapRuleNames() []string { return append([]string(nil), gapRuleNames[:]...) }
 
 // ParseGapRule maps a name to its GapRule; the error lists the names.
 func ParseGapRule(name string) (GapRule, error) {
-	for i, n := range gapRuleNames {
-		if n == name {
-			return GapRule(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown gap recovery rule %q (allowed: %s)", name, strings.Join(gapRuleNames[:], ", "))
+	return parseEnum[GapRule](gapRuleNames[:], name, "gap recovery rule")
 }

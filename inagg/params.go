@@ -2,7 +2,6 @@ package inagg
 
 import (
 	"fmt"
-	"strings"
 
 	"syncsim/netsim"
 )
@@ -34,12 +33,7 @@ const (
 var increaseModeNames = [numIncreaseModes]string{"per-gack", "per-rtt"}
 
 // String is the mode's name.
-func (m IncreaseMode) String() string {
-	if m < numIncreaseModes {
-		return increaseModeNames[m]
-	}
-	return fmt.Sprintf("increase(%d)", uint8(m))
-}
+func (m IncreaseMode) String() string { return enumName(increaseModeNames[:], m, "increase") }
 
 // IncreaseModeNames lists the increase modes' names, the default first.
 func IncreaseModeNames() []string { return append([]string(nil), increaseModeNames[:]...) }
@@ -47,12 +41,7 @@ func IncreaseModeNames() []string { return append([]string(nil), increaseModeNam
 // ParseIncreaseMode maps a name to its IncreaseMode; the error lists the
 // names.
 func ParseIncreaseMode(name string) (IncreaseMode, error) {
-	for i, n := range increaseModeNames {
-		if n == name {
-			return IncreaseMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown CWD increase %q (allowed: %s)", name, strings.Join(increaseModeNames[:], ", "))
+	return parseEnum[IncreaseMode](increaseModeNames[:], name, "CWD increase")
 }
 
 // AWDScope is who holds PA-ATP's asynchronous degree window (see awdCtl).
@@ -73,24 +62,14 @@ const (
 var awdScopeNames = [numAWDScopes]string{"job", "worker"}
 
 // String is the scope's name.
-func (s AWDScope) String() string {
-	if s < numAWDScopes {
-		return awdScopeNames[s]
-	}
-	return fmt.Sprintf("awd_scope(%d)", uint8(s))
-}
+func (s AWDScope) String() string { return enumName(awdScopeNames[:], s, "awd_scope") }
 
 // AWDScopeNames lists the scopes' names, the default first.
 func AWDScopeNames() []string { return append([]string(nil), awdScopeNames[:]...) }
 
 // ParseAWDScope maps a name to its AWDScope; the error lists the names.
 func ParseAWDScope(name string) (AWDScope, error) {
-	for i, n := range awdScopeNames {
-		if n == name {
-			return AWDScope(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown AWD scope %q (allowed: %s)", name, strings.Join(awdScopeNames[:], ", "))
+	return parseEnum[AWDScope](awdScopeNames[:], name, "AWD scope")
 }
 
 // PMaxMode is StrawAsyn+PC's p_max, the progress degree of the most
@@ -115,24 +94,14 @@ const (
 var pmaxModeNames = [numPMaxModes]string{"awd", "leader"}
 
 // String is the mode's name.
-func (m PMaxMode) String() string {
-	if m < numPMaxModes {
-		return pmaxModeNames[m]
-	}
-	return fmt.Sprintf("pmax(%d)", uint8(m))
-}
+func (m PMaxMode) String() string { return enumName(pmaxModeNames[:], m, "pmax") }
 
 // PMaxModeNames lists the p_max modes' names, the default first.
 func PMaxModeNames() []string { return append([]string(nil), pmaxModeNames[:]...) }
 
 // ParsePMaxMode maps a name to its PMaxMode; the error lists the names.
 func ParsePMaxMode(name string) (PMaxMode, error) {
-	for i, n := range pmaxModeNames {
-		if n == name {
-			return PMaxMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown StrawAsyn+PC p_max %q (allowed: %s)", name, strings.Join(pmaxModeNames[:], ", "))
+	return parseEnum[PMaxMode](pmaxModeNames[:], name, "StrawAsyn+PC p_max")
 }
 
 // Params are the worker-side protocol constants. Where the papers leave a
