@@ -16,6 +16,8 @@
 # paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 13
 # and 50 CPU-minutes at the present defaults (StrawAsyn's runs at 0.05, with
 # their losses, 10-20 minutes each).
+# paper005follow: paper005 under agg_collision=follow, about 22 CPU-minutes
+# (a follow table against paper005's rows: run paper005 first).
 # tables: the tables over every scale run so far (run it after the others).
 # distance: how far each scale on the paper's fabric is from full size, in
 # PA-ATP's paired change against StrawAsyn, seed by seed (seeds 1 and 2, the
@@ -28,7 +30,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-regime
-figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 paper02 tables distance)
+figures=(small0005 small002 small005 small005abl paper0005 paper002 paper005 paper005follow paper02 tables distance)
 
 small=(--set spines=4 --set leaves=4 --set hosts_per_leaf=8 --set workers=6 --set jobs=4 --set iterations=2 --set skip_iters=1)
 async=strawasyn,strawasyn-pc,strawasyn-al,pa-atp
@@ -42,6 +44,21 @@ small005abl() { sweep small005abl ina-leafspine "${small[@]}" --set gradient_sca
 paper0005() { sweep paper0005 ina-leafspine --set gradient_scale=0.005 --vary protocol=$async --trials 5 --timing; }
 paper002() { sweep paper002 ina-leafspine --set gradient_scale=0.02 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
 paper005() { sweep paper005 ina-leafspine --set gradient_scale=0.05 --vary protocol=strawasyn,pa-atp --trials 5 --timing; }
+# paper005follow: paper005 under the earlier model's collision rule
+# (agg_collision=follow, ina-recovery.md): how much of StrawAsyn's loss at
+# 0.05 ATP's rule (the default) accounts for. The follow table reads
+# paper005's CSV beside it.
+paper005follow() {
+	sweep paper005follow ina-leafspine --set gradient_scale=0.05 --set agg_collision=follow --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	[[ -e paper005.csv ]] || die "paper005follow compares with paper005's CSV: run paper005 first"
+	table follow "The collision rule at 0.05 on the paper's fabric: AJCT (ms) and drops, follow against ATP's rule" \
+		paper005.csv paper005follow.csv --metric ajct_ms,drops,loss_frac,exhaustion_seqs,collision_seqs
+	table follow-rule "The collision rule at 0.05: each protocol's change under follow, seed by seed" \
+		paper005.csv paper005follow.csv --metric ajct_ms,drops --vs agg_collision=atp --change percent --count-below 0
+	table follow-pa "The collision rule at 0.05: PA-ATP's change against StrawAsyn under each rule" \
+		paper005.csv paper005follow.csv --metric ajct_ms --of protocol=pa-atp --change percent --count-below 0
+	append_tables follow follow-rule follow-pa
+}
 # 0.2: two seeds per protocol (about 15 CPU-minutes a run), the seeds
 # fullsize.sh runs at 1.0: a paired distance from full size, not a
 # five-seed comparison.
