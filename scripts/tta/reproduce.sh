@@ -47,7 +47,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p crew-seeds-skew sr-seeds-iid sr-seeds-p dssync-seeds-scen ina-seeds)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -219,6 +219,65 @@ crew-seeds() {
 	seeded crew-seeds-a2a crew-training --set scheme=a2a --set duration_s=20000 "${common[@]}"
 	counted_tables crew-seeds "CREW Fig. 3: CREW against A2A, MLP on MNIST to 0.95, IID, $seeds seeds" scheme=crew \
 		final_acc,iters_to_target,tta_s,tta_avg_s,pr_time_s tta_s,tta_avg_s,iters_to_target $(seed_files crew-seeds-crew) $(seed_files crew-seeds-a2a)
+}
+
+# The five-seed panels of the dssync, sr and crew figures on SEEDS seeds
+# (each figure's settings; their seeds 1-5 are the five-seed rows again).
+# dssync-seeds-scen: DS-Sync against every other scheme under static and
+# inter-rack contention, and against hierarchical all-reduce, gossip and
+# ASP under both, the MLP to 0.95 (both's ring and tree are dssync-seeds').
+dssync-seeds-scen() {
+	local common=(--set learn_model=mlp --set lr=0.5 --set iterations=500)
+	seeded dssync-seeds-scen dssync --vary scenario=static,inter-rack --vary scheme=dssync,allreduce,tree-allreduce,hier-allreduce,asp,gossip "${common[@]}"
+	seeded dssync-seeds-both dssync --set scenario=both --vary scheme=dssync,hier-allreduce,asp,gossip "${common[@]}"
+	counted_tables dssync-seeds-scen "DS-Sync Sec. V: MLP on MNIST to 0.95, every scenario, $seeds seeds" scheme=dssync \
+		final_acc,swa_acc,worker_acc_min,iters_to_target,tta_s,iter_time_ms tta_s,iters_to_target,final_acc \
+		$(seed_files dssync-seeds-scen) $(seed_files dssync-seeds-both)
+}
+
+# sr-seeds-iid: Eq. 1 as p varies with softmax, IID, the sr figure's
+# points (partial reduce at p = 0.05n-0.5n, selective reduce at 0.1n and
+# 0.3n, all reduce) on SEEDS seeds.
+sr-seeds-iid() {
+	local common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --set partition=iid)
+	seeded sr-seeds-iid-ar sr-cluster --set scheme=allreduce "${common[@]}"
+	seeded sr-seeds-iid-pr sr-cluster --set scheme=partial-reduce --vary p_frac=0.05,0.1,0.2,0.3,0.5 "${common[@]}"
+	seeded sr-seeds-iid-sr sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${common[@]}"
+	counted_tables sr-seeds-iid "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40, IID, $seeds seeds" "scheme=allreduce p_frac=0.3" \
+		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
+		$(seed_files sr-seeds-iid-ar) $(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr)
+}
+
+# sr-seeds-p: the same with Dirichlet(0.5) label skew at the points
+# sr-seeds leaves out (partial reduce at 0.1n-0.3n, selective reduce),
+# set against sr-seeds' all reduce and partial reduce seed by seed: run
+# sr-seeds first (its kept CSVs, of a build before topology_file, read
+# with --missing topology_file=).
+sr-seeds-p() {
+	local common=(--set learn_model=softmax --set model_mb=100 --set duration_s=400 --set lr=0.5 --set eval_every=5 --set partition=dirichlet)
+	seeded sr-seeds-p-pr sr-cluster --set scheme=partial-reduce --vary p_frac=0.1,0.2,0.3 "${common[@]}"
+	seeded sr-seeds-p-sr sr-cluster --set scheme=selective-reduce --vary p_frac=0.1,0.3 "${common[@]}"
+	[[ -e sr-seeds-ar-1.csv ]] || die "sr-seeds-p compares with sr-seeds' CSVs: run sr-seeds first"
+	counted_tables sr-seeds-p "Selective reduce Eq. 1 as p varies: softmax on MNIST to 0.90, n = 40, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.3" \
+		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
+		$(seed_files sr-seeds-ar) $(seed_files sr-seeds-pr) $(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr) --missing topology_file=
+}
+
+# crew-seeds-skew: crew-seeds under Dirichlet(0.5) label skew.
+crew-seeds-skew() {
+	local common=(--set n=8 --set p=4 --set network=n2 --set learn_model=mlp --set lr=0.5 --set eval_every=20 --set eval_samples=1000 --set partition=dirichlet)
+	seeded crew-seeds-skew-crew crew-training --set scheme=crew --set duration_s=8000 "${common[@]}"
+	seeded crew-seeds-skew-a2a crew-training --set scheme=a2a --set duration_s=20000 "${common[@]}"
+	counted_tables crew-seeds-skew "CREW Fig. 3: CREW against A2A, MLP on MNIST to 0.95, Dirichlet(0.5), $seeds seeds" scheme=crew \
+		final_acc,iters_to_target,tta_s,tta_avg_s,pr_time_s tta_s,tta_avg_s,iters_to_target $(seed_files crew-seeds-skew-crew) $(seed_files crew-seeds-skew-a2a)
+}
+
+# ina-seeds: PA-ATP Fig. 11 (the ina figure) on SEEDS seeds.
+ina-seeds() {
+	seeded ina-seeds ina-testbed --set run_length=quick --set iterations=120 --set load=0.6 --set learn_model=mlp --set lr=0.5 \
+		--set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp
+	counted_tables ina-seeds "PA-ATP Fig. 11: two jobs at load 0.6, MLP on MNIST to 0.90, $seeds seeds" protocol=pa-atp \
+		final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms tta_s,tta_max_s,iters_to_target $(seed_files ina-seeds)
 }
 
 # The CNN (LeNet-5-like, momentum 0.9, lr 0.05, batch 32 per worker) on
