@@ -16,7 +16,7 @@
 # paper002, paper005: StrawAsyn and PA-ATP there at 0.02 and 0.05, about 13
 # and 50 CPU-minutes at the present defaults (StrawAsyn's runs at 0.05, with
 # their losses, 10-20 minutes each).
-# paper005follow: paper005 under agg_collision=follow, about 22 CPU-minutes
+# paper005follow: paper005 under agg_collision=follow, about 23 CPU-minutes
 # (a follow table against paper005's rows: run paper005 first).
 # tables: the tables over every scale run so far (run it after the others).
 # distance: how far each scale on the paper's fabric is from full size, in
@@ -52,7 +52,7 @@ paper005follow() {
 	sweep paper005follow ina-leafspine --set gradient_scale=0.05 --set agg_collision=follow --vary protocol=strawasyn,pa-atp --trials 5 --timing
 	[[ -e paper005.csv ]] || die "paper005follow compares with paper005's CSV: run paper005 first"
 	table follow "The collision rule at 0.05 on the paper's fabric: AJCT (ms) and drops, follow against ATP's rule" \
-		paper005.csv paper005follow.csv --metric ajct_ms,drops,loss_frac,exhaustion_seqs,collision_seqs
+		paper005.csv paper005follow.csv --metric ajct_ms,drops,loss_frac,drops_uplink,drops_downlink,drops_ps_port,drops_result,drops_overflow,overflow_seqs,exhaustion_seqs,worker_timeouts
 	table follow-rule "The collision rule at 0.05: each protocol's change under follow, seed by seed" \
 		paper005.csv paper005follow.csv --metric ajct_ms,drops --vs agg_collision=atp --change percent --count-below 0
 	table follow-pa "The collision rule at 0.05: PA-ATP's change against StrawAsyn under each rule" \
