@@ -246,6 +246,10 @@ sr-seeds-iid() {
 	counted_tables sr-seeds-iid "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40, IID, $seeds seeds" "scheme=allreduce p_frac=0.3" \
 		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
 		$(seed_files sr-seeds-iid-ar) $(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr)
+	table sr-seeds-iid-sel "Selective reduce against partial reduce at the same p, IID, $seeds seeds" \
+		$(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr) --where p_frac=0.1,0.3 \
+		--metric tta_s,avg_sync_time_s,iters_to_target --of scheme=selective-reduce --changes-only --count-below 1
+	append_tables sr-seeds-iid sr-seeds-iid-sel
 }
 
 # sr-seeds-p: the same with Dirichlet(0.5) label skew at the points
