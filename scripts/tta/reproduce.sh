@@ -28,6 +28,8 @@
 #   schedule without the learning, CREW and A2A).
 # sr-cnn-p: partial reduce at p = 0.5n and selective reduce at p = 2 and
 #   0.5n, the CNN with label skew, beside sr-cnn's rows (run sr-cnn first).
+# sr-cnn-iid: all reduce, partial and selective reduce at p = 2 and 0.5n,
+#   the CNN, IID: sr-cnn and sr-cnn-p's counterpart without skew.
 # dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
 #   gossip and ASP (its server without momentum), static and inter-rack
 #   contention, the CNN to 0.97.
@@ -47,7 +49,7 @@
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p sr-cnn-iid)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -315,6 +317,19 @@ sr-cnn-p() {
 	counted_tables sr-cnn-p "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.25" \
 		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
 		$(seed_files sr-cnn) $(seed_files sr-cnn-p-pr) $(seed_files sr-cnn-p-sr) --missing topology_file=
+}
+
+# Eq. 1's trade-off as p varies with the CNN, IID: all reduce, partial and
+# selective reduce at p = 2 and 0.5n (p_frac 0.25 and 0.5), sr-cnn's
+# settings otherwise, on SEEDS seeds, all reduce (its rows carry p_frac
+# 0.25, which it ignores) the reference seed by seed.
+sr-cnn-iid() {
+	local common=(--set n=8 --set partition=iid --set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95)
+	seeded sr-cnn-iid-ar sr-cluster --set scheme=allreduce --set p_frac=0.25 "${common[@]}"
+	seeded sr-cnn-iid-p sr-cluster --vary scheme=partial-reduce,selective-reduce --vary p_frac=0.25,0.5 "${common[@]}"
+	counted_tables sr-cnn-iid "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds" "scheme=allreduce p_frac=0.25" \
+		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
+		$(seed_files sr-cnn-iid-ar) $(seed_files sr-cnn-iid-p)
 }
 
 # CREW Fig. 3 with the CNN: CREW against A2A on SEEDS seeds (IID, to 0.95
