@@ -42,8 +42,8 @@
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
 # dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
-# sr-cnn-p 16.0 (959 s for 30 runs).
-# scripts/tta/results keeps the last eleven's CSVs, costs and tables (not
+# sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs).
+# scripts/tta/results keeps the last twelve's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
@@ -324,9 +324,11 @@ sr-cnn-p() {
 # selective reduce at p = 2 and 0.5n (p_frac 0.25 and 0.5), sr-cnn's
 # settings otherwise, on SEEDS seeds, all reduce (its rows carry p_frac
 # 0.25, which it ignores) the reference seed by seed; then each scheme's
-# p = 0.5n over its p = 2, seed by seed. The network does not depend on
-# the data: every run's synchronisations are those of the same seed and
-# point of sr-cnn and sr-cnn-p (Dirichlet), to the digit.
+# p = 0.5n over its p = 2, partial reduce over selective reduce at each
+# p, and the schedule (rounds, group sizes, time in the ready queue). The
+# network does not depend on the data: every run's synchronisations are
+# those of the same seed and point of sr-cnn and sr-cnn-p (Dirichlet),
+# to the digit.
 sr-cnn-iid() {
 	local common=(--set n=8 --set partition=iid --set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95)
 	seeded sr-cnn-iid-ar sr-cluster --set scheme=allreduce --set p_frac=0.25 "${common[@]}"
@@ -336,7 +338,11 @@ sr-cnn-iid() {
 		$(seed_files sr-cnn-iid-ar) $(seed_files sr-cnn-iid-p)
 	table sr-cnn-iid-pp "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: p = 0.5n's over p = 2's, seed by seed" \
 		$(seed_files sr-cnn-iid-p) --metric iters_to_target,tta_s --of p_frac=0.5 --changes-only --count-below 1
-	append_tables sr-cnn-iid sr-cnn-iid-pp
+	table sr-cnn-iid-sp "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: partial reduce's over selective reduce's, seed by seed" \
+		$(seed_files sr-cnn-iid-p) --metric tta_s,iters_to_target --of scheme=partial-reduce --changes-only --count-below 1
+	table sr-cnn-iid-sched "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: the schedule" \
+		$(seed_files sr-cnn-iid-ar) $(seed_files sr-cnn-iid-p) --metric total_iteration,avg_sync_scale,idle_s,bpawr_waits
+	append_tables sr-cnn-iid sr-cnn-iid-pp sr-cnn-iid-sp sr-cnn-iid-sched
 }
 
 # CREW Fig. 3 with the CNN: CREW against A2A on SEEDS seeds (IID, to 0.95
