@@ -42,8 +42,9 @@
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
 # dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
-# sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs).
-# scripts/tta/results keeps the last twelve's CSVs, costs and tables (not
+# sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs),
+# ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10).
+# scripts/tta/results keeps the last thirteen's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
@@ -395,16 +396,25 @@ ina() {
 # PA-ATP Fig. 11 with the CNN: the ina figure's two jobs at load 0.6 (the
 # quick run length), the CNN to 0.97 on SEEDS seeds, PA-ATP the
 # reference; with the tables of tta_s those of ajct_ms and of the
-# iterations to the target, seed by seed. 300 iterations, an evaluation
-# every 10: on seed 1 the two jobs first reach 0.97 after 130 and 200
-# iterations and 0.98 after 220 and 320, near the top of the curve (0.98
-# and 0.99 after 600), and a run of 300 costs about 60-100 CPU-s (BytePS
-# the least, PA-ATP the most), 0.33 s an iteration under PA-ATP.
+# iterations to the target, seed by seed, and the later job's time to
+# the target over the two jobs' mean and the slower job's mean iteration
+# over the two jobs' mean (ajct_ms), run by run. 300 iterations, an
+# evaluation every 10: on seed 1 the two jobs first reach 0.97 after 130
+# and 200 iterations and 0.98 after 220 and 320, near the top of the
+# curve (0.98 and 0.99 after 600). A run of 300 costs 88 CPU-s on
+# average, mostly the packet level: about 64 under BytePS to 101 under
+# PA-ATP (seed 1 at 120 iterations: 26.5, 30.8, 36.7, 40.9 and 41.9 for
+# BytePS, SwitchML, ATP, StrawAsyn and PA-ATP).
 ina-cnn() {
 	seeded ina-cnn ina-testbed --set run_length=quick --set iterations=300 --set load=0.6 "${cnn[@]}" --set target_acc=0.97 \
 		--set eval_every=10 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp
 	counted_tables ina-cnn "PA-ATP Fig. 11: two jobs at load 0.6, CNN on MNIST to 0.97, $seeds seeds" protocol=pa-atp \
 		final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms tta_s,tta_max_s,ajct_ms,iters_to_target $(seed_files ina-cnn)
+	views ina-cnn-views "PA-ATP Fig. 11 with the CNN: the later job's time to 0.97 over the two jobs' mean, run by run" \
+		protocol tta_s tta_max_s $(seed_files ina-cnn)
+	views ina-cnn-jobs "PA-ATP Fig. 11 with the CNN: the slower job's mean iteration over the two jobs' mean, run by run" \
+		protocol ajct_ms jct_max_ms $(seed_files ina-cnn)
+	append_tables ina-cnn-views ina-cnn-jobs
 }
 
 main "$@"
