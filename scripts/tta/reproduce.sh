@@ -28,6 +28,9 @@
 #   schedule without the learning, CREW and A2A).
 # sr-cnn-p: partial reduce at p = 0.5n and selective reduce at p = 2 and
 #   0.5n, the CNN with label skew, beside sr-cnn's rows (run sr-cnn first).
+# sr-cnn-iid: all reduce, partial and selective reduce at p = 2 and 0.5n,
+#   the CNN, IID: sr-cnn and sr-cnn-p's counterpart without skew.
+# ina-cnn: PA-ATP Fig. 11 with the CNN to 0.97, the ina figure's network.
 # dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
 #   gossip and ASP (its server without momentum), static and inter-rack
 #   contention, the CNN to 0.97.
@@ -39,15 +42,16 @@
 # (1930 s), crew-cnn 18.1 (1088 s), dssync-cnn-asp 9.2 (552 s; its tables
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
 # dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
-# sr-cnn-p 16.0 (959 s for 30 runs).
-# scripts/tta/results keeps the last eleven's CSVs, costs and tables (not
+# sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs),
+# ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10).
+# scripts/tta/results keeps the last thirteen's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
 # scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=tta-repro
-figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p crew-seeds-skew sr-seeds-iid sr-seeds-p dssync-seeds-scen ina-seeds)
+figures=(dssync sr crew ina dssync-cnn sr-cnn dssync-seeds sr-seeds crew-seeds dssync-cnn-more crew-cnn dssync-cnn-asp crew-groups dssync-cnn-scen sr-cnn-p sr-cnn-iid ina-cnn crew-seeds-skew sr-seeds-iid sr-seeds-p dssync-seeds-scen ina-seeds)
 
 # SEEDS: the seeds of the headline comparisons (default 10). Iterations to
 # the target spread more than 20% across seeds (DS-Sync's 210-390 with the
@@ -382,6 +386,31 @@ sr-cnn-p() {
 		$(seed_files sr-cnn) $(seed_files sr-cnn-p-pr) $(seed_files sr-cnn-p-sr) --missing topology_file=
 }
 
+# Eq. 1's trade-off as p varies with the CNN, IID: all reduce, partial and
+# selective reduce at p = 2 and 0.5n (p_frac 0.25 and 0.5), sr-cnn's
+# settings otherwise, on SEEDS seeds, all reduce (its rows carry p_frac
+# 0.25, which it ignores) the reference seed by seed; then each scheme's
+# p = 0.5n over its p = 2, partial reduce over selective reduce at each
+# p, and the schedule (rounds, group sizes, time in the ready queue). The
+# network does not depend on the data: every run's synchronisations are
+# those of the same seed and point of sr-cnn and sr-cnn-p (Dirichlet),
+# to the digit.
+sr-cnn-iid() {
+	local common=(--set n=8 --set partition=iid --set model_mb=100 --set duration_s=120 --set eval_every=10 "${cnn[@]}" --set target_acc=0.95)
+	seeded sr-cnn-iid-ar sr-cluster --set scheme=allreduce --set p_frac=0.25 "${common[@]}"
+	seeded sr-cnn-iid-p sr-cluster --vary scheme=partial-reduce,selective-reduce --vary p_frac=0.25,0.5 "${common[@]}"
+	counted_tables sr-cnn-iid "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds" "scheme=allreduce p_frac=0.25" \
+		final_acc,avg_acc,worker_acc_min,iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
+		$(seed_files sr-cnn-iid-ar) $(seed_files sr-cnn-iid-p)
+	table sr-cnn-iid-pp "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: p = 0.5n's over p = 2's, seed by seed" \
+		$(seed_files sr-cnn-iid-p) --metric iters_to_target,tta_s --of p_frac=0.5 --changes-only --count-below 1
+	table sr-cnn-iid-sp "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: partial reduce's over selective reduce's, seed by seed" \
+		$(seed_files sr-cnn-iid-p) --metric tta_s,iters_to_target --of scheme=partial-reduce --changes-only --count-below 1
+	table sr-cnn-iid-sched "Selective reduce Eq. 1 as p varies: CNN on MNIST to 0.95, n = 8, IID, $seeds seeds: the schedule" \
+		$(seed_files sr-cnn-iid-ar) $(seed_files sr-cnn-iid-p) --metric total_iteration,avg_sync_scale,idle_s,bpawr_waits
+	append_tables sr-cnn-iid sr-cnn-iid-pp sr-cnn-iid-sp sr-cnn-iid-sched
+}
+
 # CREW Fig. 3 with the CNN: CREW against A2A on SEEDS seeds (IID, to 0.95
 # on the worst worker, Fig. 3's target), an evaluation every 20 rounds.
 # CREW over 1,300 s and A2A over 5,000 s, about 340 rounds per worker
@@ -427,6 +456,30 @@ ina() {
 		--set target_acc=0.9 --set eval_every=5 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp --trials 5
 	tta_tables ina "PA-ATP Fig. 11: two jobs at load 0.6, MLP on MNIST to 0.90" protocol=pa-atp \
 		final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms tta_s ina.csv
+}
+
+# PA-ATP Fig. 11 with the CNN: the ina figure's two jobs at load 0.6 (the
+# quick run length), the CNN to 0.97 on SEEDS seeds, PA-ATP the
+# reference; with the tables of tta_s those of ajct_ms and of the
+# iterations to the target, seed by seed, and the later job's time to
+# the target over the two jobs' mean and the slower job's mean iteration
+# over the two jobs' mean (ajct_ms), run by run. 300 iterations, an
+# evaluation every 10: on seed 1 the two jobs first reach 0.97 after 130
+# and 200 iterations and 0.98 after 220 and 320, near the top of the
+# curve (0.98 and 0.99 after 600). A run of 300 costs 88 CPU-s on
+# average, mostly the packet level: about 64 under BytePS to 101 under
+# PA-ATP (seed 1 at 120 iterations: 26.5, 30.8, 36.7, 40.9 and 41.9 for
+# BytePS, SwitchML, ATP, StrawAsyn and PA-ATP).
+ina-cnn() {
+	seeded ina-cnn ina-testbed --set run_length=quick --set iterations=300 --set load=0.6 "${cnn[@]}" --set target_acc=0.97 \
+		--set eval_every=10 --vary protocol=byteps,switchml,atp,strawasyn,pa-atp
+	counted_tables ina-cnn "PA-ATP Fig. 11: two jobs at load 0.6, CNN on MNIST to 0.97, $seeds seeds" protocol=pa-atp \
+		final_acc,iters_to_target,tta_s,tta_max_s,ajct_ms tta_s,tta_max_s,ajct_ms,iters_to_target $(seed_files ina-cnn)
+	views ina-cnn-views "PA-ATP Fig. 11 with the CNN: the later job's time to 0.97 over the two jobs' mean, run by run" \
+		protocol tta_s tta_max_s $(seed_files ina-cnn)
+	views ina-cnn-jobs "PA-ATP Fig. 11 with the CNN: the slower job's mean iteration over the two jobs' mean, run by run" \
+		protocol ajct_ms jct_max_ms $(seed_files ina-cnn)
+	append_tables ina-cnn-views ina-cnn-jobs
 }
 
 main "$@"
