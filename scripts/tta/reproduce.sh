@@ -269,6 +269,10 @@ sr-seeds-p() {
 	counted_tables sr-seeds-p "Selective reduce Eq. 1 as p varies: softmax on MNIST to 0.90, n = 40, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.3" \
 		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
 		$(seed_files sr-seeds-ar) $(seed_files sr-seeds-pr) $(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr) --missing topology_file=
+	table sr-seeds-p-sel "Selective reduce against partial reduce at the same p, Dirichlet(0.5), $seeds seeds" \
+		$(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr) --where p_frac=0.1,0.3 \
+		--metric tta_s,avg_sync_time_s,iters_to_target --of scheme=selective-reduce --changes-only --count-below 1
+	append_tables sr-seeds-p sr-seeds-p-sel
 }
 
 # crew-seeds-skew: crew-seeds under Dirichlet(0.5) label skew, A2A over
