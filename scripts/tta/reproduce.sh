@@ -31,6 +31,10 @@
 # sr-cnn-iid: all reduce, partial and selective reduce at p = 2 and 0.5n,
 #   the CNN, IID: sr-cnn and sr-cnn-p's counterpart without skew.
 # ina-cnn: PA-ATP Fig. 11 with the CNN to 0.97, the ina figure's network.
+# crew-seeds-skew, sr-seeds-iid, sr-seeds-p, dssync-seeds-scen, ina-seeds:
+#   the five-seed panels of crew (skew), sr (IID; skew at 0.1n-0.3n and
+#   selective reduce), dssync (static, inter-rack; hierarchical, gossip and
+#   ASP under both) and ina on SEEDS seeds (seeds 1-5 their rows again).
 # dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
 #   gossip and ASP (its server without momentum), static and inter-rack
 #   contention, the CNN to 0.97.
@@ -43,8 +47,11 @@
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
 # dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
 # sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs),
-# ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10).
-# scripts/tta/results keeps the last thirteen's CSVs, costs and tables (not
+# ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10),
+# crew-seeds-skew 7.9 (475 s), sr-seeds-iid 20.0 (1201 s), sr-seeds-p 14.1
+# (846 s; its tables read sr-seeds' CSVs, so run that first),
+# dssync-seeds-scen 22.6 (1354 s).
+# scripts/tta/results keeps the last eighteen's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
