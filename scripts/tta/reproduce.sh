@@ -47,6 +47,7 @@ crew-cnn-skew() {
 #   the five-seed panels of crew (skew), sr (IID; skew at 0.1n-0.3n and
 #   selective reduce), dssync (static, inter-rack; hierarchical, gossip and
 #   ASP under both) and ina on SEEDS seeds (seeds 1-5 their rows again).
+# crew-cnn-skew: crew-cnn under Dirichlet(0.5) label skew.
 # dssync-cnn-scen: DS-Sync against ring, tree and hierarchical all-reduce,
 #   gossip and ASP (its server without momentum), static and inter-rack
 #   contention, the CNN to 0.97.
@@ -62,8 +63,8 @@ crew-cnn-skew() {
 # ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10),
 # crew-seeds-skew 7.9 (475 s), sr-seeds-iid 20.0 (1201 s), sr-seeds-p 14.1
 # (846 s; its tables read sr-seeds' CSVs, so run that first),
-# dssync-seeds-scen 22.6 (1354 s).
-# scripts/tta/results keeps the last eighteen's CSVs, costs and tables (not
+# dssync-seeds-scen 22.6 (1354 s), crew-cnn-skew 25.7 (1542 s).
+# scripts/tta/results keeps the last nineteen's CSVs, costs and tables (not
 # crew-groups' series; OUTDIR scripts/tta/results):
 # RESUME=1 with that OUTDIR writes their tables again without a sweep.
 # The figures under docs/figures/tta are dssync's PNGs. See
