@@ -60,7 +60,7 @@ crew-cnn-skew() {
 # read dssync-cnn-more's CSVs, so run that first), crew-groups 0.3 (18.3 s),
 # dssync-cnn-scen 67.0 (4020 s: 2969 s for 100 runs, 1051 s for ASP's 20),
 # sr-cnn-p 16.0 (959 s for 30 runs), sr-cnn-iid 27.3 (1636 s for 50 runs),
-# ina-cnn 36.8 at SEEDS=5 (2209 s for 25 runs; about 74, 4,400 s, at 10),
+# ina-cnn 75.0 (4501 s for 50 runs),
 # crew-seeds-skew 7.9 (475 s), sr-seeds-iid 20.0 (1201 s), sr-seeds-p 14.1
 # (846 s; its tables read sr-seeds' CSVs, so run that first),
 # dssync-seeds-scen 22.6 (1354 s), crew-cnn-skew 25.7 (1542 s).
