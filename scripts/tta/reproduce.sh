@@ -259,6 +259,18 @@ dssync-seeds-scen() {
 		$(seed_files dssync-seeds-scen) $(seed_files dssync-seeds-both)
 }
 
+# sel_table NAME DATA CSV...: appends to NAME.md selective reduce's
+# time, synchronisation and iterations over partial reduce's at the same p
+# (0.1n and 0.3n), seed by seed, from the partial and selective reduce
+# CSVs given.
+sel_table() {
+	local name=$1 data=$2
+	shift 2
+	table "$name-sel" "Selective reduce against partial reduce at the same p, $data, $seeds seeds" "$@" --where p_frac=0.1,0.3 \
+		--metric tta_s,avg_sync_time_s,iters_to_target --of scheme=selective-reduce --changes-only --count-below 1
+	append_tables "$name" "$name-sel"
+}
+
 # sr-seeds-iid: Eq. 1 as p varies with softmax, IID, the sr figure's
 # points (partial reduce at p = 0.05n-0.5n, selective reduce at 0.1n and
 # 0.3n, all reduce) on SEEDS seeds.
@@ -270,10 +282,7 @@ sr-seeds-iid() {
 	counted_tables sr-seeds-iid "Selective reduce Eq. 1: softmax on MNIST to 0.90, n = 40, IID, $seeds seeds" "scheme=allreduce p_frac=0.3" \
 		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
 		$(seed_files sr-seeds-iid-ar) $(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr)
-	table sr-seeds-iid-sel "Selective reduce against partial reduce at the same p, IID, $seeds seeds" \
-		$(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr) --where p_frac=0.1,0.3 \
-		--metric tta_s,avg_sync_time_s,iters_to_target --of scheme=selective-reduce --changes-only --count-below 1
-	append_tables sr-seeds-iid sr-seeds-iid-sel
+	sel_table sr-seeds-iid IID $(seed_files sr-seeds-iid-pr) $(seed_files sr-seeds-iid-sr)
 }
 
 # sr-seeds-p: the same with Dirichlet(0.5) label skew at the points
@@ -289,10 +298,7 @@ sr-seeds-p() {
 	counted_tables sr-seeds-p "Selective reduce Eq. 1 as p varies: softmax on MNIST to 0.90, n = 40, Dirichlet(0.5), $seeds seeds" "scheme=allreduce p_frac=0.3" \
 		iters_to_target,tta_s,tta_avg_s,avg_sync_time_s tta_s,tta_avg_s,iters_to_target \
 		$(seed_files sr-seeds-ar) $(seed_files sr-seeds-pr) $(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr) --missing topology_file=
-	table sr-seeds-p-sel "Selective reduce against partial reduce at the same p, Dirichlet(0.5), $seeds seeds" \
-		$(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr) --where p_frac=0.1,0.3 \
-		--metric tta_s,avg_sync_time_s,iters_to_target --of scheme=selective-reduce --changes-only --count-below 1
-	append_tables sr-seeds-p sr-seeds-p-sel
+	sel_table sr-seeds-p "Dirichlet(0.5)" $(seed_files sr-seeds-p-pr) $(seed_files sr-seeds-p-sr)
 }
 
 # crew-seeds-skew: crew-seeds under Dirichlet(0.5) label skew, A2A over
