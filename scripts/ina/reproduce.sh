@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps idlepaced idle002paced fig10paced)
+figures=(fig12 fig12rtt fig12abl fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps idlepaced idle002paced fig10paced)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -115,6 +115,41 @@ fig12rtt() {
 		--metric ajct_ms --vs cwd_increase=per-gack --change percent
 	table fig12rtt-diag "Fig. 12 at 24 workers: window growth per GACK and per RTT, diagnostics" "${with[@]}" \
 		--metric drops,worker_timeouts,overflow_seqs,agg_occ_max_frac
+}
+
+# Fig. 12's 24-worker point with StrawAsyn's two ablations beside
+# fig12.csv's StrawAsyn and PA-ATP (run fig12 first): which of PA-ATP's two
+# mechanisms, the progress-aware cut (+PC) or the asynchrony limit (+AL),
+# makes the difference between them there; then PA-ATP with a timeout's
+# pull of the front made once (rto_pull_again=front) against the default
+# (reset), which repeats it after every GACK; then both protocols with the
+# timer doubled on every expiry (rto_backoff=true) against the default, ATP's
+# fixed timer.
+fig12abl() {
+	sweep fig12abl ina-leafspine --set workers=24 --vary protocol=strawasyn-pc,strawasyn-al --trials 5 --timing
+	sweep fig12front ina-leafspine --set workers=24 --set rto_pull_again=front --vary protocol=pa-atp --trials 5 --timing
+	sweep fig12backoff ina-leafspine --set workers=24 --set rto_backoff=true --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	[[ -e fig12.csv ]] || die "fig12abl compares with fig12.csv: run fig12 first"
+	local with=(fig12.csv --where workers=24 --where protocol=strawasyn,strawasyn-pc,strawasyn-al,pa-atp fig12abl.csv)
+	table fig12abl "Fig. 12 at 24 workers: StrawAsyn, its ablations and PA-ATP, AJCT (ms)" "${with[@]}" \
+		--metric ajct_ms --vs protocol=strawasyn --change percent --count-below 0
+	table fig12abl-diag "Fig. 12 at 24 workers: StrawAsyn, its ablations and PA-ATP, diagnostics" "${with[@]}" \
+		--metric drops,drops_overflow,worker_timeouts,overflow_seqs,awd_bound_frac,aecn_marks,loss_frac
+	local front=(fig12.csv --where workers=24 --where protocol=pa-atp fig12front.csv)
+	table fig12front "Fig. 12 at 24 workers: PA-ATP's pull once (rto_pull_again=front) against the default (reset), AJCT (ms)" \
+		"${front[@]}" --metric ajct_ms --vs rto_pull_again=reset --change percent --count-below 0
+	table fig12front-diag "Fig. 12 at 24 workers: PA-ATP's pull rules, diagnostics" "${front[@]}" \
+		--metric jct_max_ms,drops,worker_timeouts,retransmits,loss_frac
+	table fig12front-vs "Fig. 12 at 24 workers: PA-ATP under either pull rule against StrawAsyn, AJCT (ms)" \
+		fig12.csv fig12front.csv --where workers=24 --where protocol=strawasyn,pa-atp \
+		--metric ajct_ms --vs protocol=strawasyn --vs rto_pull_again=reset --change percent --count-below 0
+	local backoff=(fig12.csv fig12backoff.csv --where workers=24 --where protocol=strawasyn,pa-atp)
+	table fig12backoff "Fig. 12 at 24 workers: the timer doubled on every expiry (rto_backoff=true) against the fixed timer, AJCT (ms)" \
+		"${backoff[@]}" --metric ajct_ms --vs rto_backoff=false --change percent --count-below 0
+	table fig12backoff-vs "Fig. 12 at 24 workers, rto_backoff=true: PA-ATP against StrawAsyn, AJCT (ms)" \
+		fig12backoff.csv --metric ajct_ms --of protocol=pa-atp --change percent --count-below 0
+	table fig12backoff-diag "Fig. 12 at 24 workers: the timer rules, diagnostics" "${backoff[@]}" \
+		--metric jct_max_ms,drops,worker_timeouts,retransmits,loss_frac
 }
 
 # Fig. 14 in three sweeps, so that each can run (and be resumed) apart:
