@@ -24,18 +24,6 @@
 # crew-cnn: CREW against A2A, IID, the CNN to 0.95.
 # dssync-cnn-asp: ASP with its parameter server without momentum, both
 #   contentions, the CNN to 0.97, beside dssync-cnn-more's DS-Sync and ASP.
-# crew-cnn-skew: crew-cnn under Dirichlet(0.5) label skew, CREW over
-# 2,000 s and A2A over 7,500 s (about 520 rounds each, half as many again
-# as crew-cnn's: skew cost the MLP 1.4-1.7 times the rounds).
-crew-cnn-skew() {
-	local common=(--set n=8 --set p=4 --set network=n2 --set eval_every=20 "${cnn[@]}" --set target_acc=0.95 --set partition=dirichlet)
-	seeded crew-cnn-skew-crew crew-training --set scheme=crew --set duration_s=2000 "${common[@]}"
-	seeded crew-cnn-skew-a2a crew-training --set scheme=a2a --set duration_s=7500 "${common[@]}"
-	counted_tables crew-cnn-skew "CREW Fig. 3: CREW against A2A, CNN on MNIST to 0.95, Dirichlet(0.5), $seeds seeds" scheme=crew \
-		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker tta_s,tta_avg_s,iters_to_target \
-		$(seed_files crew-cnn-skew-crew) $(seed_files crew-cnn-skew-a2a)
-}
-
 # crew-groups: which workers meet in crew-cnn's partial reduces (its
 #   schedule without the learning, CREW and A2A).
 # sr-cnn-p: partial reduce at p = 0.5n and selective reduce at p = 2 and
@@ -446,13 +434,25 @@ sr-cnn-iid() {
 # CREW over 1,300 s and A2A over 5,000 s, about 340 rounds per worker
 # each: on seed 1 the worst worker reached 0.95 after 140 rounds under
 # CREW and 160 under A2A.
-crew-cnn() {
-	local common=(--set n=8 --set p=4 --set network=n2 --set eval_every=20 "${cnn[@]}" --set target_acc=0.95)
-	seeded crew-cnn-crew crew-training --set scheme=crew --set duration_s=1300 "${common[@]}"
-	seeded crew-cnn-a2a crew-training --set scheme=a2a --set duration_s=5000 "${common[@]}"
-	counted_tables crew-cnn "CREW Fig. 3: CREW against A2A, CNN on MNIST to 0.95, IID, $seeds seeds" scheme=crew \
+crew-cnn() { crew_cnn_panel crew-cnn IID 1300 5000; }
+
+# crew-cnn-skew: crew-cnn under Dirichlet(0.5) label skew, CREW over
+# 2,000 s and A2A over 7,500 s (about 520 rounds each, half as many again
+# as crew-cnn's: skew cost the MLP 1.4-1.7 times the rounds).
+crew-cnn-skew() { crew_cnn_panel crew-cnn-skew "Dirichlet(0.5)" 2000 7500 --set partition=dirichlet; }
+
+# crew_cnn_panel NAME DATA CREW_S A2A_S [SETS...]: CREW over CREW_S and
+# A2A over A2A_S seconds with the CNN to 0.95 on SEEDS seeds, SETS added
+# to both, and their counted tables (DATA names the partition).
+crew_cnn_panel() {
+	local name=$1 data=$2 crew_s=$3 a2a_s=$4
+	shift 4
+	local common=(--set n=8 --set p=4 --set network=n2 --set eval_every=20 "${cnn[@]}" --set target_acc=0.95 "$@")
+	seeded "$name-crew" crew-training --set scheme=crew --set duration_s="$crew_s" "${common[@]}"
+	seeded "$name-a2a" crew-training --set scheme=a2a --set duration_s="$a2a_s" "${common[@]}"
+	counted_tables "$name" "CREW Fig. 3: CREW against A2A, CNN on MNIST to 0.95, $data, $seeds seeds" scheme=crew \
 		final_acc,avg_acc,iters_to_target,tta_s,tta_avg_s,tta_worker_mean_s,pr_time_s,rounds_per_worker tta_s,tta_avg_s,iters_to_target \
-		$(seed_files crew-cnn-crew) $(seed_files crew-cnn-a2a)
+		$(seed_files "$name-crew") $(seed_files "$name-a2a")
 }
 
 # crew-groups: which workers meet in crew-cnn's partial reduces, CREW and
