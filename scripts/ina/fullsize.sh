@@ -18,8 +18,8 @@
 # The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
 # simulated time only (max_ms=100), once per recovery or window rule
 # (rules-default, rules-front, rules-window, rules-client, rules-gacked,
-# rules-gaps, rules-elapsed and rules-earlier, the earlier model's line of options from
-# docs/ina-recovery.md), each 100-250 CPU-seconds; `rules` tabulates every
+# rules-gaps, rules-elapsed, rules-earlier, the earlier model's line of options from
+# docs/ina-recovery.md, and rules-backoff, the timer doubled on every expiry), each 100-250 CPU-seconds; `rules` tabulates every
 # job's progress, AWD, timeouts and pulls at 100 ms from their job series
 # into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
 # PA-ATP at a quarter of the models to the end under the present defaults
@@ -30,7 +30,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules quarter quarter-earlier quarter-gaps quarter-table)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-backoff rules quarter quarter-earlier quarter-gaps quarter-table)
 
 # full NAME PROTOCOL SEED
 full() {
@@ -93,9 +93,10 @@ rules-gacked() { rule rules-gacked --set rto_pull_again=front --set rto_gacked=f
 rules-gaps() { rule rules-gaps --set rto_gaps=batch; }
 rules-elapsed() { rule rules-elapsed --set awd_rounds=elapsed; }
 rules-earlier() { rule rules-earlier "${earlier[@]}"; }
+rules-backoff() { rule rules-backoff --set rto_backoff=true; }
 rules() {
 	local args=() r
-	for r in default front window client gacked gaps elapsed earlier; do
+	for r in default front window client gacked gaps elapsed earlier backoff; do
 		[[ -s series-rules-$r/ina-leafspine_0_0_jobs.csv ]] && args+=("$r=series-rules-$r")
 	done
 	if [[ ${#args[@]} -eq 0 ]]; then

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""storms.py: each INA job's stalls, read from the job series that
+`syncsim run ina-leafspine ... --series-dir DIR` writes
+(DIR/ina-leafspine_0_0_jobs.csv, a row per job every series_us).
+
+    scripts/ina/storms.py [--until MS] NAME=DIR [NAME=DIR ...]
+
+A stall is a stretch of rows in which the job's workers have cut their
+congestion windows to the floor (cwd_mean <= 2 packets) and all but one
+percent of the gradients it has in flight are GACKed (inflight > 0 and
+inflight_gacked >= 0.99 inflight; AWD's +1 a round lets a few new ones
+out): the switch or the PS has taken them and the job waits for results,
+which mostly only a timeout brings back. For each run and job, one row: the longest
+stall and the time in stalls (ms, counted from the row times, so to the
+series' resolution), the job's timeouts and retransmits over the stalls
+and the resends per timeout there (a fixed timer that resends a window of
+GACKed sequences every expiry shows as hundreds per timeout: a resend
+storm), the job's drops over the stalls against its drops in all, and the
+job's progress at the end of the series (or at --until); then a row
+"all" for the run: the longest stall, the sums, the mean progress. Markdown.
+"""
+import csv
+import sys
+
+COLS = ("t_ms", "job", "progress", "cwd_mean", "inflight", "inflight_gacked", "timeouts", "retransmits", "drops")
+
+
+def read(path, until):
+    rows = {}
+    try:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                t = float(r["t_ms"])
+                if until is not None and t > until + 1e-9:
+                    continue
+                rows.setdefault(int(r["job"]), []).append({k: float(r[k]) for k in COLS})
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit("storms.py: %s: not a job series of ina-leafspine (%s)" % (path, e))
+    if not rows:
+        sys.exit("storms.py: %s: no rows" % path)
+    return rows
+
+
+def stalled(r):
+    return r["cwd_mean"] <= 2 and r["inflight"] > 0 and r["inflight_gacked"] >= 0.99 * r["inflight"]
+
+
+def job(rows):
+    """The stalls of one job's rows: longest (ms), total (ms), timeouts,
+    retransmits and drops over them, drops in all, last progress."""
+    longest = total = 0.0
+    to = rt = dr = 0.0
+    start = None
+    for prev, cur in zip(rows, rows[1:]):
+        dt = cur["t_ms"] - prev["t_ms"]
+        if stalled(prev):
+            if start is None:
+                start = prev["t_ms"]
+            total += dt
+            to += cur["timeouts"] - prev["timeouts"]
+            rt += cur["retransmits"] - prev["retransmits"]
+            dr += cur["drops"] - prev["drops"]
+            longest = max(longest, cur["t_ms"] - start)
+        else:
+            start = None
+    last = rows[-1]
+    return longest, total, to, rt, dr, last["drops"], last["progress"]
+
+
+def fmt(x):
+    return "%.1f" % x if abs(x) < 100 else "{:,.0f}".format(x)
+
+
+def main(argv):
+    until = None
+    runs = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--until":
+            if i + 1 >= len(argv):
+                sys.exit("storms.py: --until needs a value in ms")
+            try:
+                until = float(argv[i + 1])
+            except ValueError:
+                sys.exit("storms.py: --until %r is not a number of ms" % argv[i + 1])
+            i += 2
+            continue
+        if "=" not in a:
+            sys.exit("storms.py: %r is not NAME=DIR" % a)
+        name, d = a.split("=", 1)
+        runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
+        i += 1
+    if not runs:
+        sys.exit("usage: " + next(l.strip() for l in __doc__.splitlines() if "storms.py [" in l))
+    series = [(name, read(path, until)) for name, path in runs]  # every file read before a line is written
+    print("| run | job | longest stall (ms) | in stalls (ms) | timeouts in stalls | resends in stalls | "
+          "resends per timeout | drops in stalls / in all | progress |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, jobs in series:
+        every = []
+        for j, rows in sorted(jobs.items()):
+            every.append(job(rows))
+            line(name, str(j), every[-1])
+        # The run as a whole: the longest stall, sums, the mean progress.
+        cols = list(zip(*every))
+        line(name, "all", (max(cols[0]), sum(cols[1]), sum(cols[2]), sum(cols[3]), sum(cols[4]), sum(cols[5]),
+                           sum(cols[6]) / len(every)))
+
+
+def line(name, j, st):
+    longest, total, to, rt, dr, drops, prog = st
+    per = fmt(rt / to) if to > 0 else "-"
+    print("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %.3f |" % (
+        name, j, fmt(longest), fmt(total), fmt(to), fmt(rt), per, fmt(dr), fmt(drops), prog))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
