@@ -16,8 +16,10 @@ series' resolution), the job's timeouts and retransmits over the stalls
 and the resends per timeout there (a fixed timer that resends a window of
 GACKed sequences every expiry shows as hundreds per timeout: a resend
 storm), the job's drops over the stalls against its drops in all, and the
-job's progress at the end of the series (or at --until); then a row
-"all" for the run: the longest stall, the sums, the mean progress. Markdown.
+job's progress at the end of the series (or at --until), and the most
+GACKed gradients it held in flight at a row (the backlog a stall starts
+from); then a row
+"all" for the run: the longest stall, the sums, the mean progress, the most GACKed. Markdown.
 """
 import csv
 import sys
@@ -47,7 +49,8 @@ def stalled(r):
 
 def job(rows):
     """The stalls of one job's rows: longest (ms), total (ms), timeouts,
-    retransmits and drops over them, drops in all, last progress."""
+    retransmits and drops over them, drops in all, last progress, most
+    GACKed in flight."""
     longest = total = 0.0
     to = rt = dr = 0.0
     start = None
@@ -64,7 +67,7 @@ def job(rows):
         else:
             start = None
     last = rows[-1]
-    return longest, total, to, rt, dr, last["drops"], last["progress"]
+    return longest, total, to, rt, dr, last["drops"], last["progress"], max(r["inflight_gacked"] for r in rows)
 
 
 def fmt(x):
@@ -95,8 +98,8 @@ def main(argv):
         sys.exit("usage: " + next(l.strip() for l in __doc__.splitlines() if "storms.py [" in l))
     series = [(name, read(path, until)) for name, path in runs]  # every file read before a line is written
     print("| run | job | longest stall (ms) | in stalls (ms) | timeouts in stalls | resends in stalls | "
-          "resends per timeout | drops in stalls / in all | progress |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "resends per timeout | drops in stalls / in all | progress | most GACKed in flight |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, jobs in series:
         every = []
         for j, rows in sorted(jobs.items()):
@@ -105,14 +108,14 @@ def main(argv):
         # The run as a whole: the longest stall, sums, the mean progress.
         cols = list(zip(*every))
         line(name, "all", (max(cols[0]), sum(cols[1]), sum(cols[2]), sum(cols[3]), sum(cols[4]), sum(cols[5]),
-                           sum(cols[6]) / len(every)))
+                           sum(cols[6]) / len(every), max(cols[7])))
 
 
 def line(name, j, st):
-    longest, total, to, rt, dr, drops, prog = st
+    longest, total, to, rt, dr, drops, prog, gacked = st
     per = fmt(rt / to) if to > 0 else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %.3f |" % (
-        name, j, fmt(longest), fmt(total), fmt(to), fmt(rt), per, fmt(dr), fmt(drops), prog))
+    print("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %.3f | %s |" % (
+        name, j, fmt(longest), fmt(total), fmt(to), fmt(rt), per, fmt(dr), fmt(drops), prog, fmt(gacked)))
 
 
 if __name__ == "__main__":

@@ -50,14 +50,15 @@ func storms(t *testing.T, args ...string) []string {
 
 // TestStormsStalls checks the stalls of the hand-built series: job 0's
 // longest stall is the second (0.4 to 0.7 ms), both together 0.5 ms with
-// 8 timeouts and 800 resends (100 a timeout) and 100 of its 120 drops;
-// job 1 has none; the run's row sums them and averages the progress.
+// 8 timeouts and 800 resends (100 a timeout) and 100 of its 120 drops,
+// and it held at most 1,000 GACKed; job 1 has none; the run's row sums
+// them, averages the progress and takes the largest backlog.
 func TestStormsStalls(t *testing.T) {
 	rows := storms(t)
 	want := []string{
-		"| r | 0 | 0.3 | 0.5 | 8.0 | 800 | 100 | 100 / 120 | 0.500 |",
-		"| r | 1 | 0.0 | 0.0 | 0.0 | 0.0 | - | 0.0 / 7.0 | 1.000 |",
-		"| r | all | 0.3 | 0.5 | 8.0 | 800 | 100 | 100 / 127 | 0.750 |",
+		"| r | 0 | 0.3 | 0.5 | 8.0 | 800 | 100 | 100 / 120 | 0.500 | 1,000 |",
+		"| r | 1 | 0.0 | 0.0 | 0.0 | 0.0 | - | 0.0 / 7.0 | 1.000 | 50.0 |",
+		"| r | all | 0.3 | 0.5 | 8.0 | 800 | 100 | 100 / 127 | 0.750 | 1,000 |",
 	}
 	if len(rows) != 2+len(want) {
 		t.Fatalf("got %d lines, want a header, a rule and %d rows:\n%s", len(rows), len(want), strings.Join(rows, "\n"))
@@ -74,10 +75,10 @@ func TestStormsStalls(t *testing.T) {
 // drops), and job 1, whose only later row is cut, keeps its first.
 func TestStormsUntil(t *testing.T) {
 	rows := storms(t, "--until", "0.45")
-	if got, want := rows[2], "| r | 0 | 0.2 | 0.2 | 4.0 | 400 | 100 | 80.0 / 80.0 | 0.200 |"; got != want {
+	if got, want := rows[2], "| r | 0 | 0.2 | 0.2 | 4.0 | 400 | 100 | 80.0 / 80.0 | 0.200 | 995 |"; got != want {
 		t.Errorf("job 0:\n got %s\nwant %s", got, want)
 	}
-	if got, want := rows[3], "| r | 1 | 0.0 | 0.0 | 0.0 | 0.0 | - | 0.0 / 0.0 | 0.000 |"; got != want {
+	if got, want := rows[3], "| r | 1 | 0.0 | 0.0 | 0.0 | 0.0 | - | 0.0 / 0.0 | 0.000 | 0.0 |"; got != want {
 		t.Errorf("job 1:\n got %s\nwant %s", got, want)
 	}
 }
