@@ -6,8 +6,9 @@
 #
 #   scripts/ina/fullsize.sh [OUTDIR [RUN...]]
 #
-# RUN is pa-atp, strawasyn or atp (seed 1), or the same with -2 (seed 2);
-# the default runs all six and then `tables`. Each run writes RUN.csv, its
+# RUN is pa-atp, strawasyn or atp (seed 1), or the same with -2 (seed 2),
+# or strawasyn-backoff and pa-atp-backoff (seed 1 with rto_backoff=true);
+# the default runs all eight and then `tables`. Each run writes RUN.csv, its
 # cost RUN.time (CPU seconds user and system, wall seconds, peak KB, as the
 # sweeps' .time files) and its series under series-RUN/; `tables` (run
 # after the others) writes fullsize.md (AJCT and diagnostics, median
@@ -30,15 +31,17 @@
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-backoff rules quarter quarter-earlier quarter-gaps quarter-table)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-backoff pa-atp-backoff tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-backoff rules quarter quarter-earlier quarter-gaps quarter-table)
 
 # full NAME PROTOCOL SEED
+# full NAME PROTOCOL SEED [FLAGS...]
 full() {
 	local name=$1 p=$2 seed=$3
-	say "$name: syncsim run ina-leafspine --set protocol=$p --set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed $seed ${EXTRA:-}"
+	shift 3
+	say "$name: syncsim run ina-leafspine --set protocol=$p --set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed $seed $* ${EXTRA:-}"
 	# shellcheck disable=SC2086 # EXTRA is a list of flags
 	/usr/bin/time -o "$name.time" -f "%U %S %e %M" "$SYNCSIM" run ina-leafspine --set protocol="$p" \
-		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed "$seed" ${EXTRA:-} \
+		--set gradient_scale=1 --set iterations=2 --set skip_iters=1 --seed "$seed" "$@" ${EXTRA:-} \
 		--csv "$name.csv" --series-dir "series-$name" --force --quiet
 }
 
@@ -48,6 +51,11 @@ atp() { full atp atp 1; }
 pa-atp-2() { full pa-atp-2 pa-atp 2; }
 strawasyn-2() { full strawasyn-2 strawasyn 2; }
 atp-2() { full atp-2 atp 2; }
+# The timer doubled on every expiry (rto_backoff=true), seed 1: at the
+# default fixed timer StrawAsyn's full-size jobs spend most of their time
+# in resend storms (docs/ina-reproduction.md, "A full-size point").
+strawasyn-backoff() { full strawasyn-backoff strawasyn 1 --set rto_backoff=true; }
+pa-atp-backoff() { full pa-atp-backoff pa-atp 1 --set rto_backoff=true; }
 
 # The earlier model's line of options (docs/ina-recovery.md).
 earlier=(--set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true
@@ -113,7 +121,7 @@ rules() {
 
 tables() {
 	local csvs=() r
-	for r in pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2; do
+	for r in pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-backoff pa-atp-backoff; do
 		[[ -e $r.csv ]] && csvs+=("$r.csv")
 	done
 	[[ ${#csvs[@]} -gt 0 ]] || die "no full-size CSV in $PWD"
