@@ -33,8 +33,7 @@ source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
 figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-backoff pa-atp-backoff tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-backoff rules quarter quarter-earlier quarter-gaps quarter-table)
 
-# full NAME PROTOCOL SEED
-# full NAME PROTOCOL SEED [FLAGS...]
+# full NAME PROTOCOL SEED [FLAGS...]: one whole-model run.
 full() {
 	local name=$1 p=$2 seed=$3
 	shift 3
