@@ -16,6 +16,8 @@ scripts/ina/fullsize-rules.sh can append it to its tables.
 import csv
 import sys
 
+import jobseries
+
 
 def state(path, at):
     last = {}
@@ -33,27 +35,7 @@ def state(path, at):
 
 
 def main(argv):
-    at = None
-    runs = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--at":
-            if i + 1 >= len(argv):
-                sys.exit("progress.py: --at needs a value in ms")
-            try:
-                at = float(argv[i + 1])
-            except ValueError:
-                sys.exit("progress.py: --at %r is not a number of ms" % argv[i + 1])
-            i += 2
-            continue
-        if "=" not in a:
-            sys.exit("progress.py: %r is not NAME=DIR" % a)
-        name, d = a.split("=", 1)
-        runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
-        i += 1
-    if not runs:
-        sys.exit(__doc__.strip().splitlines()[2].strip())
+    at, runs = jobseries.parse("progress.py", "--at", argv, next(l.strip() for l in __doc__.splitlines() if "progress.py [" in l))
     jobs = None
     rows = []
     for name, path in runs:

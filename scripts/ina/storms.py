@@ -24,6 +24,8 @@ from); then a row
 import csv
 import sys
 
+import jobseries
+
 COLS = ("t_ms", "job", "progress", "cwd_mean", "inflight", "inflight_gacked", "timeouts", "retransmits", "drops")
 
 
@@ -75,27 +77,7 @@ def fmt(x):
 
 
 def main(argv):
-    until = None
-    runs = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--until":
-            if i + 1 >= len(argv):
-                sys.exit("storms.py: --until needs a value in ms")
-            try:
-                until = float(argv[i + 1])
-            except ValueError:
-                sys.exit("storms.py: --until %r is not a number of ms" % argv[i + 1])
-            i += 2
-            continue
-        if "=" not in a:
-            sys.exit("storms.py: %r is not NAME=DIR" % a)
-        name, d = a.split("=", 1)
-        runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
-        i += 1
-    if not runs:
-        sys.exit("usage: " + next(l.strip() for l in __doc__.splitlines() if "storms.py [" in l))
+    until, runs = jobseries.parse("storms.py", "--until", argv, next(l.strip() for l in __doc__.splitlines() if "storms.py [" in l))
     series = [(name, read(path, until)) for name, path in runs]  # every file read before a line is written
     print("| run | job | longest stall (ms) | in stalls (ms) | timeouts in stalls | resends in stalls | "
           "resends per timeout | drops in stalls / in all | progress | most GACKed in flight |")

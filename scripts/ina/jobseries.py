@@ -1,0 +1,33 @@
+"""jobseries.py: the command line shared by the scripts that read the job
+series of `syncsim run ina-leafspine ... --series-dir DIR`
+(DIR/ina-leafspine_0_0_jobs.csv): an optional time flag in ms, then one
+NAME=DIR per run (progress.py, storms.py)."""
+import sys
+
+
+def parse(prog, flag, argv, usage):
+    """Parse argv as [FLAG MS] NAME=DIR [NAME=DIR ...] for the script prog;
+    return (the time in ms or None, [(NAME, jobs CSV path)]). Bad input ends
+    the script with one line; no run at all prints usage."""
+    at = None
+    runs = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == flag:
+            if i + 1 >= len(argv):
+                sys.exit("%s: %s needs a value in ms" % (prog, flag))
+            try:
+                at = float(argv[i + 1])
+            except ValueError:
+                sys.exit("%s: %s %r is not a number of ms" % (prog, flag, argv[i + 1]))
+            i += 2
+            continue
+        if "=" not in a:
+            sys.exit("%s: %r is not NAME=DIR" % (prog, a))
+        name, d = a.split("=", 1)
+        runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
+        i += 1
+    if not runs:
+        sys.exit("usage: " + usage)
+    return at, runs
