@@ -84,16 +84,6 @@ func (r *Run) Resolved(name string, value float64) {
 	r.resolved[name] = formatFloat(value)
 }
 
-// ResolvedText records what an automatic parameter value of an Enum or
-// Bool parameter (rto_backoff=auto) resolved to in this run, as
-// Resolved does for a number.
-func (r *Run) ResolvedText(name, value string) {
-	if r.resolved == nil {
-		r.resolved = map[string]string{}
-	}
-	r.resolved[name] = value
-}
-
 // ResolvedValues returns the automatic parameters the run resolved.
 func (r *Run) ResolvedValues() map[string]string { return r.resolved }
 

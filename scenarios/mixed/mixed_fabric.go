@@ -172,7 +172,6 @@ func buildMixedFabric(r *experiments.Run) (*mixedRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	inarig.RecordTimer(r)
 	tc, err := setup.DCTCPTransport(ps)
 	if err != nil {
 		return nil, err

@@ -132,8 +132,8 @@ func ConstantParams() []experiments.Param {
 			"comes round (0: every worker of a job expires in lockstep)").Means("0", "no spread").OnlyWhen("protocol", windowed...),
 		experiments.EnumParam("rto_backoff", d.RTOBackoff.String(), inagg.BackoffNames(), "double the retransmission timeout of ATP, "+
 			"StrawAsyn and PA-ATP on consecutive expiries, up to 64 ms (true), or keep it at rto_us (false: the public ATP client's fixed "+
-			"receive timeout)").Auto("auto", "each protocol's: fixed for ATP, as its public client; doubled for StrawAsyn and PA-ATP, "+
-			"whose paper is silent and whose runs the fixed timer collapses at the paper's settings (docs/ina-recovery.md)").
+			"receive timeout)").AutoFrom("auto", "each protocol's: fixed for ATP, as its public client; doubled for StrawAsyn and PA-ATP, "+
+			"whose paper is silent and whose runs the fixed timer collapses at the paper's settings (docs/ina-recovery.md)", timerRule).
 			OnlyWhen("protocol", windowed...).Was("atp_rto_backoff"),
 		experiments.EnumParam("rto_recover", recoverName(d.ClientRecovery), []string{"gacks", "client"}, "what a timeout of StrawAsyn and "+
 			"PA-ATP resends: gacks = every outstanding sequence with neither a result nor a GACK, one BDP at a time, and the front (the paper "+
@@ -302,20 +302,16 @@ func JobParams(ps experiments.Params) *inagg.Params {
 	return &p
 }
 
-// RecordTimer tells r what rto_backoff=auto resolved to for its protocol:
-// true where the timer doubles (StrawAsyn, +PC, +AL and PA-ATP), false
-// for ATP and for the protocols the parameter does not govern (SwitchML
-// has its own timer; BytePS, over TCP, always doubles).
-func RecordTimer(r *experiments.Run) {
-	ps := r.Params
-	if !ps.Has("rto_backoff") || !ps.Has("protocol") || ps.String("rto_backoff") != inagg.BackoffEach.String() {
-		return
-	}
+// timerRule is what rto_backoff=auto resolves to at the point ps: true
+// where the timer doubles (StrawAsyn, +PC, +AL and PA-ATP), false for
+// ATP and for the protocols the parameter does not govern (SwitchML has
+// its own timer; BytePS, over TCP, always doubles).
+func timerRule(ps experiments.Params) string {
 	proto, err := Protocol(ps)
 	if err != nil {
-		return // the enum admits only protocol names
+		return inagg.BackoffEach.String() // no protocol to decide by
 	}
-	r.ResolvedText("rto_backoff", strconv.FormatBool(proto != inagg.BytePS && inagg.BackoffEach.Doubles(proto)))
+	return strconv.FormatBool(proto != inagg.BytePS && inagg.BackoffEach.Doubles(proto))
 }
 
 // ValidateJobParams checks the worker constants a point sets together

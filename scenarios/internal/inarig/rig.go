@@ -62,7 +62,6 @@ type Rig struct {
 func New(r *experiments.Run) *Rig {
 	sim := setup.NewSim(r)
 	g := &Rig{Sim: sim, Net: netsim.NewNetwork(sim), first: -1, Params: JobParams(r.Params), run: r}
-	RecordTimer(r)
 	if r.Trace {
 		g.trace = &timeline.Log{}
 	}
