@@ -8,22 +8,24 @@
 #
 # RUN is pa-atp, strawasyn or atp (seed 1), or the same with -2 (seed 2),
 # or strawasyn-fixed and pa-atp-fixed (seed 1 with rto_backoff=false, the
-# ATP client's fixed timer); the default runs all eight and then `tables`. Each run writes RUN.csv, its
-# cost RUN.time (CPU seconds user and system, wall seconds, peak KB, as the
-# sweeps' .time files) and its series under series-RUN/; `tables` (run
-# after the others) writes fullsize.md (AJCT and diagnostics, median
-# [min-max] over the seeds present, and PA-ATP's paired change against the
-# others) from the CSVs there, and fullsize-fixed.md (the fixed timer
-# against the default) where the -fixed RUNs are there. EXTRA adds flags
-# to every run, as in scripts/lib/reproduce.sh.
+# ATP client's fixed timer); the default runs all eight and then `tables`.
+# Each run writes RUN.csv, its cost RUN.time (CPU seconds user and system,
+# wall seconds, peak KB, as the sweeps' .time files) and its series under
+# series-RUN/; `tables` (run after the others) writes fullsize.md (AJCT
+# and diagnostics, median [min-max] over the seeds present, and PA-ATP's
+# paired change against the others) from the CSVs there, and
+# fullsize-fixed.md (the fixed timer against the default) where the -fixed
+# RUNs are there. EXTRA adds flags to every run, as in
+# scripts/lib/reproduce.sh.
 #
 # The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
 # simulated time only (max_ms=100), once per recovery or window rule
 # (rules-default, rules-front, rules-window, rules-client, rules-gacked,
-# rules-gaps, rules-elapsed, rules-earlier, the earlier model's line of options from
-# docs/ina-recovery.md, and rules-fixed, the ATP client's fixed timer), each 100-250 CPU-seconds; `rules` tabulates every
-# job's progress, AWD, timeouts and pulls at 100 ms from their job series
-# into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
+# rules-gaps, rules-elapsed, rules-earlier, the earlier model's line of
+# options from docs/ina-recovery.md, and rules-fixed, the ATP client's
+# fixed timer), each 100-250 CPU-seconds; `rules` tabulates every job's
+# progress, AWD, timeouts and pulls at 100 ms from their job series into
+# rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
 # PA-ATP at a quarter of the models to the end under the present defaults
 # and the earlier model's line, quarter-gaps with rto_gaps=batch, and
 # quarter-table tabulates them.
