@@ -35,6 +35,7 @@ for s in $SEEDS $NS3_SALTS; do
 	fi
 done
 
+mkdir -p "$out"
 bash "$here/h2h.sh" "$out" >"$out/h2h.txt"
 bin=${NS3_BUILD:-${TMPDIR:-/tmp}/syncsim-ns3}/filerun
 kept=$here/h2h-results
