@@ -25,11 +25,11 @@ func runExp(t testing.TB, name string, seed uint64, sets ...string) *experiments
 // within [0.7, 1.7] times the model's amplitude A (the model assumes
 // perfectly synchronised flows and a fluid queue; per-packet marking and
 // alpha updates add jitter, so the sampled spread over many periods
-// exceeds one period's A by 30-45 percent here). The queue never empties,
+// exceeds one period's A by 30-55 percent here). The queue never empties,
 // so utilisation is above 95 percent; over 80 ms Jain's index is above 0.99.
 //
-// It runs under dctcp_cwr=grow (the default, the analysis' own assumption)
-// and hold (Linux's CWR). Under cut the 80-ms Jain's index at N = 8 is
+// It runs under dctcp_cwr=grow (the analysis' own assumption) and hold
+// (Linux's CWR, the default). Under cut the 80-ms Jain's index at N = 8 is
 // 0.985, below the bound: a window cut at once and held shares the port
 // less evenly over short spans, in ns-3 too (docs/validation.md).
 func TestDCTCPAgainstTheory(t *testing.T) {
