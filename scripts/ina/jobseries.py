@@ -5,10 +5,11 @@ NAME=DIR per run (progress.py, storms.py)."""
 import sys
 
 
-def parse(prog, flag, argv, usage):
+def parse(prog, flag, argv, doc):
     """Parse argv as [FLAG MS] NAME=DIR [NAME=DIR ...] for the script prog;
     return (the time in ms or None, [(NAME, jobs CSV path)]). Bad input ends
-    the script with one line; no run at all prints usage."""
+    the script with one line; no run at all prints the usage line of its
+    docstring doc (the line naming "prog [")."""
     at = None
     runs = []
     i = 0
@@ -29,5 +30,5 @@ def parse(prog, flag, argv, usage):
         runs.append((name, d + "/ina-leafspine_0_0_jobs.csv"))
         i += 1
     if not runs:
-        sys.exit("usage: " + usage)
+        sys.exit("usage: " + next(l.strip() for l in doc.splitlines() if prog + " [" in l))
     return at, runs

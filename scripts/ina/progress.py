@@ -11,7 +11,7 @@ job's iterations whose results have come), AWD (mean over the job's
 workers), the timeouts and pulls so far, and the gradients in flight; and
 in the last column the run's progress as a whole (every job's results over
 their goal, as syncsim's progress line counts it). Markdown, so that
-scripts/ina/fullsize-rules.sh can append it to its tables.
+scripts/ina/fullsize.sh's `rules` can append it to its tables.
 """
 import csv
 import sys
@@ -35,7 +35,7 @@ def state(path, at):
 
 
 def main(argv):
-    at, runs = jobseries.parse("progress.py", "--at", argv, next(l.strip() for l in __doc__.splitlines() if "progress.py [" in l))
+    at, runs = jobseries.parse("progress.py", "--at", argv, __doc__)
     jobs = None
     rows = []
     for name, path in runs:

@@ -77,7 +77,7 @@ def fmt(x):
 
 
 def main(argv):
-    until, runs = jobseries.parse("storms.py", "--until", argv, next(l.strip() for l in __doc__.splitlines() if "storms.py [" in l))
+    until, runs = jobseries.parse("storms.py", "--until", argv, __doc__)
     series = [(name, read(path, until)) for name, path in runs]  # every file read before a line is written
     print("| run | job | longest stall (ms) | in stalls (ms) | timeouts in stalls | resends in stalls | "
           "resends per timeout | drops in stalls / in all | progress | most GACKed in flight |")
