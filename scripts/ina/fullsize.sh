@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 23 item 3 and issue 22 item 3: one full-size point on the paper's
+# One full-size point on the paper's
 # fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x 12 workers, ResNet50
 # and VGG19 jobs 1:1, Hadoop at 0.5), whole models (gradient_scale=1), one
 # iteration left out and one measured, per protocol and seed:
