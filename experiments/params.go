@@ -62,6 +62,10 @@ type Param struct {
 	// choice they stand for; a setting that uses one is accepted as that
 	// choice (topology=leafspine is topology=leaf-spine).
 	Aliases map[string]string
+	// ResolveFrom, when set, works out an automatic value (see AutoFrom)
+	// from the point's other parameters alone, so every output of a run,
+	// and the stand-in rows of a plan, show what it resolves to.
+	ResolveFrom func(Params) string
 	// Only, when set, is the condition under which the parameter has any
 	// effect; setting it where the condition holds at no point of the
 	// grid is an error (see CheckRelevance).
@@ -166,6 +170,15 @@ func (p Param) Means(value, meaning string) Param {
 // value to use (meaning says how) and reports it with Run.Resolved.
 func (p Param) Auto(value, meaning string) Param {
 	p.Special = append(append([]Special(nil), p.Special...), Special{Value: value, Meaning: meaning, Auto: true})
+	return p
+}
+
+// AutoFrom returns p with value declared automatic and resolved by f
+// from the point's parameters (rto_backoff=auto: each protocol's timer
+// rule); outputs show f's value (Outcome.Value).
+func (p Param) AutoFrom(value, meaning string, f func(Params) string) Param {
+	p = p.Auto(value, meaning)
+	p.ResolveFrom = f
 	return p
 }
 

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -314,6 +315,52 @@ func TestAlias(t *testing.T) {
 		x.Params[2] = bad
 		if err := x.validate(); err == nil {
 			t.Errorf("aliases %v accepted", bad.Aliases)
+		}
+	}
+}
+
+// TestAutoFrom: an automatic value with a resolver shows, in every
+// outcome, what the resolver works out from the point (here "pacing"
+// follows the transport), the run's own report wins over it, and a value
+// set explicitly is shown as set.
+func TestAutoFrom(t *testing.T) {
+	e := testExp()
+	e.Params = append(e.Params, EnumParam("pacing", "auto", []string{"auto", "on", "off"}, "h").
+		AutoFrom("auto", "on for newreno", func(ps Params) string {
+			if ps.String("transport") == "newreno" {
+				return "on"
+			}
+			return "off"
+		}))
+	if err := e.validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sets     []string
+		resolved map[string]string
+		want     string
+	}{
+		{nil, nil, "off"},
+		{[]string{"transport=newreno"}, nil, "on"},
+		{[]string{"transport=newreno", "pacing=off"}, nil, "off"},
+		{nil, map[string]string{"pacing": "on"}, "on"},
+	} {
+		ps, err := e.Resolve(c.sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &Outcome{Params: ps, Resolved: c.resolved}
+		if got := o.Value("pacing"); got != c.want {
+			t.Errorf("%v (run reported %v): pacing shows %q, want %q", c.sets, c.resolved, got, c.want)
+		}
+		var buf bytes.Buffer
+		w := NewCSVWriter(&buf, e, false)
+		o.Result = e.NewResult()
+		if err := w.Write(o); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), ","+c.want+",") {
+			t.Errorf("%v: CSV row %q lacks pacing=%s", c.sets, buf.String(), c.want)
 		}
 	}
 }

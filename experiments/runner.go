@@ -41,12 +41,18 @@ type Outcome struct {
 }
 
 // Value returns the text of parameter name as the run used it: the
-// resolved value of an automatic parameter, else the point's value.
+// resolved value of an automatic parameter (what the run reported, or
+// what Param.ResolveFrom works out from the point), else the point's
+// value.
 func (o *Outcome) Value(name string) string {
 	if v, ok := o.Resolved[name]; ok {
 		return v
 	}
-	return o.Params.Text(name)
+	v := o.Params.Text(name)
+	if p, ok := o.Params.exp.Param(name); ok && p.ResolveFrom != nil && p.IsAuto(v) {
+		return p.ResolveFrom(o.Params)
+	}
+	return v
 }
 
 // Runner runs the (point, trial) jobs of a set of points on up to

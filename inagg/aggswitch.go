@@ -78,14 +78,14 @@ type AggregatorConfig struct {
 	// every one: its gradients were GACKed and held, only a timeout's
 	// resend of the front released them, and the job completed one
 	// sequence per two timeouts (ina-testbed, VGG19, idle, PA-ATP seed 3:
-	// 401 ms against 13-64 ms on the other seeds; docs/ina-recovery.md,
+	// 128 ms against 15-45 ms on the other seeds; docs/ina-recovery.md,
 	// "The testbed without background"). Sending every later contribution
 	// of a split sequence to the PS instead (FollowOverflow's rule, which
 	// S_n can also decide) cured that but multiplied the PS's port load:
-	// PA-ATP on TestINALeafSpineOrder's fabric (6 seeds) took 1.48 ms
-	// [0.563-3.76] against 1.01 [0.781-2.63] under ATP's table and 0.514
-	// [0.376-0.628] under this rule (scripts/ina/reproduce.sh OUTDIR
-	// splits).
+	// PA-ATP on TestINALeafSpineOrder's fabric (6 seeds) took 0.775 ms
+	// [0.545-2.66] against 1.78 [0.838-2.19] under ATP's table and 0.513
+	// [0.382-0.620] under this rule, with ten times this rule's overflow
+	// to the PS (scripts/ina/reproduce.sh OUTDIR splits).
 	ForwardPassed bool
 	// Flush is what a resend that finds its sequence's partial aggregate
 	// sends to the PS (default FlushSeparate; see FlushMode).

@@ -60,9 +60,9 @@ func ExampleNewJob() {
 			proto, job.Done(), job.AJCT(), job.Stats().PSContributions, st.Retransmits)
 	}
 	// Output:
-	// strawasyn    done true, mean iteration 520.064053us, 44878 contributions summed at the PS, 0 retransmits
-	// strawasyn-al done true, mean iteration 477.275253us, 39732 contributions summed at the PS, 0 retransmits
-	// pa-atp       done true, mean iteration 477.32816us, 39761 contributions summed at the PS, 0 retransmits
+	// strawasyn    done true, mean iteration 516.32368us, 45079 contributions summed at the PS, 0 retransmits
+	// strawasyn-al done true, mean iteration 477.235573us, 39700 contributions summed at the PS, 0 retransmits
+	// pa-atp       done true, mean iteration 477.235573us, 39700 contributions summed at the PS, 0 retransmits
 }
 
 // guide:end

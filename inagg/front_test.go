@@ -78,7 +78,8 @@ func gackedFront(t *testing.T, j *Job) *worker {
 //   - 0 GACKed, 1-4 in flight, 5 answered, 6-7 in flight: the range is 0-4
 //     (up to the first result beyond the front); 0 is the front and is
 //     resent though GACKed, 2 is GACKed and skipped: the PS receives r0
-//     r1 r3 r4; the same at the second expiry (nothing backs off).
+//     r1 r3 r4; the same at the second expiry (the client's fixed timer:
+//     nothing backs off).
 //   - no result beyond the front: the front alone, r0.
 //   - with Params.Pull the GACKed front is pulled at the first expiry and
 //     resent at the second: p0 r1 r3 r4, then r0 r1 r3 r4.
@@ -95,6 +96,7 @@ func TestTimeoutClientRule(t *testing.T) {
 		s := newStar(t, starCfg{workers: 2})
 		j := idleJob(t, s, 0, PAATP)
 		j.params.Pull, j.params.ClientRecovery = c.pull, true
+		j.params.RTOBackoff = BackoffFixed // the client's timer, as its rule
 		rec := &psRecorder{pool: s.net.Sim.Packets()}
 		s.ps.Unregister(j.ps.ep)
 		s.ps.Register(rec)

@@ -204,17 +204,14 @@ type Params struct {
 	// thread window fixed at ATPThreadWindow, as the public client runs it
 	// (CC_ENABLE false, client/p4ml_manager.cc:4).
 	ATPCC bool
-	// RTOBackoff doubles the retransmission timeout of ATP, StrawAsyn
-	// (+PC, +AL) and PA-ATP on consecutive expiries, up to MaxRTO (the
-	// earlier model of the asynchronous protocols). Default false: the
-	// public ATP client resends on a fixed receive timeout, 0.0002 s once a
-	// thread has heard its first packet (in-ATP/ATP client/
-	// p4ml_manager.cc:161,255), restarted after every resend (:240) and
-	// nothing doubles it; the PA-ATP paper says nothing of a backoff. With
-	// a worker-wide timer backed off to MaxRTO a job whose front stayed
-	// stuck through a burst of losses waited up to 64 ms with every worker
-	// idle. BytePS, over TCP, always backs off (RFC 6298 Sec. 5.5).
-	RTOBackoff bool
+	// RTOBackoff says whether consecutive expiries double the
+	// retransmission timeout of ATP, StrawAsyn (+PC, +AL) and PA-ATP, up
+	// to MaxRTO. Default BackoffEach: fixed for ATP, as its public client
+	// (in-ATP/ATP client/p4ml_manager.cc:161,240,255), doubled for
+	// StrawAsyn and PA-ATP, where the client's fixed timer collapses the
+	// paper's settings (see Backoff). BytePS, over TCP, always backs off
+	// (RFC 6298 Sec. 5.5).
+	RTOBackoff Backoff
 	// ATPRecoverAll makes an ATP timeout resend every outstanding packet
 	// lacking a result (one BDP at a time, one more per new result)
 	// instead of the public client's rule (atpCtl.timeoutResend, from
@@ -384,8 +381,8 @@ type Params struct {
 	// RTO is the retransmission timeout of ATP, StrawAsyn (+PC, +AL) and
 	// PA-ATP: default 200 us, the receive timeout of the public ATP client
 	// (in-ATP/ATP, client/p4ml_manager.cc: 0.0002 s without a result),
-	// whose stack PA-ATP extends, fixed unless RTOBackoff doubles it up to
-	// MaxRTO (default 64 ms).
+	// whose stack PA-ATP extends, doubled on consecutive expiries up to
+	// MaxRTO (default 64 ms) where RTOBackoff says so.
 	RTO, MaxRTO netsim.Time
 	// RTOJitter spreads each arming of the retransmission timer of ATP,
 	// StrawAsyn (+PC, +AL) and PA-ATP over [RTO, (1 + RTOJitter) RTO),
@@ -527,6 +524,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("inagg: ATP thread window must be in [1, %d] (the maximum window), got %d", p.MaxWindow, p.ATPThreadWindow)
 	case !(p.CWDCapBDP > 0):
 		return fmt.Errorf("inagg: CWD cap must be a positive number of BDPs, got %v", p.CWDCapBDP)
+	case p.RTOBackoff >= numBackoffs:
+		return fmt.Errorf("inagg: unknown timer rule %v", p.RTOBackoff)
 	case p.CWDIncrease >= numIncreaseModes:
 		return fmt.Errorf("inagg: unknown CWD increase mode %d", p.CWDIncrease)
 	case p.AWDScope >= numAWDScopes:

@@ -540,7 +540,7 @@ func (w *worker) rtoValue() netsim.Time {
 	if w.j.cfg.Protocol == BytePS {
 		r = w.j.params.BytePSRTO
 	}
-	if w.j.cfg.Protocol != BytePS && !w.j.params.RTOBackoff {
+	if !w.j.params.RTOBackoff.Doubles(w.j.cfg.Protocol) {
 		return r // the public ATP client's fixed timeout (Params.RTOBackoff)
 	}
 	for i := uint(0); i < w.backoff && r < w.j.params.MaxRTO; i++ {

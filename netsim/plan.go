@@ -29,11 +29,11 @@ import "fmt"
 // tell endpoints their credit back. So do queues that are not
 // PlannedQueues or whose Plannable is false.
 //
-// Planning is off by default until the statistical equivalence check
-// (scripts/perf/equivalence.sh) has passed on its whole panel: a build
-// with the tag syncsim_plan turns it on at every port that allows it
-// (plan_on.go), and Port.SetPlanning at one port
-// (docs/performance.md, "One event per packet per hop").
+// Planning is on by default at every port that allows it: the
+// statistical equivalence check (scripts/perf/equivalence.sh) passed on
+// its whole panel (docs/performance.md, "One event per packet per hop").
+// A build with the tag syncsim_noplan keeps the eager engine
+// (plan_eager.go), and Port.SetPlanning sets one port either way.
 
 // PlannedQueue is a DescQueue that can tell a port it serves packets in
 // the order it admits them, so that the port may fix each packet's
@@ -62,7 +62,7 @@ type PlannedQueue interface {
 
 // SetPlanning turns planned departures on or off at the port, wherever
 // the queue allows them (see plan.go; without a call, the build's
-// default: off, on in a build with the tag syncsim_plan): off, every
+// default: on, off in a build with the tag syncsim_noplan): off, every
 // queued packet takes a start-next event as on any other port. It is
 // for set-up, before packets wait in the port.
 func (pt *Port) SetPlanning(on bool) {

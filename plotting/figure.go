@@ -234,16 +234,37 @@ func sameValue(cell, want string) bool {
 }
 
 // checkPooling refuses to summarise rows that differ in a parameter the
-// figure does not show: their trials would be pooled into one cell.
+// figure does not show: their trials would be pooled into one cell. A
+// parameter that takes one value in every cell (x, series, facet) pools
+// nothing and passes: rto_backoff=auto resolves by protocol, so with
+// --series protocol it is the protocol's own rule.
 func checkPooling(t *Table, s Spec, rows []int) error {
+	cell := func(r int) string {
+		var k strings.Builder
+		for _, p := range []string{s.X, s.Series, s.Facet} {
+			if p != "" {
+				k.WriteString(t.text(r, p))
+			}
+			k.WriteByte(0)
+		}
+		return k.String()
+	}
 	for _, p := range t.Params {
 		if p == s.X || p == s.Series || p == s.Facet {
 			continue
 		}
 		vals := t.distinct(rows, p)
-		if len(vals) > 1 {
-			return fmt.Errorf("parameter %s varies in the selected rows (%s) but is not the x axis, series or facet; "+
-				"pick one value with --where %s=%s or show it with --series or --facet", p, strings.Join(vals, ", "), p, vals[0])
+		if len(vals) < 2 {
+			continue
+		}
+		first := map[string]string{}
+		for _, r := range rows {
+			k, v := cell(r), t.text(r, p)
+			if w, ok := first[k]; ok && w != v {
+				return fmt.Errorf("parameter %s varies in the selected rows (%s) but is not the x axis, series or facet; "+
+					"pick one value with --where %s=%s or show it with --series or --facet", p, strings.Join(vals, ", "), p, vals[0])
+			}
+			first[k] = v
 		}
 	}
 	return nil

@@ -29,7 +29,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // naming the first (its process and command line), with or without
 // --force, and changes nothing; merge into that CSV is refused alike.
 // Before the lock, two sweeps of one --csv both exited 0 and left mixed
-// rows and a fragment line (issue 20's reproduction).
+// rows and a fragment line, as a reader once reproduced them.
 func TestSecondWriterIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	csv, series := filepath.Join(dir, "same.csv"), filepath.Join(dir, "series")
@@ -189,7 +189,7 @@ func TestMergeOutputErrors(t *testing.T) {
 	}
 }
 
-// TestSmallDefects: the one-line messages of issue 20's list.
+// TestSmallDefects: one-line messages for small defects readers found.
 func TestSmallDefects(t *testing.T) {
 	dir := t.TempDir()
 	sc := filepath.Join(dir, "s.toml")

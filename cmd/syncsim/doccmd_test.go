@@ -149,7 +149,7 @@ func TestScriptCommandsRun(t *testing.T) {
 	c.report("scripts")
 }
 
-// TestDocCheckerCatchesDefects: the checker fails on the defects issue 20
+// TestDocCheckerCatchesDefects: the checker fails on the defects readers
 // found in the docs (a renamed parameter, a plot of a column the sweep
 // does not have, a special value that is refused, a renamed value) and
 // passes their corrections.

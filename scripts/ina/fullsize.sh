@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 23 item 3 and issue 22 item 3: one full-size point on the paper's
+# One full-size point on the paper's
 # fabric (ina-leafspine's defaults: 8 x 8 x 16, 8 jobs x 12 workers, ResNet50
 # and VGG19 jobs 1:1, Hadoop at 0.5), whole models (gradient_scale=1), one
 # iteration left out and one measured, per protocol and seed:
@@ -7,22 +7,25 @@
 #   scripts/ina/fullsize.sh [OUTDIR [RUN...]]
 #
 # RUN is pa-atp, strawasyn or atp (seed 1), or the same with -2 (seed 2),
-# or strawasyn-backoff and pa-atp-backoff (seed 1 with rto_backoff=true);
-# the default runs all eight and then `tables`. Each run writes RUN.csv, its
-# cost RUN.time (CPU seconds user and system, wall seconds, peak KB, as the
-# sweeps' .time files) and its series under series-RUN/; `tables` (run
-# after the others) writes fullsize.md (AJCT and diagnostics, median
-# [min-max] over the seeds present, and PA-ATP's paired change against the
-# others) from the CSVs there. EXTRA adds flags
-# to every run, as in scripts/lib/reproduce.sh.
+# or strawasyn-fixed and pa-atp-fixed (seed 1 with rto_backoff=false, the
+# ATP client's fixed timer); the default runs all eight and then `tables`.
+# Each run writes RUN.csv, its cost RUN.time (CPU seconds user and system,
+# wall seconds, peak KB, as the sweeps' .time files) and its series under
+# series-RUN/; `tables` (run after the others) writes fullsize.md (AJCT
+# and diagnostics, median [min-max] over the seeds present, and PA-ATP's
+# paired change against the others) from the CSVs there, and
+# fullsize-fixed.md (the fixed timer against the default) where the -fixed
+# RUNs are there. EXTRA adds flags to every run, as in
+# scripts/lib/reproduce.sh.
 #
 # The rules RUNs take the point apart instead: PA-ATP, seed 1, to 100 ms of
 # simulated time only (max_ms=100), once per recovery or window rule
 # (rules-default, rules-front, rules-window, rules-client, rules-gacked,
-# rules-gaps, rules-elapsed, rules-earlier, the earlier model's line of options from
-# docs/ina-recovery.md, and rules-backoff, the timer doubled on every expiry), each 100-250 CPU-seconds; `rules` tabulates every
-# job's progress, AWD, timeouts and pulls at 100 ms from their job series
-# into rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
+# rules-gaps, rules-elapsed, rules-earlier, the earlier model's line of
+# options from docs/ina-recovery.md, and rules-fixed, the ATP client's
+# fixed timer), each 100-250 CPU-seconds; `rules` tabulates every job's
+# progress, AWD, timeouts and pulls at 100 ms from their job series into
+# rules.md (scripts/ina/progress.py). quarter and quarter-earlier run
 # PA-ATP at a quarter of the models to the end under the present defaults
 # and the earlier model's line, quarter-gaps with rto_gaps=batch, and
 # quarter-table tabulates them.
@@ -31,7 +34,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-fullsize
-figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-backoff pa-atp-backoff tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-backoff rules quarter quarter-earlier quarter-gaps quarter-table)
+figures=(pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-fixed pa-atp-fixed tables rules-default rules-front rules-window rules-client rules-gacked rules-gaps rules-elapsed rules-earlier rules-fixed rules quarter quarter-earlier quarter-gaps quarter-table)
 
 # full NAME PROTOCOL SEED [FLAGS...]: one whole-model run.
 full() {
@@ -50,11 +53,11 @@ atp() { full atp atp 1; }
 pa-atp-2() { full pa-atp-2 pa-atp 2; }
 strawasyn-2() { full strawasyn-2 strawasyn 2; }
 atp-2() { full atp-2 atp 2; }
-# The timer doubled on every expiry (rto_backoff=true), seed 1: at the
-# default fixed timer StrawAsyn's full-size jobs spend most of their time
-# in resend storms (docs/ina-reproduction.md, "A full-size point").
-strawasyn-backoff() { full strawasyn-backoff strawasyn 1 --set rto_backoff=true; }
-pa-atp-backoff() { full pa-atp-backoff pa-atp 1 --set rto_backoff=true; }
+# The ATP client's fixed timer (rto_backoff=false), seed 1: under it
+# StrawAsyn's full-size jobs spend most of their time in resend storms
+# (docs/ina-recovery.md, "The timer").
+strawasyn-fixed() { full strawasyn-fixed strawasyn 1 --set rto_backoff=false; }
+pa-atp-fixed() { full pa-atp-fixed pa-atp 1 --set rto_backoff=false; }
 
 # The earlier model's line of options (docs/ina-recovery.md).
 earlier=(--set nic=droptail --set agg_collision=follow --set gap_threshold=3 --set rto_backoff=true
@@ -100,10 +103,10 @@ rules-gacked() { rule rules-gacked --set rto_pull_again=front --set rto_gacked=f
 rules-gaps() { rule rules-gaps --set rto_gaps=batch; }
 rules-elapsed() { rule rules-elapsed --set awd_rounds=elapsed; }
 rules-earlier() { rule rules-earlier "${earlier[@]}"; }
-rules-backoff() { rule rules-backoff --set rto_backoff=true; }
+rules-fixed() { rule rules-fixed --set rto_backoff=false; }
 rules() {
 	local args=() r
-	for r in default front window client gacked gaps elapsed earlier backoff; do
+	for r in default front window client gacked gaps elapsed earlier fixed; do
 		[[ -s series-rules-$r/ina-leafspine_0_0_jobs.csv ]] && args+=("$r=series-rules-$r")
 	done
 	if [[ ${#args[@]} -eq 0 ]]; then
@@ -120,7 +123,7 @@ rules() {
 
 tables() {
 	local csvs=() r
-	for r in pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2 strawasyn-backoff pa-atp-backoff; do
+	for r in pa-atp strawasyn atp pa-atp-2 strawasyn-2 atp-2; do
 		[[ -e $r.csv ]] && csvs+=("$r.csv")
 	done
 	[[ ${#csvs[@]} -gt 0 ]] || die "no full-size CSV in $PWD"
@@ -131,6 +134,13 @@ tables() {
 	table fullsize-books "A full-size point: the drop books (where and which packets were lost) and loss_frac" "${csvs[@]}" \
 		--metric loss_frac,retransmits,drops_nic,drops_uplink,drops_downlink,drops_ps_port,drops_host_port,drops_gradient,drops_overflow,drops_aggregate,drops_result,drops_ack,drops_pull,drops_background
 	append_tables fullsize fullsize-vs fullsize-books
+	local fixed=()
+	for r in strawasyn pa-atp; do
+		[[ -e $r.csv && -e $r-fixed.csv ]] && fixed+=("$r.csv" "$r-fixed.csv")
+	done
+	[[ ${#fixed[@]} -gt 0 ]] || return 0
+	table fullsize-fixed "A full-size point, seed 1: the ATP client's fixed timer (rto_backoff=false) against the default (doubled)" \
+		"${fixed[@]}" --metric ajct_ms,jct_max_ms,jobs_done,worker_timeouts,retransmits,drops,loss_frac --vs rto_backoff=true --change percent
 }
 
 main "$@"

@@ -10,12 +10,12 @@
 # comm: the communication-only iteration (compute_ms=0, the paper's jobs)
 # of VGG-19 and ResNet-50.
 # vgg19, resnet50: a compute time comparable to that communication (30 ms
-# for VGG-19, 6 ms for ResNet-50; the medians of comm are 28-35 and
-# 5.6-6.1 ms), with overlap=layer (a bucket per layer, the default) and
+# for VGG-19, 6 ms for ResNet-50; the medians of comm are 31-34 and
+# 4.9-5.7 ms), with overlap=layer (a bucket per layer, the default) and
 # overlap=none (the whole compute, then the whole gradient).
 # tables: AJCT per point, and overlap=layer's change against overlap=none
 # seed by seed, and what overlap hid. About 3 CPU-minutes in all (measured:
-# comm 59 s, vgg19 108 s, resnet50 22 s of CPU).
+# comm 49 s, vgg19 100 s, resnet50 19 s of CPU).
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-overlap

@@ -5,7 +5,7 @@
 #
 #   scripts/ina/regime.sh [OUTDIR [FIGURE...]]   (figures below; default: all)
 #
-# small0005, small002, small005, small005abl: the 4 x 4 x 8 leaf-spine of issue 22 and of
+# small0005, small002, small005, small005abl: the 4 x 4 x 8 leaf-spine of
 # sensitivity.sh (2:1 oversubscribed, 32 hosts), 4 jobs x 6 workers, Hadoop at
 # fabric load 0.5, 10 MiB per switch, 2 iterations with the first left out, at
 # gradient_scale 0.005 (every INA protocol), 0.02 (StrawAsyn, its two

@@ -8,6 +8,7 @@ package inarig
 
 import (
 	"math"
+	"strconv"
 
 	"syncsim/experiments"
 	"syncsim/inagg"
@@ -129,8 +130,11 @@ func ConstantParams() []experiments.Param {
 		experiments.FloatParam("rto_jitter", d.RTOJitter, 0, 10, "each arming of the retransmission timer of ATP, StrawAsyn and PA-ATP "+
 			"draws its expiry uniformly in [rto_us, (1 + rto_jitter) rto_us), as the public client checks its timeout when its receive loop "+
 			"comes round (0: every worker of a job expires in lockstep)").Means("0", "no spread").OnlyWhen("protocol", windowed...),
-		experiments.BoolParam("rto_backoff", d.RTOBackoff, "double the retransmission timeout of ATP, StrawAsyn and PA-ATP on consecutive "+
-			"expiries, up to 64 ms (false: a fixed rto_us, as the public ATP client's receive timeout)").OnlyWhen("protocol", windowed...).Was("atp_rto_backoff"),
+		experiments.EnumParam("rto_backoff", d.RTOBackoff.String(), inagg.BackoffNames(), "double the retransmission timeout of ATP, "+
+			"StrawAsyn and PA-ATP on consecutive expiries, up to 64 ms (true), or keep it at rto_us (false: the public ATP client's fixed "+
+			"receive timeout)").AutoFrom("auto", "each protocol's: fixed for ATP, as its public client; doubled for StrawAsyn and PA-ATP, "+
+			"whose paper is silent and whose runs the fixed timer collapses at the paper's settings (docs/ina-recovery.md)", timerRule).
+			OnlyWhen("protocol", windowed...).Was("atp_rto_backoff"),
 		experiments.EnumParam("rto_recover", recoverName(d.ClientRecovery), []string{"gacks", "client"}, "what a timeout of StrawAsyn and "+
 			"PA-ATP resends: gacks = every outstanding sequence with neither a result nor a GACK, one BDP at a time, and the front (the paper "+
 			"is silent; GACKs show what reached the switch); client = the public ATP client's thread rule on the one window, from "+
@@ -277,7 +281,7 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.InitCWD = ps.Float("init_cwd_pkts")
 		p.RTO = netsim.FromMicros(ps.Float("rto_us"))
 		p.MaxRTO = max(p.MaxRTO, p.RTO)
-		p.RTOBackoff = ps.Bool("rto_backoff")
+		p.RTOBackoff, _ = inagg.ParseBackoff(ps.String("rto_backoff"))
 		p.RTOJitter = ps.Float("rto_jitter")
 		p.ClientRecovery = ps.String("rto_recover") == "client"
 		p.ATPRecoverAll = ps.Bool("atp_recover_all")
@@ -296,6 +300,18 @@ func JobParams(ps experiments.Params) *inagg.Params {
 		p.ATPCC = ps.Bool("atp_cc")
 	}
 	return &p
+}
+
+// timerRule is what rto_backoff=auto resolves to at the point ps: true
+// where the timer doubles (StrawAsyn, +PC, +AL and PA-ATP), false for
+// ATP and for the protocols the parameter does not govern (SwitchML has
+// its own timer; BytePS, over TCP, always doubles).
+func timerRule(ps experiments.Params) string {
+	proto, err := Protocol(ps)
+	if err != nil {
+		return inagg.BackoffEach.String() // no protocol to decide by
+	}
+	return strconv.FormatBool(proto != inagg.BytePS && inagg.BackoffEach.Doubles(proto))
 }
 
 // ValidateJobParams checks the worker constants a point sets together
