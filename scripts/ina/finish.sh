@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22, item 4: SwitchML and ATP over every point of PA-ATP Figs. 12-14
+# SwitchML and ATP over every point of PA-ATP Figs. 12-14
 # on the paper's fabric (ina-leafspine's steady defaults), run until every
 # job finishes (max_ms at its default, 10 s of simulated time), seed 1, with
 # each run's CPU cost (--timing's wall_s; the .time files). Fig. 13's 8-job

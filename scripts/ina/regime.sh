@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22, item 3: the regime. AJCT per protocol and the per-run diagnostics
+# The regime. AJCT per protocol and the per-run diagnostics
 # (the fraction of time AWD bounds sending, AECN marks, aggregator occupancy
 # mean and max, overflow by cause) as the gradient grows, 5 seeds per point.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 43, item 1: where ATP aggregates on a k = 8 fat-tree (128 hosts,
+# Where ATP aggregates on a k = 8 fat-tree (128 hosts,
 # ina-leafspine's 8 jobs x 12 workers at 0.5 percent, 3 iterations with
 # the first left out): at the PS's edge switch (ps-leaf), at two levels
 # (two-level: the workers' edges, then the PS's edge) or at every tier of
