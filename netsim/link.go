@@ -29,6 +29,11 @@ type Link struct {
 	// fslot numbers the link for its arrival events in rsim (fixed.go;
 	// 0 until its first).
 	fslot uint32
+	// staged counts the packets a one-thread partitioned run has posted
+	// to the link and not yet drained, by the parity of the window that
+	// posted them: they wait in the FIFO after the count packets on the
+	// wire, the older parity first (parallel.go, Link.stage).
+	staged [2]int32
 
 	ID   LinkID // position in Network.Links
 	From NodeID // sending node
@@ -100,7 +105,7 @@ func (l *Link) grow() {
 		n = 16
 	}
 	f := make([]inflight, n)
-	for i := 0; i < int(l.count); i++ {
+	for i := 0; i < int(l.count+l.staged[0]+l.staged[1]); i++ {
 		f[i] = l.fifo[(int(l.head)+i)&(len(l.fifo)-1)]
 	}
 	l.fifo, l.head = f, 0
@@ -139,10 +144,11 @@ func (l *Link) arrive(s *Sim, now Time, slot uint32) {
 			}
 		}
 		s.scheduleFixed(e.at, slot)
-	} else {
+	} else if l.staged == [2]int32{} {
 		// An empty FIFO starts again at its first slot: the next packet
 		// lands in the line this one left warm, not in the next slot of a
-		// ring that cycles over lines gone cold meanwhile.
+		// ring that cycles over lines gone cold meanwhile. (Packets
+		// staged behind the count stay where they are.)
 		l.head = 0
 	}
 }
@@ -171,12 +177,16 @@ func (l *Link) DeliveredBytes() uint64 {
 }
 
 // posted is the packets and bytes handed to a link into another
-// partition that wait in the sender's outbox (between the windows of a
-// partitioned run; 0 otherwise).
+// partition that wait in the sender's outbox or are staged on the link
+// (between the windows of a partitioned run; 0 otherwise).
 func (l *Link) posted() (n, b uint64) {
 	pr := l.port.sim.par
 	if !l.port.cross || pr == nil || pr.root.guard {
 		return 0, 0
+	}
+	for i := l.count; i < l.count+l.staged[0]+l.staged[1]; i++ {
+		n++
+		b += uint64(l.fifo[int(l.head+i)&(len(l.fifo)-1)].d.Size())
 	}
 	for _, c := range pr.out[pr.cur][l.port.sim.index*len(pr.parts)+l.rsim.index] {
 		if c.l == l.ID {

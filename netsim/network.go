@@ -198,9 +198,13 @@ func (net *Network) InFlight() uint64 {
 	}
 	if pr := net.Sim.par; pr != nil && !pr.root.guard {
 		// Between the windows of a partitioned run, the packets posted
-		// to crossing links in the last window wait in the outboxes.
+		// to crossing links in the last window wait in the outboxes, or
+		// staged on their links.
 		for _, box := range pr.out[pr.cur] {
 			n += uint64(len(box))
+		}
+		for _, l := range net.links {
+			n += uint64(l.staged[0] + l.staged[1])
 		}
 	}
 	return n

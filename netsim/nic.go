@@ -196,14 +196,27 @@ func (n *nicFlow) activate(i int32) { n.active = append(n.active, i) }
 // to the back of the turn, and one whose packet the queue refused keeps
 // its place ahead of them (round robin by packet). It stops after a pass
 // that moves none.
+//
+// Most passes move none (the queue has room for one packet after a
+// serialisation starts, and the first pass takes it), and such a pass
+// leaves the turn as it was: the endpoints are asked in turn until the
+// queue takes one, and the turn is rebuilt only from there.
 func (n *nicFlow) refill() {
 	for len(n.active) > 0 {
-		moved := false
-		keep, back := n.spare[:0], n.back[:0]
-		for _, i := range n.active {
+		act := n.active
+		j := 0
+		for j < len(act) && !n.adm.Admits(n.bl[act[j]].peek()) {
+			j++
+		}
+		if j == len(act) {
+			return // the pass moved none
+		}
+		keep, back := append(n.spare[:0], act[:j]...), n.back[:0]
+		for k := j; k < len(act); k++ {
+			i := act[k]
 			b := &n.bl[i]
 			p := b.peek()
-			if !n.adm.Admits(p) {
+			if k > j && !n.adm.Admits(p) { // act[j]'s was taken
 				keep = append(keep, i)
 				continue
 			}
@@ -211,16 +224,12 @@ func (n *nicFlow) refill() {
 			n.packets--
 			n.bytes -= p.Size
 			n.inject(p)
-			moved = true
 			if b.n > 0 {
 				back = append(back, i)
 			}
 		}
 		n.spare, n.active = n.active[:0], append(keep, back...)
 		n.back = back[:0]
-		if !moved {
-			return
-		}
 	}
 }
 

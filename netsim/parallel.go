@@ -24,7 +24,10 @@ import (
 // the receiving partition instead of the link. At the start of the next
 // window the receiving partition drains its inboxes in a fixed order
 // (source partition, then the order the source posted in), appends the
-// packets to the link and schedules the arrivals in its own queue. Every
+// packets to the link and schedules the arrivals in its own queue. (On
+// one thread the packet goes into the link's FIFO at once, staged
+// behind the packets on the wire, and the drain only counts it in, in
+// the same order: Link.stage.) Every
 // step depends only on the partitions and the windows, never on the
 // number of threads or on which thread ran what, so a run is byte-for-
 // byte the same at any thread count, one included.
@@ -61,6 +64,13 @@ type parallel struct {
 	out [2][][]crossing
 	// msgs[w][src*P+dst]: messages (Sim.Post) in the same layout.
 	msgs [2][][]message
+	// direct is set while a run goes on one thread: packets posted to a
+	// crossing link are then staged on the link itself instead of the
+	// outbox (Link.stage), and staged[w][src*P+dst] lists the links
+	// partition src staged packets on for dst in a window of parity w,
+	// in the order of their first packet.
+	direct bool
+	staged [2][][]LinkID
 	// lend is what the partitions' pools share to lend packets.
 	lend *lending
 	cur  int
@@ -157,22 +167,97 @@ func (s *Sim) misuse() {
 }
 
 // post puts the packet of d, whose serialisation ended so that it
-// arrives at at, in its partition's outbox for the link's far partition.
-// The body is not touched: the descriptor is the packet's authority on
-// what a hop changes, and it names the body in its home pool.
+// arrives at at, in its partition's outbox for the link's far partition
+// (on one thread, on the link itself: see stage). The body is not
+// touched: the descriptor is the packet's authority on what a hop
+// changes, and it names the body in its home pool.
 func (l *Link) post(d Desc, at Time) {
 	src := l.port.sim
+	if at < src.outMin {
+		src.outMin = at
+	}
 	pr := src.par
-	i := src.index*len(pr.parts) + l.rsim.index
-	box := &pr.out[pr.cur][i]
+	if !pr.direct {
+		// The outbox (and below, a FIFO to grow) apart: their calls
+		// would make the compiler keep d on the stack on every path.
+		// On more threads the far partition is running: the link is
+		// not to be read.
+		l.postSlow(d, at, pr)
+		return
+	}
+	n := l.count + l.staged[0] + l.staged[1]
+	if int(n) == len(l.fifo) {
+		l.postSlow(d, at, pr)
+		return
+	}
+	l.fifo[int(l.head+n)&(len(l.fifo)-1)] = inflight{d, at}
+	if w := pr.cur; l.staged[w] == 0 {
+		l.list(w)
+	} else {
+		l.staged[w]++
+	}
+}
+
+// postSlow is post to the outbox, or stage when the link's FIFO is
+// full.
+func (l *Link) postSlow(d Desc, at Time, pr *parallel) {
+	if pr.direct {
+		l.stage(d, at, pr.cur)
+		return
+	}
+	box := &pr.out[pr.cur][l.port.sim.index*len(pr.parts)+l.rsim.index]
 	n := len(*box)
 	if n == cap(*box) {
 		*box = append(*box, crossing{})
 	}
 	*box = (*box)[:n+1]
 	(*box)[n] = crossing{at: at, d: d, l: l.ID}
-	if at < src.outMin {
-		src.outMin = at
+}
+
+// stage is post on one thread, where no other partition runs while
+// this one does: the packet goes straight into the link's FIFO, after
+// the packets on the wire and those staged before it, and is counted in
+// staged[w], w being the parity of the window (or of the last window,
+// between windows); a link's first packet of the window lists the link
+// in the sender's staged list for the far partition. The far
+// partition's drain then only moves each listed link's count
+// (parallel.drain): the same links, packets and arrival events, in the
+// same order, as the outbox's crossings give, without copying each
+// packet twice.
+func (l *Link) stage(d Desc, at Time, w int) {
+	n := l.count + l.staged[0] + l.staged[1]
+	if int(n) == len(l.fifo) {
+		l.grow()
+	}
+	l.fifo[int(l.head+n)&(len(l.fifo)-1)] = inflight{d, at}
+	if l.staged[w] == 0 {
+		l.list(w)
+	} else {
+		l.staged[w]++
+	}
+}
+
+// list counts the first packet staged on l in a window of parity w and
+// lists l for the far partition's drain.
+func (l *Link) list(w int) {
+	l.staged[w] = 1
+	pr := l.rsim.par
+	i := l.port.sim.index*len(pr.parts) + l.rsim.index
+	pr.staged[w][i] = append(pr.staged[w][i], l.ID)
+}
+
+// stageOutboxes moves the packets waiting in the outboxes onto their
+// links as staged packets, in the order the drain would take them, when
+// a run on one thread starts after packets were posted without staging
+// (between the runs, after a run on more threads).
+func (pr *parallel) stageOutboxes() {
+	for _, w := range [2]int{1 - pr.cur, pr.cur} { // the older parity first
+		for i, box := range pr.out[w] {
+			for _, c := range box {
+				pr.net.links[c.l].stage(c.d, c.at, w)
+			}
+			pr.out[w][i] = box[:0]
+		}
 	}
 }
 
@@ -185,7 +270,24 @@ func (pr *parallel) drain(s *Sim, w int) {
 		if reverseDrain {
 			src = n - 1 - i // a test build's reordering (drain_reverse.go)
 		}
-		box := &pr.out[w][src*n+s.index]
+		// The links with staged packets, then the outbox. A run on
+		// one thread stages (what waits in the outboxes when it starts
+		// too: stageOutboxes); a run on more threads posts to the
+		// outboxes, and finds here what a one-thread run staged before
+		// it, between the runs.
+		j := src*n + s.index
+		if ids := pr.staged[w][j]; len(ids) > 0 {
+			for _, id := range ids {
+				l := pr.net.links[id]
+				if l.count == 0 {
+					s.scheduleFixed(l.fifo[l.head].at, s.linkSlot(l))
+				}
+				l.count += l.staged[w]
+				l.staged[w] = 0
+			}
+			pr.staged[w][j] = ids[:0]
+		}
+		box := &pr.out[w][j]
 		for i := range *box {
 			c := &(*box)[i]
 			l := pr.net.links[c.l]
@@ -251,6 +353,10 @@ func (pr *parallel) run(until Time) {
 	if pr.threads > 1 {
 		pool = newWorkerPool(pr, min(pr.threads, len(pr.parts)))
 		defer pool.stop()
+	}
+	pr.direct = pool == nil
+	if pr.direct {
+		pr.stageOutboxes()
 	}
 	for !root.stopped {
 		// The next event anywhere: a partition's, a posted packet's or

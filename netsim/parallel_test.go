@@ -77,6 +77,14 @@ func (c *chatter) Receive(p *Packet) {
 // returns each host's log, the books and the event count.
 func chatNet(t *testing.T, threads int, partitioned bool, leaves, spines, hostsPer int, until Time) (string, Stats, uint64) {
 	t.Helper()
+	return chatNetRuns(t, []int{threads}, partitioned, leaves, spines, hostsPer, until)
+}
+
+// chatNetRuns is chatNet in len(threads) runs of equal length, run i
+// on threads[i] threads, with a snapshot of the links at every
+// barrier (partitioned) in the log.
+func chatNetRuns(t *testing.T, threads []int, partitioned bool, leaves, spines, hostsPer int, until Time) (string, Stats, uint64) {
+	t.Helper()
 	s := New(42)
 	net := NewNetwork(s)
 	var leafs, spns []*prouter
@@ -104,13 +112,33 @@ func chatNet(t *testing.T, threads int, partitioned bool, leaves, spines, hostsP
 			net.Connect(lf.ID(), sp.ID(), 10*Gbps, Time(1000+300*j)*Nanosecond, NewFIFO(8_000), NewFIFO(8_000))
 		}
 	}
+	// Over several runs, two switches more, x0 - x1 - leaf 0, carry
+	// packets sent between the runs.
+	var x0 *prouter
+	if len(threads) > 1 {
+		x0 = &prouter{}
+		x1 := &prouter{}
+		net.AddNode(x0, KindSwitch, "x0")
+		net.AddNode(x1, KindSwitch, "x1")
+		net.Connect(x0.ID(), x1.ID(), 10*Gbps, 1000*Nanosecond, NewFIFO(0), NewFIFO(0))
+		net.Connect(x1.ID(), leafs[0].ID(), 10*Gbps, 1000*Nanosecond, NewFIFO(0), NewFIFO(0))
+	}
 	if partitioned {
 		if _, err := net.Partition(net.AutoPartition(0)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SetThreads(threads); err != nil {
-			t.Fatal(err)
-		}
+	}
+	// At every barrier: what each link has delivered and the packets in
+	// flight, which count those posted to crossing links and not yet
+	// drained.
+	var bars strings.Builder
+	if partitioned && len(threads) > 1 {
+		s.OnBarrier(func() {
+			for _, l := range net.Links() {
+				fmt.Fprintf(&bars, "%d/%d ", l.Delivered(), l.DeliveredBytes())
+			}
+			fmt.Fprintf(&bars, "in flight %d\n", net.InFlight())
+		})
 	}
 	var cs []*chatter
 	for _, h := range hosts {
@@ -127,7 +155,31 @@ func chatNet(t *testing.T, threads int, partitioned bool, leaves, spines, hostsP
 			fmt.Fprintf(&snap, "%d ", c.sent)
 		}
 	})
-	s.Run(until)
+	for i, n := range threads {
+		if err := s.SetThreads(n); err != nil {
+			t.Fatal(err)
+		}
+		s.Run(until * Time(i+1) / Time(len(threads)))
+		if i < len(threads)-1 {
+			// Between runs: a packet from every host.
+			for _, c := range cs {
+				c.limit++
+				c.HandleEvent(Event{})
+			}
+			// Two packets from x0 to a host behind leaf 0, through x1:
+			// the first crosses to x1's partition at once, the second
+			// at the end of the first's serialisation, in the next
+			// run's first window.
+			xs := x0.Sim()
+			for k := 0; k < 2; k++ {
+				p := xs.Packets().Get()
+				p.Src, p.Dst, p.Size = x0.ID(), ids[0], 1000
+				p.Flow, p.Seq, p.SentAt = uint64(k), -1, xs.Now()
+				xs.books.Injected++
+				x0.Ports[0].Send(p)
+			}
+		}
+	}
 	if err := net.CheckConservation(); err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +192,7 @@ func chatNet(t *testing.T, threads int, partitioned bool, leaves, spines, hostsP
 	}
 	var out strings.Builder
 	out.WriteString("snapshot " + snap.String() + "\n")
+	out.WriteString(bars.String())
 	for i, c := range cs {
 		fmt.Fprintf(&out, "host %d sent %d\n%s", i, c.sent, c.log.String())
 	}
@@ -177,6 +230,26 @@ func TestParallelByteIdentical(t *testing.T) {
 	}
 	if d := float64(seqStats.Delivered) / float64(refStats.Delivered); d < 0.9 || d > 1.1 {
 		t.Fatalf("unpartitioned delivered %d vs partitioned %d", seqStats.Delivered, refStats.Delivered)
+	}
+}
+
+// TestParallelThreadsBetweenRuns runs a partitioned network in three
+// runs, each host sending a packet between them and a switch two
+// packets over a crossing link, on 1, 3 and 1 threads
+// and on 2, 1 and 2: the bytes, the links' deliveries and the packets in
+// flight at every barrier are those of three runs on one thread (one
+// thread stages crossing packets on their links, more threads post them
+// to outboxes; packets posted between the runs wait in whichever the
+// last run used).
+func TestParallelThreadsBetweenRuns(t *testing.T) {
+	until := 30 * Microsecond
+	ref, refStats, refEv := chatNetRuns(t, []int{1, 1, 1}, true, 3, 2, 4, until)
+	for _, threads := range [][]int{{1, 3, 1}, {2, 1, 2}, {3, 3, 3}} {
+		got, st, ev := chatNetRuns(t, threads, true, 3, 2, 4, until)
+		if got != ref || st != refStats || ev != refEv {
+			t.Fatalf("threads %v differ from one thread: digest %s vs %s, books %+v vs %+v, events %d vs %d",
+				threads, digest(got), digest(ref), st, refStats, ev, refEv)
+		}
 	}
 }
 

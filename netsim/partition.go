@@ -148,6 +148,7 @@ func (net *Network) Partition(part []int) (note string, err error) {
 	for w := range pr.out {
 		pr.out[w] = make([][]crossing, P*P)
 		pr.msgs[w] = make([][]message, P*P)
+		pr.staged[w] = make([][]LinkID, P*P)
 	}
 	root.par = pr
 	root.settling = nil

@@ -1,6 +1,9 @@
 package netsim
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // key is what the event queue orders: the firing time, then one word
 // holding the scheduling sequence number in its high bits (unique per
@@ -129,26 +132,58 @@ func (q *heap2) replaceTop(k key) { q.siftDown(k, len(q.h)) }
 // leaf first and moving k up from there, Floyd's bottom-up variant, saved
 // 3 % of the instructions at 512 hosts but cost 3 % more at 16 and 40 %
 // more mispredicted branches: not kept.)
+//
+// It is the scheduler's most frequent loop (one call per event), so it
+// walks byte offsets into the array without bounds checks (every offset
+// it touches is below n keys, which the compiler could not prove) and
+// holds k in two registers: the checks, and k's address taken for the
+// comparisons, kept k on the stack, reloaded at every level, and cost
+// about 45 instructions a level against 32 now (-4 % of all
+// instructions at 16 and at 512 hosts, cachegrind).
 func (q *heap2) siftDown(k key, n int) {
 	h := q.h[:n]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c+2 <= n {
-			cs := (*[2]key)(h[c : c+2])
-			m := lt(&cs[1], &cs[0])
-			if lt(&cs[m&1], &k) == 0 {
-				break
-			}
-			h[i] = cs[m&1]
-			i = c + int(m)
-			continue
-		}
-		if c < n && h[c].before(&k) {
-			h[i] = h[c]
-			i = c
-		}
-		break
+	if n == 0 {
+		return
 	}
-	h[i] = k
+	const size = unsafe.Sizeof(key{}) // two words: at, then ss
+	base := unsafe.Pointer(unsafe.SliceData(h))
+	end := uintptr(n) * size
+	kat, kss := uint64(k.at), k.ss
+	hole, c := uintptr(0), size // the hole's offset and its first child's
+	for c+2*size <= end {
+		cs := (*[4]uint64)(unsafe.Add(base, c))
+		at, ss, at1, ss1 := cs[0], cs[1], cs[2], cs[3]
+		// m: the second child is before the first (lt's borrow).
+		_, m := bits.Sub64(ss1, ss, 0)
+		_, m = bits.Sub64(at1, at, m)
+		if m != 0 {
+			at, ss = at1, ss1
+		}
+		if _, b := bits.Sub64(ss, kss, 0); !borrows(at, kat, b) {
+			break
+		}
+		hs := (*[2]uint64)(unsafe.Add(base, hole))
+		hs[0], hs[1] = at, ss
+		hole = c + uintptr(m)*size
+		c = 2*hole + size
+	}
+	if c+size == end {
+		// One child (the last key), not yet compared when the loop ended
+		// for want of a second.
+		cs := (*[2]uint64)(unsafe.Add(base, c))
+		if _, b := bits.Sub64(cs[1], kss, 0); borrows(cs[0], kat, b) {
+			hs := (*[2]uint64)(unsafe.Add(base, hole))
+			hs[0], hs[1] = cs[0], cs[1]
+			hole = c
+		}
+	}
+	hs := (*[2]uint64)(unsafe.Add(base, hole))
+	hs[0], hs[1] = kat, kss
+}
+
+// borrows reports whether x - y - b borrows: the last step of lt's
+// 128-bit comparison.
+func borrows(x, y, b uint64) bool {
+	_, b = bits.Sub64(x, y, b)
+	return b != 0
 }
