@@ -191,7 +191,11 @@ int main(int argc, char** argv) {
     int senders = 8;
     double durationMs = 1000, warmupMs = -1;
     unsigned seed = 1;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "option %s needs a value\n", argv[i]);
+            return 2;
+        }
         if (!strcmp(argv[i], "-senders")) senders = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-duration_ms")) durationMs = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "-warmup_ms")) warmupMs = atof(argv[i + 1]);
@@ -203,6 +207,10 @@ int main(int argc, char** argv) {
     }
     if (warmupMs < 0)
         warmupMs = durationMs / 10;
+    if (senders < 1 || durationMs <= 0 || warmupMs >= durationMs) {
+        fprintf(stderr, "need -senders >= 1, -duration_ms > 0 and -warmup_ms below it\n");
+        return 2;
+    }
 
     // Must precede every object that reads the packet size.
     Packet::set_packet_size(kWireBytes);
