@@ -49,6 +49,7 @@ claim() {
 	IFS=$'\t' read -r ours verdict < <(awk -F'\t' -v id="$id" '$1 == id { print $2 "\t" $3 }' "$claims_dir/claims-earlier.tsv") || true
 	if [[ -n ${ours:-} ]]; then
 		printf '| %s | %s | %s | %s | earlier model |\n' "$text" "$paper" "$ours" "$verdict"
+		claims_carried=$((claims_carried + 1))
 	else
 		printf '| %s | %s | not measured | | |\n' "$text" "$paper"
 	fi
@@ -104,7 +105,7 @@ claim_source() {
 # claim_sweeps: the command and CPU of every sweep the computed rows read,
 # from the CSVs' provenance (NAME.csv.json) and costs (NAME.time).
 claim_sweeps() {
-	local f cmd cpu runs
+	local f cmd cpu runs noun
 	for f in "${claims_used[@]}"; do
 		cmd=$(awk '/"command": \[/ { on = 1; next } on && /\]/ { exit }
 			on { gsub(/^ *"|",? *$/, ""); a[++n] = $0 }
@@ -117,7 +118,9 @@ claim_sweeps() {
 		if [[ -s ${f%.csv}.time ]]; then
 			cpu=$(awk '{ printf ", %.1f s of CPU", $1 + $2 }' "${f%.csv}.time")
 		fi
-		printf -- '- `%s`: %s(%d runs%s)\n' "$(basename "${f%.csv}")" "${cmd:+\`$cmd\` }" "$runs" "$cpu"
+		noun=runs
+		[[ $runs -eq 1 ]] && noun=run
+		printf -- '- `%s`: %s(%d %s%s)\n' "$(basename "${f%.csv}")" "${cmd:+\`$cmd\` }" "$runs" "$noun" "$cpu"
 	done
 }
 
@@ -165,6 +168,7 @@ claims() {
 	local sens=${SENSITIVITY:-../ina-sensitivity} reg=${REGIME:-../ina-regime} full=${FULLSIZE:-../ina-fullsize}
 	local ajct=(--metric ajct_ms --of protocol=pa-atp --change percent)
 	claims_used=()
+	claims_carried=0
 	{
 		printf '| paper'"'"'s claim | paper | ours | verdict | measured |\n|---|---|---|---|---|\n'
 		claim fig1 lower - "Fig. 1: asynchronous aggregation (PA-ATP) below synchronous (ATP)" "-31% (fluid)" \
@@ -231,7 +235,7 @@ claims() {
 			"$full/pa-atp.csv" "$full/strawasyn.csv" "$full/atp.csv" "$full/pa-atp-2.csv" "$full/strawasyn-2.csv" "$full/atp-2.csv" -- "${ajct[@]}"
 		claim byteps lower bg_hosts "Sec. V: PA-ATP below BytePS (leaf-spine, 2 jobs x 4 workers, load 0.6)" "" \
 			byteps.csv -- "${ajct[@]}"
-		printf '\nk of n: the seeds on which the claim holds; a verdict holds or fails on every seed, else it is within seed noise (scripts/ina/claims.awk). Paired changes are median [min, max] over the seeds for one point, medians along a sweep for several. The rows measured here (the others: earlier model, from the sections below) read:\n\n'
+		printf '\nk of n: the seeds on which the claim holds; a verdict holds or fails on every seed, else it is within seed noise (scripts/ina/claims.awk). Paired changes are median [min, max] over the seeds for one point, medians along a sweep for several. The rows measured here%s read:\n\n' "$( ((claims_carried == 0)) || printf ' (the others: earlier model, from the sections below)')"
 		claim_sweeps
 	} >claims.md
 	say "claims.md: the claims table"
