@@ -1,7 +1,7 @@
 """jobseries.py: the command line shared by the scripts that read the job
 series of `syncsim run ina-leafspine ... --series-dir DIR`
 (DIR/ina-leafspine_0_0_jobs.csv): an optional time flag in ms, then one
-NAME=DIR per run (progress.py, storms.py)."""
+NAME=DIR per run (progress.py, storms.py, windows.py)."""
 import sys
 
 

@@ -1,6 +1,6 @@
 // Package ina holds the tests of scripts/ina's helpers; the scripts
 // themselves are bash, awk and Python (reproduce.sh, claims.awk,
-// storms.py).
+// storms.py, windows.py).
 package ina
 
 import (
