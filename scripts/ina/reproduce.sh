@@ -13,7 +13,7 @@
 # See scripts/lib/reproduce.sh for SYNCSIM, PARALLEL, RESUME and EXTRA.
 source "$(dirname "$0")/../lib/reproduce.sh"
 default_out=ina-repro
-figures=(fig12 fig12rtt fig12abl fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idlegaps idle002gaps fig10gaps idlepaced idle002paced fig10paced)
+figures=(fig12 fig12rtt fig12abl fig15 fig15jitter fig10 fig10idle fig10hold splits fig13 fig14cf08 fig14cf fig14hadoop fig14 byteps fig1 fig2 fig3 fig8 fig9 claims idle idle002 idle005 idle005switchml idlegaps idle002gaps fig10gaps idlepaced idle002paced idle005paced fig10paced)
 
 P4=switchml,atp,strawasyn,pa-atp
 # AJCT per protocol, median [min-max] over seeds; PA-ATP's change against
@@ -256,6 +256,29 @@ idle005() {
 	table idle005 "The idle fabric at gradient_scale 0.05, AJCT (ms)" idle005.csv --metric ajct_ms --vs load=0.5 --change percent --undefined unfinished
 	table idle005-loss "The idle fabric at 0.05: loss_frac" idle005.csv --metric loss_frac,jobs_done
 }
+# SwitchML's crawl at 0.05 without background (ina-recovery.md, "The idle
+# fabric"): seed 3 run on to 30 s with its jobs' series every 100 ms (job
+# 3's progress and timer in idle005long.md), and the idle point under the
+# client's 10 ms timer beside a 1 ms one.
+idle005switchml() {
+	local sw=(ina-leafspine --set protocol=switchml --set gradient_scale=0.05 --set load=0)
+	sweep idle005long "${sw[@]}" --set max_ms=30000 --set series_us=100000 --seed 3 --trials 1 --series-dir idle005long-series --timing
+	local jobs=idle005long-series/ina-leafspine_0_0_jobs.csv
+	if [[ -s $jobs ]]; then
+		{
+			printf '### SwitchML at 0.05 without background, seed 3: job 3 by the second\n\n'
+			printf '| t (ms) | progress (of 3 iterations) | timeouts | longest timer (us) |\n|---|---|---|---|\n'
+			awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$c["job"] == 3 && ($c["t_ms"] % 5000 == 0 || $c["t_ms"] == 100 || $c["t_ms"] == 1000) {
+					printf "| %s | %.3f | %s | %s |\n", $c["t_ms"], $c["progress"], $c["timeouts"], $c["rto_max_us"] }' "$jobs"
+		} >idle005long.md
+	else
+		say "idle005long: no job series at $PWD/$jobs; idle005long.md not written"
+	fi
+	sweep idle005timer "${sw[@]}" --set max_ms=1000 --vary switchml_timeout_ms=1,10 --trials 5 --timing
+	table idle005timer "SwitchML at 0.05 without background: a 1 ms timer against the client's 10 ms" idle005timer.csv \
+		--metric ajct_ms,jct_max_ms,jobs_done,worker_timeouts,drops --vs switchml_timeout_ms=10 --change percent --undefined unfinished
+}
 # The asynchronous rows with rto_gaps=batch (an expiry also recovers the
 # GACKed sequences below the highest result held that lack their own),
 # NAME.csv, and at the default (rto_gaps=front), NAMEfront.csv, seed by
@@ -308,6 +331,21 @@ idlepaced() {
 idle002paced() {
 	paced idle002paced idle002gaps "The idle fabric and load 0.5 at gradient_scale 0.02: rto_gaps=paced and batch against the default (front)" \
 		ina-leafspine --set gradient_scale=0.02 --set max_ms=1000 --vary load=0,0.5
+}
+# At 0.05 the default's rows are idle005's (run here when idle005.csv is
+# not in OUTDIR), so only paced is swept.
+idle005paced() {
+	local flags=(ina-leafspine --set gradient_scale=0.05 --set max_ms=1000 --vary load=0,0.5)
+	sweep idle005paced "${flags[@]}" --set rto_gaps=paced --vary protocol=strawasyn,pa-atp --trials 5 --timing
+	[[ -e idle005.csv ]] || idle005
+	local title="The idle fabric and load 0.5 at gradient_scale 0.05: rto_gaps=paced against the default (front)"
+	table idle005paced "$title, AJCT (ms)" idle005paced.csv idle005.csv --where protocol=strawasyn,pa-atp \
+		--metric ajct_ms --vs rto_gaps=front --change percent
+	table idle005paced-load "$title: idle against load 0.5 under paced" idle005paced.csv \
+		--metric ajct_ms --vs load=0.5 --change percent --count-below 0
+	table idle005paced-diag "$title: the slowest job, drops and expiries" idle005paced.csv idle005.csv \
+		--where protocol=strawasyn,pa-atp --metric jct_max_ms,drops,drops_result,worker_timeouts
+	append_tables idle005paced idle005paced-load idle005paced-diag
 }
 fig10paced() {
 	paced fig10paced fig10gaps "Testbed, VGG19, idle and load 0.8: rto_gaps=paced and batch against the default (front)" \
