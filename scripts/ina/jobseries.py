@@ -1,7 +1,9 @@
 """jobseries.py: the command line shared by the scripts that read the job
 series of `syncsim run ina-leafspine ... --series-dir DIR`
 (DIR/ina-leafspine_0_0_jobs.csv): an optional time flag in ms, then one
-NAME=DIR per run (progress.py, storms.py, windows.py)."""
+NAME=DIR per run (progress.py, storms.py, windows.py), and the reading of
+that CSV."""
+import csv
 import sys
 
 
@@ -32,3 +34,22 @@ def parse(prog, flag, argv, doc):
     if not runs:
         sys.exit("usage: " + next(l.strip() for l in doc.splitlines() if prog + " [" in l))
     return at, runs
+
+
+def rows(prog, path, until, cols):
+    """Read the jobs CSV at path for the script prog: the rows at or before
+    until ms (every row when until is None), each a dict of the columns
+    cols as floats and "job" as an int. A file that cannot be read or lacks
+    a column ends the script with one line."""
+    out = []
+    try:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if until is not None and float(r["t_ms"]) > until + 1e-9:
+                    continue
+                row = {k: float(r[k]) for k in cols}
+                row["job"] = int(r["job"])
+                out.append(row)
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit("%s: %s: not a job series of ina-leafspine (%s)" % (prog, path, e))
+    return out

@@ -13,22 +13,18 @@ in the last column the run's progress as a whole (every job's results over
 their goal, as syncsim's progress line counts it). Markdown, so that
 scripts/ina/fullsize.sh's `rules` can append it to its tables.
 """
-import csv
 import sys
 
 import jobseries
 
 
+COLS = ("t_ms", "progress", "results", "awd_mean", "timeouts", "pulls", "inflight", "inflight_gacked")
+
+
 def state(path, at):
     last = {}
-    try:
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                if at is not None and float(row["t_ms"]) > at + 1e-9:
-                    continue
-                last[int(row["job"])] = row
-    except (OSError, KeyError, ValueError) as e:
-        sys.exit("progress.py: %s: not a job series of ina-leafspine (%s)" % (path, e))
+    for row in jobseries.rows("progress.py", path, at, COLS):
+        last[row["job"]] = row
     if not last:
         sys.exit("progress.py: %s: no row at or before %s ms" % (path, at))
     return last
@@ -49,8 +45,8 @@ def main(argv):
         whole = "%.3f" % (got / goal) if goal > 0 and all(p > 0 for p in prog) else "-"
         rows.append(("%s: progress at %.0f ms" % (name, t), ["%.3f" % p for p in prog], whole))
         rows.append(("%s: AWD" % name, ["%.0f" % float(last[j]["awd_mean"]) for j in jobs], ""))
-        rows.append(("%s: timeouts, pulls" % name, ["%s, %s" % (last[j]["timeouts"], last[j]["pulls"]) for j in jobs], ""))
-        rows.append(("%s: in flight (GACKed)" % name, ["%s (%s)" % (last[j]["inflight"], last[j]["inflight_gacked"]) for j in jobs], ""))
+        rows.append(("%s: timeouts, pulls" % name, ["%.0f, %.0f" % (last[j]["timeouts"], last[j]["pulls"]) for j in jobs], ""))
+        rows.append(("%s: in flight (GACKed)" % name, ["%.0f (%.0f)" % (last[j]["inflight"], last[j]["inflight_gacked"]) for j in jobs], ""))
     print("| run | " + " | ".join("job %d" % j for j in jobs) + " | all jobs |")
     print("|---" * (len(jobs) + 2) + "|")
     for label, cells, mean in rows:

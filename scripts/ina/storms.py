@@ -21,7 +21,6 @@ GACKed gradients it held in flight at a row (the backlog a stall starts
 from); then a row
 "all" for the run: the longest stall, the sums, the mean progress, the most GACKed. Markdown.
 """
-import csv
 import sys
 
 import jobseries
@@ -31,15 +30,8 @@ COLS = ("t_ms", "job", "progress", "cwd_mean", "inflight", "inflight_gacked", "t
 
 def read(path, until):
     rows = {}
-    try:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                t = float(r["t_ms"])
-                if until is not None and t > until + 1e-9:
-                    continue
-                rows.setdefault(int(r["job"]), []).append({k: float(r[k]) for k in COLS})
-    except (OSError, KeyError, ValueError) as e:
-        sys.exit("storms.py: %s: not a job series of ina-leafspine (%s)" % (path, e))
+    for r in jobseries.rows("storms.py", path, until, COLS):
+        rows.setdefault(r.pop("job"), []).append(r)
     if not rows:
         sys.exit("storms.py: %s: no rows" % path)
     return rows

@@ -18,25 +18,19 @@ import csv
 import os
 import sys
 
-from jobseries import parse
+import jobseries
 
 
 def means(path, until):
     acc = {}
-    try:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if until is not None and float(r["t_ms"]) > until + 1e-9:
-                    continue
-                if float(r["progress"]) >= 1:
-                    continue
-                a = acc.setdefault(int(r["job"]), [0, 0.0, 0.0, 0.0])
-                a[0] += 1
-                a[1] += float(r["cwd_mean"])
-                a[2] += float(r["inflight"])
-                a[3] += float(r["inflight_gacked"])
-    except (OSError, KeyError, ValueError) as e:
-        sys.exit("windows.py: %s: not a job series of ina-leafspine (%s)" % (path, e))
+    for r in jobseries.rows("windows.py", path, until, ("t_ms", "progress", "cwd_mean", "inflight", "inflight_gacked")):
+        if r["progress"] >= 1:
+            continue
+        a = acc.setdefault(r["job"], [0, 0.0, 0.0, 0.0])
+        a[0] += 1
+        a[1] += r["cwd_mean"]
+        a[2] += r["inflight"]
+        a[3] += r["inflight_gacked"]
     if not acc:
         sys.exit("windows.py: %s: no row before a job finished" % path)
     return {j: (a[1] / a[0], a[2] / a[0], a[3] / a[0]) for j, a in sorted(acc.items())}
@@ -52,7 +46,7 @@ def ecn_cuts(path):
 
 
 def main():
-    until, runs = parse("windows.py", "--until", sys.argv[1:], __doc__)
+    until, runs = jobseries.parse("windows.py", "--until", sys.argv[1:], __doc__)
     read = [(name, means(path, until), ecn_cuts(path)) for name, path in runs]
     print("| run | job | mean window (packets) | in flight | of them GACKed |")
     print("|---|---|---|---|---|")
